@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - every kernel API difference memdiag depends on, in one place.
+ *
+ * memdiag builds on 5.10 through 6.18. Where a difference is a macro it is
+ * tested with #ifdef. Where it is a function, struct member or enum that
+ * stable or Debian kernels may have backported, a version threshold is used
+ * only when the old API is known to survive past it. Only Debian's 6.1 and
+ * 6.12 are built and tested by the project's test command.
+ */
+#ifndef _MEMDIAG_COMPAT_H
+#define _MEMDIAG_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/capability.h>
+#include <asm/msr.h>
+
+/*
+ * 6.16 renamed the 64-bit MSR helpers from *l* to *q* and kept wrappers for
+ * only some of the old names; the *l* forms are real functions, so #ifdef
+ * cannot see them. Write the new names and map them back on older kernels.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define rdmsrq_safe_on_cpu(cpu, msr, q)	rdmsrl_safe_on_cpu(cpu, msr, q)
+#define wrmsrq_safe_on_cpu(cpu, msr, q)	wrmsrl_safe_on_cpu(cpu, msr, q)
+#define rdmsrq_safe(msr, q)		rdmsrl_safe(msr, q)
+#define wrmsrq_safe(msr, q)		wrmsrl_safe(msr, q)
+#endif
+
+/*
+ * genl_family.resv_start_op appeared in 6.1 and was not backported; below
+ * it the core applies no strict header checks and memdiag's per-op policies
+ * still validate every attribute strictly.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define MEMDIAG_HAVE_RESV_START_OP 1
+#endif
+
+/* CAP_PERFMON exists from 5.8, below memdiag's oldest supported kernel. */
+#ifndef CAP_PERFMON
+#error "memdiag needs CAP_PERFMON (Linux 5.8 or later)"
+#endif
+
+#endif /* _MEMDIAG_COMPAT_H */

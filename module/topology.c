@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topology.c - which socket each CPU belongs to.
+ *
+ * memdiag numbers sockets by the kernel's logical package id, which is
+ * dense (0..N-1) even when firmware numbers packages sparsely; the physical
+ * id is reported beside it. Callers hold cpus_read_lock() when they need
+ * the online mask to stay put while they walk it.
+ */
+#include <linux/cpumask.h>
+#include <linux/topology.h>
+
+#include "memdiag.h"
+
+unsigned int memdiag_socket_of(unsigned int cpu)
+{
+	return topology_logical_package_id(cpu);
+}
+
+/* Physical package id of @socket, or UINT_MAX if it has no online CPU. */
+unsigned int memdiag_socket_package(unsigned int socket)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (memdiag_socket_of(cpu) == socket)
+			return topology_physical_package_id(cpu);
+	return UINT_MAX;
+}
+
+/* Upper bound of socket numbers (sockets may have no online CPU). */
+unsigned int memdiag_max_sockets(void)
+{
+	return topology_max_packages();
+}
+
+/* Sockets with at least one online CPU. */
+unsigned int memdiag_nr_sockets(void)
+{
+	unsigned int s, n = 0;
+
+	for (s = 0; s < memdiag_max_sockets(); s++)
+		if (memdiag_socket_package(s) != UINT_MAX)
+			n++;
+	return n;
+}
