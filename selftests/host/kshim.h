@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim.h - the few kernel types module/uarch*.h use, so the tables can be
+ * compiled into host test programs unchanged.
+ */
+#ifndef _MEMDIAG_KSHIM_H
+#define _MEMDIAG_KSHIM_H
+#include <stdbool.h>
+#include <linux/types.h>
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif

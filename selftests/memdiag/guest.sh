@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# guest.sh - memdiag's selftests inside a test VM: load the module, talk to
+# it over netlink with the kselftest program, memdiagctl, the kernel's YNL
+# CLI and iproute2's genl, unload it, and print TAP.
+#
+# Environment: MEMDIAG_KO (the module built for the running kernel),
+# LINUX_SRC (unpacked linux-source-6.12), and the MEMDIAG_EXPECT_* values
+# described in genl_info.c.
+set -u
+cd "$(dirname "$0")/../.."
+. selftests/lib.sh
+
+ko=${MEMDIAG_KO:?MEMDIAG_KO must name memdiag.ko}
+ctl=userspace/memdiagctl
+spec=$PWD/Documentation/netlink/specs/memdiag.yaml
+ynl=(/usr/bin/python3 "$LINUX_SRC/tools/net/ynl/cli.py" --spec "$spec"
+     --schema "$LINUX_SRC/Documentation/netlink/genetlink-legacy.yaml")
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+echo "# guest: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+
+# Refusals at load time leave nothing behind.
+expect_rc "insmod platform=bogus is refused" 1 "" insmod "$ko" platform=bogus
+check "a refused load leaves no module" sh -c '! grep -q "^memdiag " /proc/modules'
+check "the refusal says what platform accepts" sh -c \
+	'dmesg | grep -q "platform=bogus is not valid: use platform=auto"'
+
+if ! insmod "$ko"; then
+	not_ok "insmod memdiag.ko"
+	tap_end
+	exit 1
+fi
+ok "insmod memdiag.ko"
+
+# The kselftest program prints its own TAP lines.
+echo "# genl_info (kselftest harness)"
+selftests/memdiag/genl_info.bin 2>&1 | grep -v -e '^TAP version' -e '^1\.\.' |
+	awk -v base="$tap_n" '
+		/^(not )?ok [0-9]+/ { n++; sub(/ok [0-9]+/, "ok " base + n) }
+		{ print }
+		END { print "# genl_info: " n+0 " tests" }' > /tmp/genl_info.tap
+cat /tmp/genl_info.tap
+tap_n=$((tap_n + $(grep -cE '^(not )?ok [0-9]+' /tmp/genl_info.tap)))
+tap_failed=$((tap_failed + $(grep -cE '^not ok [0-9]+' /tmp/genl_info.tap)))
+
+# iproute2 sees the family, its operation and its multicast group.
+genl ctrl get name memdiag > /tmp/genl.out 2>&1
+check "genl ctrl lists the memdiag family" grep -q "Name: memdiag" /tmp/genl.out
+check "genl ctrl lists get-info (op 0x1)" grep -q "ID-0x1 " /tmp/genl.out
+check "genl ctrl lists the monitor group" grep -q "name: monitor" /tmp/genl.out
+
+# memdiagctl, text and JSON.
+if "$ctl" -j info > /tmp/info.json 2>/tmp/info.err; then
+	ok "memdiagctl -j info succeeds"
+else
+	not_ok "memdiagctl -j info succeeds" "$(cat /tmp/info.err)"
+fi
+jqcheck() { # NAME FILTER: the filter must yield true
+	check "$1" jq -e "$2" /tmp/info.json
+}
+[ -n "${MEMDIAG_EXPECT_UARCH:-}" ] &&
+	jqcheck "memdiagctl reports uarch $MEMDIAG_EXPECT_UARCH" \
+		".uarch == \"$MEMDIAG_EXPECT_UARCH\""
+[ -n "${MEMDIAG_EXPECT_VENDOR:-}" ] &&
+	jqcheck "memdiagctl reports vendor $MEMDIAG_EXPECT_VENDOR" \
+		".vendor == \"$MEMDIAG_EXPECT_VENDOR\""
+[ -n "${MEMDIAG_EXPECT_SOCKETS:-}" ] &&
+	jqcheck "memdiagctl reports $MEMDIAG_EXPECT_SOCKETS sockets" \
+		".\"nr-sockets\" == $MEMDIAG_EXPECT_SOCKETS and (.socket | length) == $MEMDIAG_EXPECT_SOCKETS"
+[ -n "${MEMDIAG_EXPECT_CPUS_PER_SOCKET:-}" ] &&
+	jqcheck "memdiagctl reports $MEMDIAG_EXPECT_CPUS_PER_SOCKET CPUs per socket" \
+		"[.socket[].cpu | length] | all(. == $MEMDIAG_EXPECT_CPUS_PER_SOCKET)"
+jqcheck "memdiagctl reports platform hw" '.platform == "hw"'
+jqcheck "memdiagctl reports the four capabilities by name" \
+	'[.capability[].id] | sort == ["core-latency","imc-bandwidth","offcore","prefetch-control"]'
+jqcheck "every unavailable capability has a reason" \
+	'[.capability[] | select(.available == false) | (.reason | length) > 0] | all'
+[ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] &&
+	jqcheck "no capability is available in this guest" \
+		'[.capability[].available] | all(. == false)'
+if [ "${MEMDIAG_EXPECT_UARCH:-}" = unsupported ]; then
+	jqcheck "an unsupported uarch comes with its reason" \
+		'(."uarch-reason" | length) > 0'
+fi
+"$ctl" info > /tmp/info.txt 2>&1
+check "memdiagctl info prints the uarch line" \
+	grep -Eq "^uarch +${MEMDIAG_EXPECT_UARCH:-.}" /tmp/info.txt
+expect_rc "memdiagctl info as nobody: exit 3 naming CAP_PERFMON" 3 \
+	"CAP_PERFMON" "${nobody[@]}" "$ctl" info
+
+# The kernel's own YNL CLI drives the family from the spec alone.
+"${ynl[@]}" --do get-info --json '{}' --output-json > /tmp/ynl.json 2>/tmp/ynl.err
+check "YNL cli.py get-info succeeds" sh -c "[ -s /tmp/ynl.json ] || { cat /tmp/ynl.err; false; }"
+check "YNL and memdiagctl agree on uarch, vendor, model and sockets" \
+	jq -e --slurpfile c /tmp/info.json \
+	'.uarch == $c[0].uarch and .vendor == $c[0].vendor and .model == $c[0].model and ."nr-sockets" == $c[0]."nr-sockets" and ."proto-version" == 1' \
+	/tmp/ynl.json
+expect_rc "YNL get-info with another proto-version is refused" 1 \
+	"proto-version" "${ynl[@]}" --do get-info --json '{"proto-version": 2}'
+
+check "rmmod memdiag" rmmod memdiag
+expect_rc "memdiagctl info without the module: exit 2, says to load it" 2 \
+	"insmod" "$ctl" info
+
+# platform=sim is selectable and reported.
+if insmod "$ko" platform=sim; then
+	ok "insmod memdiag.ko platform=sim"
+	"$ctl" -j info > /tmp/info.json 2>&1
+	jqcheck "platform=sim is reported as sim" '.platform == "sim"'
+	check "platform=sim reads back from sysfs" \
+		grep -qx sim /sys/module/memdiag/parameters/platform
+	check "rmmod memdiag (sim)" rmmod memdiag
+else
+	not_ok "insmod memdiag.ko platform=sim"
+fi
+
+tap_end

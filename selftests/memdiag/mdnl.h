@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mdnl.h - minimal generic netlink client for memdiag's selftests.
+ *
+ * Deliberately independent of userspace/ (memdiagctl): the tests check the
+ * module's answers with their own decoding, so a bug shared by the CLI and
+ * the module cannot hide itself.
+ */
+#ifndef _MDNL_H
+#define _MDNL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+struct mdnl {
+	struct mnl_socket *nl;
+	uint16_t family_id;
+	uint32_t family_version;
+	uint32_t seq;
+	bool has_op[64];		/* indexed by command */
+	char mcgrp_name[8][32];
+	uint32_t mcgrp_id[8];
+	int n_mcgrps;
+};
+
+/* The kernel's answer to one request. */
+struct mdnl_reply {
+	int error;			/* 0 or a negative errno */
+	char extack[256];		/* NLMSGERR_ATTR_MSG, "" if none */
+	uint32_t bad_attr_offs;		/* NLMSGERR_ATTR_OFFS, 0 if none */
+	char buf[65536];		/* the reply message (last one) */
+	size_t len;
+};
+
+/* Open a socket and resolve @family; -errno (ENOENT: family absent). */
+int mdnl_open(struct mdnl *m, const char *family);
+void mdnl_close(struct mdnl *m);
+
+/* Start a request: a genetlink header for @cmd in @buf. */
+struct nlmsghdr *mdnl_req(struct mdnl *m, char *buf, uint8_t cmd,
+			  uint16_t flags);
+
+/* Send @nlh and collect the reply or error into @r; returns r->error. */
+int mdnl_call(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r);
+
+/* Payload attributes of the reply (after the genetlink header). */
+struct nlattr *mdnl_reply_attrs(struct mdnl_reply *r, size_t *len);
+
+#endif /* _MDNL_H */
