@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# memdiag - top-level build. Kbuild (in Kbuild and module/Kbuild) builds the
+# module; this file drives it, the CLI, code generation and the tests.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+# Build directory of each Debian kernel the tests cover.
+KVERS = $(shell scripts/kernels.sh)
+
+.PHONY: all module userspace selftests modules-all regen check-regen \
+	check run deps clean help
+
+all: module userspace
+
+help:
+	@echo "make              build module/memdiag.ko (KDIR=$(KDIR)) and memdiagctl"
+	@echo "make module       only the module; KDIR=/path/to/kernel/build to choose"
+	@echo "make userspace    only userspace/memdiagctl"
+	@echo "make modules-all  the module for every Debian kernel here, into build/KVER/"
+	@echo "make regen        regenerate the UAPI header and genl_gen.[ch] from the YNL spec"
+	@echo "make check        install what is missing and run every test"
+	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
+	@echo "                  (natively if this host can load modules, else in a VM)"
+
+module:
+	@if [ ! -d "$(KDIR)" ]; then \
+		echo "make: no kernel build directory $(KDIR):" \
+		     "install the headers of the running kernel, or set KDIR=" \
+		     "(e.g. KDIR=/usr/src/linux-headers-$$(scripts/kernels.sh | tail -n1))" >&2; \
+		exit 1; fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace:
+	$(MAKE) -C userspace
+
+selftests: userspace
+	$(MAKE) -C selftests
+
+modules-all:
+	@for k in $(KVERS); do scripts/build-module.sh $$k || exit 1; done
+
+regen:
+	scripts/ynl-gen.sh
+
+check-regen:
+	scripts/ynl-gen.sh --check
+
+deps:
+	scripts/deps.sh
+
+check:
+	scripts/test.sh
+
+run:
+	scripts/run.sh
+
+clean:
+	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace clean
+	$(MAKE) -C selftests clean
+	rm -rf build

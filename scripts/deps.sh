@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# deps.sh - install the Debian packages memdiag's build and tests need, if
+# any is missing. Needs root (or sudo) only when something is missing.
+set -eu
+
+pkgs="make gcc libc6-dev pkg-config libmnl-dev jq iproute2 kmod util-linux
+xz-utils cpio python3 python3-yaml python3-jsonschema
+linux-headers-amd64 linux-headers-6.12-amd64
+linux-image-amd64 linux-image-6.12-amd64
+linux-source-6.12 qemu-system-x86 busybox-static"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+	echo "deps: missing packages:$missing (memdiag's scripts expect Debian 12 or Ubuntu)" >&2
+	exit 1
+fi
+sudo=
+[ "$(id -u)" = 0 ] || sudo=sudo
+echo "deps: installing$missing"
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+	--no-install-recommends $missing >/dev/null
