@@ -17,6 +17,10 @@
 enum memdiag_platform {
 	MEMDIAG_PLATFORM_HW,
 	MEMDIAG_PLATFORM_SIM,
+
+	/* private: */
+	__MEMDIAG_PLATFORM_MAX,
+	MEMDIAG_PLATFORM_MAX = (__MEMDIAG_PLATFORM_MAX - 1)
 };
 
 /**

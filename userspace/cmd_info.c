@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_info.c - "memdiagctl info": the processor and what memdiag can do on it. */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/memdiag.h>
+
+#include "cmd.h"
+#include "cpulist.h"
+#include "names.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* JSON keys are the spec's attribute names. */
+#define KEY(a) name_info_attr(MEMDIAG_A_INFO_##a)
+#define SOCKET_KEY(a) name_socket_attr(MEMDIAG_A_SOCKET_##a)
+#define CAP_KEY(a) name_capability_attr(MEMDIAG_A_CAPABILITY_##a)
+
+/*
+ * What each attribute of the reply must look like. MNL_TYPE_UNSPEC marks
+ * what this memdiagctl doesn't read; attributes a newer module adds are
+ * skipped the same way.
+ */
+static const enum mnl_attr_data_type info_types[] = {
+	[MEMDIAG_A_INFO_PROTO_VERSION] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_VENDOR] = MNL_TYPE_NUL_STRING,
+	[MEMDIAG_A_INFO_FAMILY] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_MODEL] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_STEPPING] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_MODEL_NAME] = MNL_TYPE_NUL_STRING,
+	[MEMDIAG_A_INFO_UARCH] = MNL_TYPE_NUL_STRING,
+	[MEMDIAG_A_INFO_UARCH_REASON] = MNL_TYPE_NUL_STRING,
+	[MEMDIAG_A_INFO_PLATFORM] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_NR_SOCKETS] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_SOCKET] = MNL_TYPE_NESTED,
+	[MEMDIAG_A_INFO_CAPABILITY] = MNL_TYPE_NESTED,
+};
+_Static_assert(ARRAY_SIZE(info_types) == MEMDIAG_A_INFO_MAX + 1,
+	       "info_types does not cover MEMDIAG_A_INFO_MAX");
+
+static const enum mnl_attr_data_type socket_types[] = {
+	[MEMDIAG_A_SOCKET_ID] = MNL_TYPE_U32,
+	[MEMDIAG_A_SOCKET_PACKAGE_ID] = MNL_TYPE_U32,
+	[MEMDIAG_A_SOCKET_CPU] = MNL_TYPE_U32,
+};
+_Static_assert(ARRAY_SIZE(socket_types) == MEMDIAG_A_SOCKET_MAX + 1,
+	       "socket_types does not cover MEMDIAG_A_SOCKET_MAX");
+
+static const enum mnl_attr_data_type cap_types[] = {
+	[MEMDIAG_A_CAPABILITY_ID] = MNL_TYPE_U32,
+	[MEMDIAG_A_CAPABILITY_AVAILABLE] = MNL_TYPE_U8,
+	[MEMDIAG_A_CAPABILITY_REASON] = MNL_TYPE_NUL_STRING,
+};
+_Static_assert(ARRAY_SIZE(cap_types) == MEMDIAG_A_CAPABILITY_MAX + 1,
+	       "cap_types does not cover MEMDIAG_A_CAPABILITY_MAX");
+
+struct info_socket {
+	const struct nlattr *tb[MEMDIAG_A_SOCKET_MAX + 1];
+	uint32_t *cpu;
+	size_t nr_cpu;
+};
+
+struct info_cap {
+	const struct nlattr *tb[MEMDIAG_A_CAPABILITY_MAX + 1];
+};
+
+/* The reply, checked; the attributes point into the message. */
+struct info {
+	const struct nlattr *tb[MEMDIAG_A_INFO_MAX + 1];
+	struct info_socket *socket;
+	size_t nr_socket;
+	struct info_cap *cap;
+	size_t nr_cap;
+};
+
+/* 1: known and well-formed, 0: unknown (skip), -1: malformed. */
+static int check_attr(const struct nlattr *attr,
+		      const enum mnl_attr_data_type *types, size_t nr_types)
+{
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type >= nr_types || types[type] == MNL_TYPE_UNSPEC)
+		return 0;
+	return mnl_attr_validate(attr, types[type]) < 0 ? -1 : 1;
+}
+
+static int malformed(char *why, size_t size, const char *set, unsigned int type,
+		     const char *name)
+{
+	snprintf(why, size, "attribute %s%s%s (type %u) has the wrong size",
+		 set ? set : "", set ? "." : "", name ? name : "?", type);
+	errno = EBADMSG;
+	return -1;
+}
+
+static void *grow(void *array, size_t *nr, size_t size)
+{
+	void *p = realloc(array, (*nr + 1) * size);
+
+	if (p) {
+		memset((char *)p + *nr * size, 0, size);
+		(*nr)++;
+	}
+	return p;
+}
+
+static int parse_socket(const struct nlattr *nest, struct info *info,
+			char *why, size_t size)
+{
+	const struct nlattr *attr;
+	struct info_socket *sockets, *s;
+	size_t max_cpu = 0;
+
+	sockets = grow(info->socket, &info->nr_socket, sizeof(*sockets));
+	if (!sockets)
+		return -1;
+	info->socket = sockets;
+	s = &sockets[info->nr_socket - 1];
+
+	mnl_attr_for_each_nested(attr, nest)
+		max_cpu++;
+	s->cpu = calloc(max_cpu ? max_cpu : 1, sizeof(*s->cpu));
+	if (!s->cpu)
+		return -1;
+	mnl_attr_for_each_nested(attr, nest) {
+		uint16_t type = mnl_attr_get_type(attr);
+
+		switch (check_attr(attr, socket_types, ARRAY_SIZE(socket_types))) {
+		case -1:
+			return malformed(why, size, KEY(SOCKET), type,
+					 name_socket_attr(type));
+		case 0:
+			continue;
+		}
+		if (type == MEMDIAG_A_SOCKET_CPU)
+			s->cpu[s->nr_cpu++] = mnl_attr_get_u32(attr);
+		else
+			s->tb[type] = attr;
+	}
+	return 0;
+}
+
+static int parse_cap(const struct nlattr *nest, struct info *info,
+		     char *why, size_t size)
+{
+	const struct nlattr *attr;
+	struct info_cap *caps;
+
+	caps = grow(info->cap, &info->nr_cap, sizeof(*caps));
+	if (!caps)
+		return -1;
+	info->cap = caps;
+	mnl_attr_for_each_nested(attr, nest) {
+		uint16_t type = mnl_attr_get_type(attr);
+
+		switch (check_attr(attr, cap_types, ARRAY_SIZE(cap_types))) {
+		case -1:
+			return malformed(why, size, KEY(CAPABILITY), type,
+					 name_capability_attr(type));
+		case 0:
+			continue;
+		}
+		caps[info->nr_cap - 1].tb[type] = attr;
+	}
+	return 0;
+}
+
+/* Check the whole reply before printing any of it. -1 sets errno. */
+static int info_parse(const struct nlmsghdr *nlh, struct info *info,
+		      char *why, size_t size)
+{
+	const struct nlattr *attr;
+	int ret = 0;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(struct genlmsghdr)) {
+		snprintf(why, size, "no generic netlink header");
+		errno = EBADMSG;
+		return -1;
+	}
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		uint16_t type = mnl_attr_get_type(attr);
+
+		switch (check_attr(attr, info_types, ARRAY_SIZE(info_types))) {
+		case -1:
+			return malformed(why, size, NULL, type,
+					 name_info_attr(type));
+		case 0:
+			continue;
+		}
+		if (type == MEMDIAG_A_INFO_SOCKET)
+			ret = parse_socket(attr, info, why, size);
+		else if (type == MEMDIAG_A_INFO_CAPABILITY)
+			ret = parse_cap(attr, info, why, size);
+		else
+			info->tb[type] = attr;
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void info_free(struct info *info)
+{
+	size_t i;
+
+	for (i = 0; i < info->nr_socket; i++)
+		free(info->socket[i].cpu);
+	free(info->socket);
+	free(info->cap);
+}
+
+/* An enum as its spec name, or as a number when this memdiagctl is older. */
+static void print_enum(struct printer *p, enum print_type t, const char *key,
+		       const char *fmt_name, const char *fmt_num,
+		       const char *name, uint32_t v)
+{
+	if (name)
+		print_string(p, t, key, fmt_name, name);
+	else
+		print_uint(p, t, key, fmt_num, v);
+}
+
+static void print_socket(struct printer *p, const struct info_socket *s)
+{
+	const struct nlattr *const *tb = s->tb;
+	char *list;
+	size_t i, len;
+
+	print_open_object(p, NULL);
+	if (tb[MEMDIAG_A_SOCKET_ID])
+		print_uint(p, PRINT_ANY, SOCKET_KEY(ID), "  socket %u",
+			   mnl_attr_get_u32(tb[MEMDIAG_A_SOCKET_ID]));
+	if (tb[MEMDIAG_A_SOCKET_PACKAGE_ID])
+		print_uint(p, PRINT_ANY, SOCKET_KEY(PACKAGE_ID), "  package %u",
+			   mnl_attr_get_u32(tb[MEMDIAG_A_SOCKET_PACKAGE_ID]));
+
+	print_open_array(p, SOCKET_KEY(CPU));
+	for (i = 0; i < s->nr_cpu; i++)
+		print_uint(p, PRINT_JSON, NULL, "%u", s->cpu[i]);
+	print_close_array(p);
+
+	len = cpulist_format(NULL, 0, s->cpu, s->nr_cpu);
+	list = malloc(len + 1);
+	if (list)
+		cpulist_format(list, len + 1, s->cpu, s->nr_cpu);
+	print_textf(p, "  cpus %s (%zu)\n",
+		    !list ? "?" : s->nr_cpu ? list : "none", s->nr_cpu);
+	free(list);
+	print_close_object(p);
+}
+
+static void print_cap(struct printer *p, const struct info_cap *c)
+{
+	const struct nlattr *const *tb = c->tb;
+	const struct nlattr *reason = tb[MEMDIAG_A_CAPABILITY_REASON];
+
+	print_open_object(p, NULL);
+	if (tb[MEMDIAG_A_CAPABILITY_ID]) {
+		uint32_t id = mnl_attr_get_u32(tb[MEMDIAG_A_CAPABILITY_ID]);
+
+		print_enum(p, PRINT_ANY, CAP_KEY(ID), "%-18s", "%-18u",
+			   name_capability(id), id);
+	} else {
+		print_textf(p, "%-18s", "?");
+	}
+	if (tb[MEMDIAG_A_CAPABILITY_AVAILABLE])
+		print_bool(p, PRINT_ANY, CAP_KEY(AVAILABLE),
+			   reason ? "%-11s" : "%s",
+			   mnl_attr_get_u8(tb[MEMDIAG_A_CAPABILITY_AVAILABLE]));
+	else
+		print_textf(p, reason ? "%-11s" : "%s", "?");
+	if (reason)
+		print_string(p, PRINT_ANY, CAP_KEY(REASON), "%s",
+			     mnl_attr_get_str(reason));
+	print_textf(p, "\n");
+	print_close_object(p);
+}
+
+static uint32_t u32(const struct nlattr *attr)
+{
+	return mnl_attr_get_u32(attr);
+}
+
+static void info_print(struct printer *p, const struct info *info)
+{
+	const struct nlattr *const *tb = info->tb;
+	const struct nlattr *platform = tb[MEMDIAG_A_INFO_PLATFORM];
+	size_t i;
+
+	print_open_object(p, NULL);
+
+	/* text: "memdiag protocol 1, platform hw" */
+	if (tb[MEMDIAG_A_INFO_PROTO_VERSION])
+		print_uint(p, PRINT_ANY, KEY(PROTO_VERSION),
+			   "memdiag protocol %u",
+			   u32(tb[MEMDIAG_A_INFO_PROTO_VERSION]));
+	if (platform) {
+		print_textf(p, tb[MEMDIAG_A_INFO_PROTO_VERSION] ? ", " : "memdiag ");
+		print_enum(p, PRINT_TEXT, NULL, "platform %s", "platform %u",
+			   name_platform(u32(platform)), u32(platform));
+	}
+	if (tb[MEMDIAG_A_INFO_PROTO_VERSION] || platform)
+		print_textf(p, "\n");
+
+	print_textf(p, "%-10s", "cpu");
+	if (tb[MEMDIAG_A_INFO_VENDOR])
+		print_string(p, PRINT_ANY, KEY(VENDOR), "%s",
+			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_VENDOR]));
+	if (tb[MEMDIAG_A_INFO_FAMILY])
+		print_uint(p, PRINT_ANY, KEY(FAMILY), " family %u",
+			   u32(tb[MEMDIAG_A_INFO_FAMILY]));
+	if (tb[MEMDIAG_A_INFO_MODEL])
+		print_uint(p, PRINT_ANY, KEY(MODEL), " model %u",
+			   u32(tb[MEMDIAG_A_INFO_MODEL]));
+	if (tb[MEMDIAG_A_INFO_STEPPING])
+		print_uint(p, PRINT_ANY, KEY(STEPPING), " stepping %u",
+			   u32(tb[MEMDIAG_A_INFO_STEPPING]));
+	print_textf(p, "\n");
+	if (tb[MEMDIAG_A_INFO_MODEL_NAME])
+		print_string(p, PRINT_ANY, KEY(MODEL_NAME), "          %s\n",
+			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_MODEL_NAME]));
+
+	if (tb[MEMDIAG_A_INFO_UARCH] || tb[MEMDIAG_A_INFO_UARCH_REASON])
+		print_textf(p, "%-10s", "uarch");
+	if (tb[MEMDIAG_A_INFO_UARCH])
+		print_string(p, PRINT_ANY, KEY(UARCH), "%s",
+			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_UARCH]));
+	if (tb[MEMDIAG_A_INFO_UARCH_REASON])
+		print_string(p, PRINT_ANY, KEY(UARCH_REASON), ": %s",
+			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_UARCH_REASON]));
+	if (tb[MEMDIAG_A_INFO_UARCH] || tb[MEMDIAG_A_INFO_UARCH_REASON])
+		print_textf(p, "\n");
+
+	if (platform)
+		print_enum(p, PRINT_JSON, KEY(PLATFORM), "%s", "%u",
+			   name_platform(u32(platform)), u32(platform));
+	if (tb[MEMDIAG_A_INFO_NR_SOCKETS])
+		print_uint(p, PRINT_ANY, KEY(NR_SOCKETS), "sockets   %u\n",
+			   u32(tb[MEMDIAG_A_INFO_NR_SOCKETS]));
+
+	/* JSON has the arrays even when empty, so consumers needn't test */
+	print_open_array(p, KEY(SOCKET));
+	for (i = 0; i < info->nr_socket; i++)
+		print_socket(p, &info->socket[i]);
+	print_close_array(p);
+
+	if (info->nr_cap)
+		print_textf(p, "%-18s%-11s%s\n", "capability", "available",
+			    "reason");
+	print_open_array(p, KEY(CAPABILITY));
+	for (i = 0; i < info->nr_cap; i++)
+		print_cap(p, &info->cap[i]);
+	print_close_array(p);
+
+	print_close_object(p);
+}
+
+int info_show(const char *cmd, struct printer *p, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *version;
+	struct info info;
+	char why[160];
+	int rc = MDC_EXIT_OK;
+
+	memset(&info, 0, sizeof(info));
+	errno = 0;
+	if (info_parse(nlh, &info, why, sizeof(why)) < 0) {
+		if (errno == ENOMEM) {
+			cli_err(cmd, "cannot read the get-info reply", "%s",
+				strerror(ENOMEM));
+			rc = MDC_EXIT_LOCAL;
+		} else {
+			cli_err(cmd, "malformed get-info reply from the memdiag module",
+				"%s", why);
+			rc = MDC_EXIT_KERNEL;
+		}
+		goto out;
+	}
+	version = info.tb[MEMDIAG_A_INFO_PROTO_VERSION];
+	if (version)
+		rc = cli_check_proto(cmd, mnl_attr_get_u32(version));
+	if (rc == MDC_EXIT_OK)
+		info_print(p, &info);
+out:
+	info_free(&info);
+	return rc;
+}
+
+void cmd_info_usage(FILE *f)
+{
+	fputs("Usage: " PROG " info [-j|--json] [-p|--pretty]\n"
+	      "\n"
+	      "Show what the loaded memdiag module found: the processor (vendor,\n"
+	      "family, model, stepping, brand string), the microarchitecture it\n"
+	      "recognised (or why the processor is unsupported), the platform\n"
+	      "(hw, or sim for the test simulator), the sockets with their online\n"
+	      "CPUs, and each capability with the reason when it is unavailable.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -j, --json    print one JSON document; its keys are the attribute\n"
+	      "                names of the memdiag netlink spec\n"
+	      "  -p, --pretty  indent the JSON output (implies --json)\n"
+	      "  -h, --help    print this help and exit\n", f);
+}
+
+static const struct option info_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'p' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+int cmd_info(const struct opts *gopts, int argc, char **argv)
+{
+	const char *cmd = "info";
+	struct opts o = *gopts;
+	struct nlmsghdr *req, *reply;
+	struct nl_family fam;
+	struct nl_error e;
+	struct printer p;
+	struct nl nl;
+	int c, rc;
+
+	optind = 0;	/* rescan from argv[1] with a fresh getopt state */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jph", info_options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o.json = true;
+			break;
+		case 'p':
+			o.json = o.pretty = true;
+			break;
+		case 'h':
+			cmd_info_usage(stdout);
+			return MDC_EXIT_OK;
+		default:
+			return cli_bad_option(cmd, c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+
+	rc = cli_connect(cmd, &nl, &fam);
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	req = nl_msg_start(&nl, fam.id, MEMDIAG_CMD_GET_INFO,
+			   MEMDIAG_FAMILY_VERSION, 0);
+	mnl_attr_put_u32(req, MEMDIAG_A_INFO_PROTO_VERSION,
+			 MEMDIAG_FAMILY_VERSION);
+	if (nl_do(&nl, req, &reply, &e) < 0) {
+		rc = cli_nl_fail(cmd, "get-info request failed", &e,
+				 name_info_attr);
+	} else if (!reply) {
+		cli_err(cmd, "get-info request failed",
+			"the memdiag module acknowledged without a reply");
+		rc = MDC_EXIT_KERNEL;
+	} else {
+		cli_nl_warn(cmd, &e);
+		print_init(&p, stdout, o.json, o.pretty);
+		rc = info_show(cmd, &p, reply);
+		if (rc == MDC_EXIT_OK)
+			rc = cli_output_end(cmd, &p);
+	}
+	free(reply);
+	nl_family_free(&fam);
+	nl_close(&nl);
+	return rc;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cpulist.h - CPU numbers as a compact list of ranges ("0-3,8-11"). */
+
+#ifndef MEMDIAGCTL_CPULIST_H
+#define MEMDIAGCTL_CPULIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Write @n ascending CPU numbers to @buf as ranges of consecutive numbers,
+ * the way the kernel's cpulist files do. Like snprintf(), this returns the
+ * length the full list needs (without the NUL) and truncates to @size, so
+ * cpulist_format(NULL, 0, ...) sizes the buffer.
+ */
+size_t cpulist_format(char *buf, size_t size, const uint32_t *cpu, size_t n);
+
+#endif /* MEMDIAGCTL_CPULIST_H */

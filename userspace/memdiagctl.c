@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* memdiagctl.c - entry point: global options, help and the command table. */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/memdiag.h>
+
+#include "cmd.h"
+
+#ifndef MEMDIAGCTL_VERSION
+#define MEMDIAGCTL_VERSION "unknown"
+#endif
+
+struct command {
+	const char *name;
+	int (*run)(const struct opts *o, int argc, char **argv);
+	void (*usage)(FILE *f);
+	const char *help;
+};
+
+static int cmd_help(const struct opts *o, int argc, char **argv);
+static void cmd_help_usage(FILE *f);
+
+static const struct command commands[] = {
+	{ "info", cmd_info, cmd_info_usage,
+	  "show the processor, sockets, CPUs and capabilities" },
+	{ "help", cmd_help, cmd_help_usage,
+	  "show this help, or a command's" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("Usage: " PROG " [OPTIONS] COMMAND [COMMAND OPTIONS]\n"
+	      "       " PROG " help [COMMAND]\n"
+	      "\n"
+	      "Talk to the memdiag kernel module: DRAM bandwidth and load latency\n"
+	      "counters and hardware prefetcher control of x86 server processors.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -j, --json      print one JSON document instead of text\n"
+	      "  -p, --pretty    indent the JSON output (implies --json)\n"
+	      "  -h, --help      print this help and exit\n"
+	      "  -V, --version   print the version and protocol version and exit\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-14s  %s\n", commands[i].name, commands[i].help);
+	fputs("\n"
+	      "Run '" PROG " COMMAND --help' for a command's options.\n"
+	      "\n"
+	      "Exit status:\n"
+	      "  0  success\n"
+	      "  1  usage error: unknown command or option, bad value\n"
+	      "  2  the memdiag module is not loaded (or not in this network namespace)\n"
+	      "  3  permission denied: needs CAP_PERFMON, or unprivileged_read=1\n"
+	      "  4  protocol version mismatch between " PROG " and the module\n"
+	      "  5  any other kernel or netlink error\n"
+	      "  6  local error: the output could not be written, out of memory\n",
+	      f);
+}
+
+static void cmd_help_usage(FILE *f)
+{
+	fputs("Usage: " PROG " help [COMMAND]\n"
+	      "\n"
+	      "Without COMMAND, list the options, commands and exit codes;\n"
+	      "with it, show that command's help (as '" PROG " COMMAND --help').\n",
+	      f);
+}
+
+static int cmd_help(const struct opts *o, int argc, char **argv)
+{
+	const struct command *c;
+
+	(void)o;
+	if (argc == 1) {
+		usage(stdout);
+		return MDC_EXIT_OK;
+	}
+	if (argc > 2)
+		return cli_usage("help", "unexpected argument '%s'", argv[2]);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		cmd_help_usage(stdout);
+		return MDC_EXIT_OK;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		cli_err(argv[1], "unknown command",
+			"see '" PROG " help' for the list");
+		return MDC_EXIT_USAGE;
+	}
+	c->usage(stdout);
+	return MDC_EXIT_OK;
+}
+
+/* A full disk or a closed pipe must not pass for success. */
+static int finish(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	cli_err(NULL, "cannot write output", "%s",
+		strerror(errno ? errno : EIO));
+	return MDC_EXIT_LOCAL;
+}
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'p' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+	struct opts o = { 0 };
+	int opt;
+
+	opterr = 0;	/* cli_bad_option() says it our way */
+	/* '+': stop at the command name; the rest is the command's */
+	while ((opt = getopt_long(argc, argv, "+:jphV", options, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			o.json = true;
+			break;
+		case 'p':
+			o.json = o.pretty = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return finish(MDC_EXIT_OK);
+		case 'V':
+			printf(PROG " %s (memdiag protocol %u)\n",
+			       MEMDIAGCTL_VERSION,
+			       (unsigned int)MEMDIAG_FAMILY_VERSION);
+			return finish(MDC_EXIT_OK);
+		default:
+			return cli_bad_option(NULL, opt, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage(NULL, "no command given");
+	c = find_command(argv[optind]);
+	if (!c) {
+		cli_err(argv[optind], "unknown command",
+			"see '" PROG " help' for the list");
+		return MDC_EXIT_USAGE;
+	}
+	return finish(c->run(&o, argc - optind, argv + optind));
+}

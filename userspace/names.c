@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/* names.c - map memdiag's enum values and attribute types to spec names. */
+
+#include <stddef.h>
+
+#include <linux/memdiag.h>
+
+#include "names.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The asserts make a regenerated header with more entries than these tables
+ * fail the build instead of printing numbers.
+ */
+static const char *const platform_names[] = {
+	[MEMDIAG_PLATFORM_HW] = "hw",
+	[MEMDIAG_PLATFORM_SIM] = "sim",
+};
+_Static_assert(ARRAY_SIZE(platform_names) == MEMDIAG_PLATFORM_MAX + 1,
+	       "platform_names does not match enum memdiag_platform");
+
+static const char *const capability_names[] = {
+	[MEMDIAG_CAPABILITY_IMC_BANDWIDTH] = "imc-bandwidth",
+	[MEMDIAG_CAPABILITY_CORE_LATENCY] = "core-latency",
+	[MEMDIAG_CAPABILITY_OFFCORE] = "offcore",
+	[MEMDIAG_CAPABILITY_PREFETCH_CONTROL] = "prefetch-control",
+};
+_Static_assert(ARRAY_SIZE(capability_names) == MEMDIAG_CAPABILITY_MAX + 1,
+	       "capability_names does not cover MEMDIAG_CAPABILITY_MAX");
+
+static const char *const info_attr_names[] = {
+	[MEMDIAG_A_INFO_PROTO_VERSION] = "proto-version",
+	[MEMDIAG_A_INFO_VENDOR] = "vendor",
+	[MEMDIAG_A_INFO_FAMILY] = "family",
+	[MEMDIAG_A_INFO_MODEL] = "model",
+	[MEMDIAG_A_INFO_STEPPING] = "stepping",
+	[MEMDIAG_A_INFO_MODEL_NAME] = "model-name",
+	[MEMDIAG_A_INFO_UARCH] = "uarch",
+	[MEMDIAG_A_INFO_UARCH_REASON] = "uarch-reason",
+	[MEMDIAG_A_INFO_PLATFORM] = "platform",
+	[MEMDIAG_A_INFO_NR_SOCKETS] = "nr-sockets",
+	[MEMDIAG_A_INFO_SOCKET] = "socket",
+	[MEMDIAG_A_INFO_CAPABILITY] = "capability",
+};
+_Static_assert(ARRAY_SIZE(info_attr_names) == MEMDIAG_A_INFO_MAX + 1,
+	       "info_attr_names does not cover MEMDIAG_A_INFO_MAX");
+
+static const char *const socket_attr_names[] = {
+	[MEMDIAG_A_SOCKET_ID] = "id",
+	[MEMDIAG_A_SOCKET_PACKAGE_ID] = "package-id",
+	[MEMDIAG_A_SOCKET_CPU] = "cpu",
+};
+_Static_assert(ARRAY_SIZE(socket_attr_names) == MEMDIAG_A_SOCKET_MAX + 1,
+	       "socket_attr_names does not cover MEMDIAG_A_SOCKET_MAX");
+
+static const char *const capability_attr_names[] = {
+	[MEMDIAG_A_CAPABILITY_ID] = "id",
+	[MEMDIAG_A_CAPABILITY_AVAILABLE] = "available",
+	[MEMDIAG_A_CAPABILITY_REASON] = "reason",
+};
+_Static_assert(ARRAY_SIZE(capability_attr_names) ==
+	       MEMDIAG_A_CAPABILITY_MAX + 1,
+	       "capability_attr_names does not cover MEMDIAG_A_CAPABILITY_MAX");
+
+/* A hole (NULL) in a table reads as unknown too. */
+#define LOOKUP(table, v) ((v) < ARRAY_SIZE(table) ? (table)[v] : NULL)
+
+const char *name_platform(uint32_t platform)
+{
+	return LOOKUP(platform_names, platform);
+}
+
+const char *name_capability(uint32_t capability)
+{
+	return LOOKUP(capability_names, capability);
+}
+
+const char *name_info_attr(unsigned int type)
+{
+	return LOOKUP(info_attr_names, type);
+}
+
+const char *name_socket_attr(unsigned int type)
+{
+	return LOOKUP(socket_attr_names, type);
+}
+
+const char *name_capability_attr(unsigned int type)
+{
+	return LOOKUP(capability_attr_names, type);
+}
