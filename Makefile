@@ -52,7 +52,7 @@ check:
 	scripts/test.sh
 
 run:
-	scripts/run.sh
+	scripts/run.sh $(ARGS)
 
 clean:
 	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

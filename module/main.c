@@ -16,7 +16,8 @@ module_param_named(unprivileged_read, memdiag_unprivileged_read, bool, 0644);
 MODULE_PARM_DESC(unprivileged_read,
 		 "Let users without CAP_PERFMON or CAP_SYS_ADMIN read (default: N)");
 
-static const char * const platform_names[] = {
+/* indexed by enum memdiag_platform: "auto" selects the real hardware */
+static const char * const platform_names[MEMDIAG_PLATFORM_MAX + 1] = {
 	[MEMDIAG_PLATFORM_HW] = "auto",
 	[MEMDIAG_PLATFORM_SIM] = "sim",
 };
