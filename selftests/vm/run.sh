@@ -1,0 +1,261 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# run.sh - boot a Debian kernel under QEMU/TCG with the host's / shared
+# read-only over 9p, run one command in it and check the guest's dmesg.
+set -eu -o pipefail
+
+usage() {
+	cat <<'EOF'
+usage: run.sh [options] -- COMMAND [ARGS...]
+  --kernel KVER       guest kernel /boot/vmlinuz-KVER with /lib/modules/KVER
+                      (default 6.12.117+deb12-amd64, else the newest in /boot)
+  --cpu MODEL         QEMU -cpu value, passed unchanged (default Skylake-Server-v1)
+  --smp SPEC          QEMU -smp value (default 4,sockets=2,cores=2)
+  --mem MB            guest memory (default 1024)
+  --timeout SEC       kill the guest after SEC seconds, exit 124 (default 300)
+  --env NAME=VAL      add to the command's environment (repeatable); it
+                      otherwise holds only PATH and HOME=/tmp
+  --cwd DIR           directory to run COMMAND in (default: the repository)
+  --keep-dmesg FILE   save the guest's dmesg to FILE
+  --allow-dmesg ERE   exempt dmesg lines matching ERE from the check (repeatable)
+  --append ARGS       extra kernel command line arguments
+  --verbose           show the kernel console and all QEMU warnings
+Exit status: COMMAND's; 124 on timeout; 1 if the guest never reported an exit
+status (crash, panic) or COMMAND succeeded but the dmesg check failed.
+EOF
+	exit "${1:-2}"
+}
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+repo=$(cd "$here/../.." && pwd -P)
+cache=${MEMDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memdiag}/vm
+qemu=${MEMDIAG_VM_QEMU:-qemu-system-x86_64}
+
+kver=
+cpu=Skylake-Server-v1
+smp=4,sockets=2,cores=2
+mem=1024
+timeout=300
+cwd=$repo
+keep_dmesg=
+append=
+verbose=
+envs=()
+allow=()
+
+need() { [ "$2" -ge 2 ] || { echo "run.sh: $1 needs an argument" >&2; usage; }; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) need "$1" $#; kver=$2; shift 2 ;;
+	--cpu) need "$1" $#; cpu=$2; shift 2 ;;
+	--smp) need "$1" $#; smp=$2; shift 2 ;;
+	--mem) need "$1" $#; mem=$2; shift 2 ;;
+	--timeout) need "$1" $#; timeout=$2; shift 2 ;;
+	--env) need "$1" $#; envs+=("$2"); shift 2 ;;
+	--cwd) need "$1" $#; cwd=$2; shift 2 ;;
+	--keep-dmesg) need "$1" $#; keep_dmesg=$2; shift 2 ;;
+	--allow-dmesg) need "$1" $#; allow+=("$2"); shift 2 ;;
+	--append) need "$1" $#; append="$append $2"; shift 2 ;;
+	--verbose) verbose=1; shift ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	*) echo "run.sh: unknown option $1" >&2; usage ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "run.sh: no command given" >&2; usage; }
+
+die() { echo "run.sh: $*" >&2; exit 1; }
+
+if [ -z "$kver" ]; then
+	kver=6.12.117+deb12-amd64
+	if [ ! -e "/boot/vmlinuz-$kver" ]; then
+		kver=$(printf '%s\n' /boot/vmlinuz-* | sed 's|^/boot/vmlinuz-||' |
+			sort -V | tail -n1)
+	fi
+fi
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || die "no readable kernel $kernel"
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
+[[ $mem =~ ^[0-9]+$ ]] || die "--mem wants megabytes"
+cwd=$(cd "$cwd" && pwd -P) || die "--cwd: no such directory"
+for e in "${envs[@]}"; do
+	[[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env wants NAME=VALUE, got '$e'"
+done
+command -v "$qemu" >/dev/null || die "$qemu not found (apt-get install qemu-system-x86)"
+
+img=$("$here/mkinitramfs.sh" "$kver") || die "cannot build the initramfs"
+
+# The run files live in the cache, not in /tmp: the guest sees the host's /
+# but covers /tmp with its own tmpfs.
+mkdir -p "$cache"
+run=$(mktemp -d "$cache/run.XXXXXX")
+# The path travels on the kernel command line and in QEMU's comma-separated
+# options, neither of which can quote.
+case "$run" in
+*[[:space:],]*) rmdir "$run"; die "the cache path '$cache' must not contain blanks or commas" ;;
+esac
+qpid=
+# shellcheck disable=SC2317 # only ever called from the trap
+cleanup() {
+	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
+		kill "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+	fi
+	rm -rf "$run"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A per-run nonce keeps the markers unique, so output that happens to quote
+# a marker (or this script) cannot end the run early.
+nonce=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+{
+	echo "nonce=$nonce"
+	echo "cwd=$(sq "$cwd")"
+} > "$run/params"
+{
+	printf 'cd -- %q || exit 1\n' "$cwd"
+	printf 'exec env -i -- PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp'
+	for e in "${envs[@]}"; do printf ' %q' "$e"; done
+	for a in "$@"; do printf ' %q' "$a"; done
+	printf '\n'
+} > "$run/cmd.sh"
+
+cmdline="console=ttyS0 panic=-1 memdiag_vm.run=$run"
+[ -n "$verbose" ] || cmdline="$cmdline quiet loglevel=3"
+cmdline="$cmdline$append"
+
+# ttyS0 (kernel console, init's own messages) goes to a file and is shown
+# only when something went wrong; ttyS1 carries the command's output.
+# shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
+qargs=(
+	-accel "tcg${MEMDIAG_VM_TCG_OPTS:+,$MEMDIAG_VM_TCG_OPTS}" -machine q35 -cpu "$cpu" -smp "$smp" -m "$mem"
+	-nographic -nodefaults -no-reboot
+	-kernel "$kernel" -initrd "$img" -append "$cmdline"
+	# multidevs=remap: the host's / spans several filesystems (proc,
+	# sysfs, and maybe more), whose inode numbers would collide in 9p.
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	-serial "file:$run/console.log"
+	-serial file:/dev/stdout
+)
+[ -z "$verbose" ] || echo "run.sh: $qemu ${qargs[*]}" >&2
+
+exec {qfd}< <(exec "$qemu" "${qargs[@]}" </dev/null 2>"$run/qemu.err")
+qpid=$!
+
+exit_mark="MEMDIAG-VM-$nonce-EXIT "
+begin_mark="MEMDIAG-VM-$nonce-DMESG-BEGIN"
+end_mark="MEMDIAG-VM-$nonce-DMESG-END"
+state=output
+rc=
+timed_out=
+: > "$run/dmesg"
+handle() {
+	case "$state" in
+	output)
+		if [[ $1 == *"$exit_mark"* ]]; then
+			# The command's last line may lack its newline.
+			[ -z "${1%%"$exit_mark"*}" ] || printf '%s\n' "${1%%"$exit_mark"*}"
+			rc=${1##*"$exit_mark"}
+			state=exited
+		else
+			printf '%s\n' "$1"
+		fi
+		;;
+	exited) [ "$1" != "$begin_mark" ] || state=dmesg ;;
+	dmesg)
+		if [ "$1" = "$end_mark" ]; then
+			state=complete
+		else
+			printf '%s\n' "$1" >> "$run/dmesg"
+		fi
+		;;
+	esac
+}
+deadline=$((SECONDS + timeout))
+while :; do
+	left=$((deadline - SECONDS))
+	if [ "$left" -le 0 ]; then
+		timed_out=1
+		break
+	fi
+	line=
+	if IFS= read -r -t "$left" -u "$qfd" line; then
+		handle "$line"
+	else
+		st=$?
+		[ -z "$line" ] || handle "$line"
+		[ "$st" -le 128 ] || timed_out=1
+		break
+	fi
+done
+exec {qfd}<&-
+
+if [ -n "$timed_out" ]; then
+	kill "$qpid" 2>/dev/null || true
+fi
+qrc=0
+wait "$qpid" || qrc=$?
+qpid=
+
+# TCG drops CPU features it does not emulate and says so once per feature;
+# that is expected for the server models and only clutters test logs.
+if [ -n "$verbose" ]; then
+	cat "$run/qemu.err" >&2
+	echo "run.sh: ---- guest console ----" >&2
+	cat "$run/console.log" >&2
+else
+	grep -v -e "TCG doesn't support requested feature" \
+		-e "terminating on signal" "$run/qemu.err" >&2 || true
+fi
+
+console_tail() {
+	[ -n "$verbose" ] || {
+		echo "run.sh: ---- last lines of the guest console ----" >&2
+		# SeaBIOS clears the screen with escape sequences.
+		tail -n 40 "$run/console.log" |
+			sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' | awk 1 >&2
+	}
+}
+
+if [ -n "$timed_out" ]; then
+	echo "run.sh: FAIL: timeout: the guest did not finish within ${timeout}s (killed)" >&2
+	console_tail
+	exit 124
+fi
+if [ -z "$rc" ]; then
+	echo "run.sh: FAIL: guest crashed: it reported no exit status (qemu exited with $qrc)" >&2
+	console_tail
+	exit 1
+fi
+[ -z "$keep_dmesg" ] || cp "$run/dmesg" "$keep_dmesg"
+
+fail=
+if [ "$state" != complete ]; then
+	echo "run.sh: FAIL: dmesg check: the guest's dmesg arrived incomplete" >&2
+	fail=1
+fi
+bad='WARNING|BUG|Oops|unrecognized MSR|possible circular locking|INFO: |scheduling while atomic|Call Trace'
+# arch/x86/kernel/cpu/bugs.c prints "<issue>: WARNING: ..." advisories at
+# boot when the (TCG-trimmed) CPU model lacks a mitigation feature, e.g.
+# RETBleed on Skylake-Server and SRSO on EPYC; they are not kernel bugs.
+vuln='(MDS|TAA|MMIO Stale Data|Register File Data Sampling|SRBDS|GDS|Spectre V[12] |RETBleed|ITS|Transient Scheduler Attacks|Speculative Store Bypass|L1TF|Speculative Return Stack Overflow|VMSCAPE): WARNING: '
+grep -E "$bad" "$run/dmesg" | grep -vE "(^|\] )$vuln" > "$run/bad" || true
+for a in "${allow[@]}"; do
+	grep -vE -- "$a" "$run/bad" > "$run/bad.new" || true
+	mv "$run/bad.new" "$run/bad"
+done
+if [ -s "$run/bad" ]; then
+	echo "run.sh: FAIL: dmesg check: $(wc -l < "$run/bad") line(s) match /$bad/" >&2
+	sed 's/^/dmesg: /' "$run/bad" >&2
+	fail=1
+fi
+
+if [ "$rc" != 0 ]; then
+	echo "run.sh: FAIL: command exited with status $rc" >&2
+	exit "$rc"
+fi
+[ -z "$fail" ] || exit 1
+exit 0
