@@ -20,6 +20,8 @@ usage: run.sh [options] -- COMMAND [ARGS...]
   --allow-dmesg ERE   exempt dmesg lines matching ERE from the check (repeatable)
   --append ARGS       extra kernel command line arguments
   --verbose           show the kernel console and all QEMU warnings
+Environment: MEMDIAG_CACHE (cache dir), MEMDIAG_VM_QEMU (QEMU binary),
+MEMDIAG_VM_TCG_OPTS (-accel tcg,... options; default thread=single).
 Exit status: COMMAND's; 124 on timeout; 1 if the guest never reported an exit
 status (crash, panic) or COMMAND succeeded but the dmesg check failed.
 EOF
@@ -127,11 +129,17 @@ cmdline="console=ttyS0 panic=-1 memdiag_vm.run=$run"
 [ -n "$verbose" ] || cmdline="$cmdline quiet loglevel=3"
 cmdline="$cmdline$append"
 
+# Multi-threaded TCG now and then runs stale code on one vCPU while another
+# live-patches kernel text (static keys; seen as "Oops: int3" or a RIP in the
+# middle of a patched jump, ~1 boot in 15 on a busy host).  Single-threaded
+# TCG boots as fast, since a boot is mostly serial anyway.
+tcg_opts=${MEMDIAG_VM_TCG_OPTS:-thread=single}
+
 # ttyS0 (kernel console, init's own messages) goes to a file and is shown
 # only when something went wrong; ttyS1 carries the command's output.
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 qargs=(
-	-accel "tcg${MEMDIAG_VM_TCG_OPTS:+,$MEMDIAG_VM_TCG_OPTS}" -machine q35 -cpu "$cpu" -smp "$smp" -m "$mem"
+	-accel "tcg,$tcg_opts" -machine q35 -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nographic -nodefaults -no-reboot
 	-kernel "$kernel" -initrd "$img" -append "$cmdline"
 	# multidevs=remap: the host's / spans several filesystems (proc,
@@ -211,13 +219,19 @@ else
 		-e "terminating on signal" "$run/qemu.err" >&2 || true
 fi
 
+# Shows the first oops/panic report if there is one (its head names the
+# cause), else the last lines.
 console_tail() {
-	[ -n "$verbose" ] || {
-		echo "run.sh: ---- last lines of the guest console ----" >&2
-		# SeaBIOS clears the screen with escape sequences.
-		tail -n 40 "$run/console.log" |
-			sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' | awk 1 >&2
-	}
+	local first
+	[ -z "$verbose" ] || return 0
+	echo "run.sh: ---- guest console (--verbose shows all) ----" >&2
+	first=$(grep -n -m1 -E 'cut here|BUG:|Oops|Kernel panic|WARNING:' \
+		"$run/console.log" | cut -d: -f1) || true
+	if [ -n "$first" ]; then
+		tail -n "+$first" "$run/console.log" | head -n 120
+	else
+		tail -n 40 "$run/console.log"
+	fi | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' | awk 1 >&2
 }
 
 if [ -n "$timed_out" ]; then
