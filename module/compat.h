@@ -36,6 +36,25 @@
 #define MEMDIAG_HAVE_RESV_START_OP 1
 #endif
 
+/*
+ * Per-family multicast bind callbacks came with 6.8 and were not
+ * backported to Debian's 6.1; there the monitor group is restricted with
+ * the GENL_MCAST_CAP_* flags (6.8, backported to 6.1.176) instead.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define MEMDIAG_HAVE_GENL_BIND 1
+#endif
+
+/*
+ * Parsed request attributes of a dump: genl_dumpit_info() held them
+ * directly until 6.6 changed its layout and added genl_info_dump().
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define memdiag_dump_attrs(cb)	(genl_info_dump(cb)->attrs)
+#else
+#define memdiag_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
+#endif
+
 /* CAP_PERFMON exists from 5.8, below memdiag's oldest supported kernel. */
 #ifndef CAP_PERFMON
 #error "memdiag needs CAP_PERFMON (Linux 5.8 or later)"

@@ -15,13 +15,48 @@ const struct nla_policy memdiag_get_info_nl_policy[MEMDIAG_A_INFO_PROTO_VERSION 
 	[MEMDIAG_A_INFO_PROTO_VERSION] = { .type = NLA_U32, },
 };
 
+/* MEMDIAG_CMD_SNAPSHOT - do */
+const struct nla_policy memdiag_snapshot_nl_policy[MEMDIAG_A_SNAPSHOT_CHANNELS + 1] = {
+	[MEMDIAG_A_SNAPSHOT_SOCKET] = { .type = NLA_U32, },
+	[MEMDIAG_A_SNAPSHOT_CHANNELS] = { .type = NLA_FLAG, },
+};
+
+/* MEMDIAG_CMD_SESSION_START - do */
+const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_INTERVAL_MS + 1] = {
+	[MEMDIAG_A_SESSION_INTERVAL_MS] = { .type = NLA_U32, },
+};
+
+/* MEMDIAG_CMD_SESSION_STOP - do */
+const struct nla_policy memdiag_session_stop_nl_policy[MEMDIAG_A_SESSION_ID + 1] = {
+	[MEMDIAG_A_SESSION_ID] = { .type = NLA_U32, },
+};
+
 /* Ops table for memdiag */
-const struct genl_ops memdiag_nl_ops[1] = {
+const struct genl_ops memdiag_nl_ops[4] = {
 	{
 		.cmd		= MEMDIAG_CMD_GET_INFO,
 		.doit		= memdiag_nl_get_info_doit,
 		.policy		= memdiag_get_info_nl_policy,
 		.maxattr	= MEMDIAG_A_INFO_PROTO_VERSION,
+	},
+	{
+		.cmd		= MEMDIAG_CMD_SNAPSHOT,
+		.doit		= memdiag_nl_snapshot_doit,
+		.dumpit		= memdiag_nl_snapshot_dumpit,
+		.policy		= memdiag_snapshot_nl_policy,
+		.maxattr	= MEMDIAG_A_SNAPSHOT_CHANNELS,
+	},
+	{
+		.cmd		= MEMDIAG_CMD_SESSION_START,
+		.doit		= memdiag_nl_session_start_doit,
+		.policy		= memdiag_session_start_nl_policy,
+		.maxattr	= MEMDIAG_A_SESSION_INTERVAL_MS,
+	},
+	{
+		.cmd		= MEMDIAG_CMD_SESSION_STOP,
+		.doit		= memdiag_nl_session_stop_doit,
+		.policy		= memdiag_session_stop_nl_policy,
+		.maxattr	= MEMDIAG_A_SESSION_ID,
 	},
 };
 

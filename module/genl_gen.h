@@ -13,10 +13,21 @@
 
 extern const struct nla_policy memdiag_get_info_nl_policy[MEMDIAG_A_INFO_PROTO_VERSION + 1];
 
+extern const struct nla_policy memdiag_snapshot_nl_policy[MEMDIAG_A_SNAPSHOT_CHANNELS + 1];
+
+extern const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_INTERVAL_MS + 1];
+
+extern const struct nla_policy memdiag_session_stop_nl_policy[MEMDIAG_A_SESSION_ID + 1];
+
 /* Ops table for memdiag */
-extern const struct genl_ops memdiag_nl_ops[1];
+extern const struct genl_ops memdiag_nl_ops[4];
 
 int memdiag_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info);
+int memdiag_nl_snapshot_doit(struct sk_buff *skb, struct genl_info *info);
+int memdiag_nl_snapshot_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info);
+int memdiag_nl_session_stop_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	MEMDIAG_NLGRP_MONITOR,

@@ -5,7 +5,6 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
-#include <asm/processor.h>
 
 #include "memdiag.h"
 
@@ -48,32 +47,89 @@ module_param_cb(platform, &platform_ops, NULL, 0444);
 MODULE_PARM_DESC(platform,
 		 "Register source: auto (the real hardware, default) or sim (memdiag_sim.ko)");
 
+/* indexed by enum memdiag_core_mode: "auto" leaves the choice to memdiag */
+static const char * const core_names[MEMDIAG_CORE_MODE_MAX + 1] = {
+	[MEMDIAG_CORE_MODE_NONE] = "auto",
+	[MEMDIAG_CORE_MODE_MSR] = "msr",
+	[MEMDIAG_CORE_MODE_PERF] = "perf",
+};
+
+static int core_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(core_names, val);
+
+	if (i < 0) {
+		pr_err("memdiag: core=%s is not valid: use core=auto, core=msr or core=perf\n",
+		       val);
+		return -EINVAL;
+	}
+	memdiag.core_pref = i;
+	return 0;
+}
+
+static int core_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", core_names[memdiag.core_pref]);
+}
+
+static const struct kernel_param_ops core_ops = {
+	.set = core_set,
+	.get = core_get,
+};
+module_param_cb(core, &core_ops, NULL, 0444);
+MODULE_PARM_DESC(core,
+		 "Core counters through: auto (default: msr if free, else perf), msr or perf");
+
 static int __init memdiag_init(void)
 {
 	int err;
 
-	memdiag.uarch = memdiag_uarch_match(memdiag.uarch_reason,
+	err = memdiag_platform_get(&memdiag);
+	if (err)
+		return err;
+	memdiag.uarch = memdiag_uarch_match(&memdiag.ident, memdiag.uarch_reason,
 					    sizeof(memdiag.uarch_reason));
 	memdiag_caps_probe(&memdiag);
 
+	err = memdiag_session_init();
+	if (err) {
+		pr_err("memdiag: setting up CPU hotplug and socket release handling failed: %d\n",
+		       err);
+		goto free;
+	}
 	err = memdiag_genl_init();
 	if (err) {
 		pr_err("memdiag: registering the generic netlink family failed: %d\n",
 		       err);
-		return err;
+		goto session;
 	}
 	pr_info("memdiag: %s (%s family 0x%x model 0x%x stepping %u), platform %s, %u sockets\n",
 		memdiag.uarch ? memdiag.uarch->name : "unsupported processor",
-		boot_cpu_data.x86_vendor_id, boot_cpu_data.x86,
-		boot_cpu_data.x86_model, boot_cpu_data.x86_stepping,
-		memdiag.platform == MEMDIAG_PLATFORM_SIM ? "sim" : "hw",
+		memdiag.ident.vendor, memdiag.ident.family, memdiag.ident.model,
+		memdiag.ident.stepping, memdiag.plat->name,
 		memdiag_nr_sockets());
 	return 0;
+
+session:
+	memdiag_session_exit();
+free:
+	memdiag_core_exit();
+	memdiag_imc_free();
+	memdiag_platform_put(&memdiag);
+	return err;
 }
 
+/*
+ * Sessions end first: every register memdiag wrote is put back and the
+ * sampler stops publishing before the family goes away.
+ */
 static void __exit memdiag_exit(void)
 {
+	memdiag_session_exit();
 	memdiag_genl_exit();
+	memdiag_core_exit();
+	memdiag_imc_free();
+	memdiag_platform_put(&memdiag);
 }
 
 module_init(memdiag_init);

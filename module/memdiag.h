@@ -6,11 +6,15 @@
 #define _MEMDIAG_H
 
 #include <linux/types.h>
+#include <linux/bits.h>
+#include <linux/mutex.h>
 #include <uapi/linux/memdiag.h>
 
 #include "uarch.h"
+#include "platform.h"
 
 #define MEMDIAG_REASON_LEN	192
+#define MEMDIAG_MAX_SOCKETS	64
 
 /* One capability: can it be used, and if not, why (for get-info). */
 struct memdiag_cap {
@@ -18,19 +22,84 @@ struct memdiag_cap {
 	char reason[MEMDIAG_REASON_LEN];
 };
 
+/* A hardware counter extended to a monotonic 64-bit count. */
+struct memdiag_ext64 {
+	u64 raw;	/* last value read */
+	u64 total;	/* sum of the deltas seen */
+};
+
+/*
+ * Add the step from the last reading to @raw, a @bits-wide count that may
+ * have wrapped once. A step above @max cannot be a wrap at any rate the
+ * hardware reaches: the counter was reset or reprogrammed under us, so the
+ * step is not counted, the counter is re-baselined and false is returned.
+ */
+static inline bool memdiag_ext64_update(struct memdiag_ext64 *e, u64 raw,
+					unsigned int bits, u64 max)
+{
+	u64 mask = GENMASK_ULL(bits - 1, 0);
+	u64 delta = (raw - e->raw) & mask;
+
+	e->raw = raw & mask;
+	if (delta > max)
+		return false;
+	e->total += delta;
+	return true;
+}
+
+static inline void memdiag_ext64_start(struct memdiag_ext64 *e, u64 raw,
+				       unsigned int bits)
+{
+	e->raw = raw & GENMASK_ULL(bits - 1, 0);
+}
+
+/* Core counters memdiag reads: the events of enum memdiag_core_ev, then fixed. */
+enum {
+	MEMDIAG_FIX_INSTR = MEMDIAG_EV_NR,	/* fixed counter 0 */
+	MEMDIAG_FIX_CYCLES,			/* fixed counter 1 */
+	MEMDIAG_FIX_REF,			/* fixed counter 2 */
+	MEMDIAG_CORE_NR
+};
+
+/* What one socket's counters said at one moment. */
+struct memdiag_snap {
+	u32 socket;
+	u64 time_ns;
+	bool has_imc;
+	u32 imc_epoch;
+	u64 rd_bytes, wr_bytes;
+	bool has_core;
+	u32 core_epoch;
+	u32 nr_cpus;
+	bool has[MEMDIAG_CORE_NR];
+	u64 ctr[MEMDIAG_CORE_NR];
+};
+
 /* What the module found at load time; read-only afterwards. */
 struct memdiag_state {
 	enum memdiag_platform platform;
+	const struct memdiag_platform_ops *plat;
+	struct memdiag_cpu_ident ident;
 	const struct memdiag_uarch *uarch;	/* NULL: unsupported */
 	char uarch_reason[MEMDIAG_REASON_LEN];
 	struct memdiag_cap caps[MEMDIAG_CAPABILITY_MAX + 1];
+	enum memdiag_core_mode core_pref;	/* core=: NONE means auto */
+	enum memdiag_core_mode core_mode;	/* in use, or to be used */
+	char core_mode_reason[MEMDIAG_REASON_LEN];
 };
 
 extern struct memdiag_state memdiag;
 extern bool memdiag_unprivileged_read;
+/* Serialises sessions, counter programming and sampling. */
+extern struct mutex memdiag_lock;
+
+/* platform.c */
+int memdiag_platform_get(struct memdiag_state *st);
+void memdiag_platform_put(struct memdiag_state *st);
 
 /* uarch.c */
-const struct memdiag_uarch *memdiag_uarch_match(char *reason, size_t len);
+const struct memdiag_uarch *memdiag_uarch_match(const struct memdiag_cpu_ident *id,
+						char *reason, size_t len);
 
 /* caps.c */
 void memdiag_caps_probe(struct memdiag_state *st);
@@ -38,11 +107,48 @@ void memdiag_caps_probe(struct memdiag_state *st);
 /* topology.c */
 unsigned int memdiag_socket_of(unsigned int cpu);
 unsigned int memdiag_socket_package(unsigned int socket);
+int memdiag_package_to_socket(unsigned int package);
 unsigned int memdiag_max_sockets(void);
 unsigned int memdiag_nr_sockets(void);
+
+/* imc.c: discovery at load, programming while a session runs */
+int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len);
+void memdiag_imc_free(void);
+unsigned int memdiag_imc_channels(unsigned int socket);
+int memdiag_imc_start(char *msg, size_t len);
+void memdiag_imc_stop(void);
+void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+int memdiag_imc_channel(unsigned int socket, unsigned int i, u32 *id,
+			u64 *rd, u64 *wr);
+
+/* core.c */
+int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len);
+void memdiag_core_choose_mode(struct memdiag_state *st);
+void memdiag_core_exit(void);
+int memdiag_core_start(char *msg, size_t len);
+void memdiag_core_stop(void);
+void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+int memdiag_core_cpu_online(unsigned int cpu);
+int memdiag_core_cpu_offline(unsigned int cpu);
+
+/* core_perf.c */
+int memdiag_core_perf_start(const struct memdiag_core_event *core,
+			    char *msg, size_t len);
+void memdiag_core_perf_stop(void);
+void memdiag_core_perf_sample(struct memdiag_snap *snap, unsigned int n);
+
+/* session.c */
+int memdiag_session_init(void);
+void memdiag_session_exit(void);
+int memdiag_session_start(u32 portid, u32 interval_ms, u32 *id,
+			  char *msg, size_t len);
+int memdiag_session_stop(u32 portid, u32 id);
+bool memdiag_session_active(void);
+void memdiag_sample(struct memdiag_snap *snaps, unsigned int n);
 
 /* genl.c */
 int memdiag_genl_init(void);
 void memdiag_genl_exit(void);
+void memdiag_genl_publish(const struct memdiag_snap *snaps, unsigned int n);
 
 #endif /* _MEMDIAG_H */

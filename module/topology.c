@@ -44,3 +44,14 @@ unsigned int memdiag_nr_sockets(void)
 			n++;
 	return n;
 }
+
+/* Socket of the physical package @package, or -1 if none is online. */
+int memdiag_package_to_socket(unsigned int package)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (topology_physical_package_id(cpu) == package)
+			return memdiag_socket_of(cpu);
+	return -1;
+}

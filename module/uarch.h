@@ -3,8 +3,8 @@
  * uarch.h - the description of one supported microarchitecture.
  *
  * Only plain data lives here so that the tables in uarch_table.c also build
- * in userspace, where a test checks them against perf's event tables and
- * the kernel's uncore driver.
+ * in userspace, where a test checks every number against perf's event
+ * tables and the kernel's uncore driver.
  */
 #ifndef _MEMDIAG_UARCH_H
 #define _MEMDIAG_UARCH_H
@@ -12,8 +12,63 @@
 /* How the memory controller's counters are reached on a generation. */
 enum memdiag_imc_access {
 	MEMDIAG_IMC_PCI,	/* PCI config space, one function per channel */
-	MEMDIAG_IMC_MMIO,	/* MMIO, base address from a PCI device */
+	MEMDIAG_IMC_MMIO,	/* MMIO, base addresses from a PCI device */
 	MEMDIAG_IMC_DISCOVERY,	/* MMIO, found through PMON discovery tables */
+};
+
+/* A memory channel's PMON function: PCI device id at dev:fn. */
+struct memdiag_imc_chan {
+	u16 device;
+	u8 dev, fn;
+};
+
+struct memdiag_imc_desc {
+	enum memdiag_imc_access access;
+
+	/* UBOX: its node id and GIDNIDMAP map PCI buses to packages */
+	u16 ubox_device;
+	u16 ubox_nodeid, ubox_gidnidmap;	/* config offsets */
+	bool ubox_reverse;	/* bus without UBOX takes the next one up */
+
+	/* MEMDIAG_IMC_PCI: the channel functions of one socket */
+	const struct memdiag_imc_chan *chans;
+	u8 n_chans;
+
+	/* MEMDIAG_IMC_MMIO: MC base registers of mc_device */
+	u16 mc_device;
+	u16 mc_base_reg, mc_off_reg;	/* base<<23 | off[n]<<12 */
+	u8 n_mc, chans_per_mc;
+	u32 chan_base, chan_stride, box_size;
+
+	/* MEMDIAG_IMC_DISCOVERY: the unit type of an IMC channel box */
+	u16 discovery_type;
+
+	/* box registers: PCI config or MMIO offsets from the box */
+	u16 box_ctl, ctl0, ctr0;
+	u8 ctl_stride, ctr_stride, n_ctrs, ctr_bits;
+	u32 ctl_en;		/* enable bit of a counter control, or 0 */
+	u32 box_frz;		/* freeze bit of the box control */
+
+	/* CAS_COUNT.RD and .WR; each CAS moves 64 bytes */
+	u8 rd_event, rd_umask, wr_event, wr_umask;
+	const char *perf_rd, *perf_wr;	/* perf's event names */
+};
+
+/* The core events the two latency metrics and offcore bandwidth need. */
+enum memdiag_core_ev {
+	MEMDIAG_EV_PENDING,	/* L1D_PEND_MISS.PENDING */
+	MEMDIAG_EV_L1_MISS,	/* retired loads missing L1D */
+	MEMDIAG_EV_LFB_HIT,	/* retired loads hitting a fill buffer */
+	MEMDIAG_EV_L1_MISS_ANY,	/* MEM_LOAD_COMPLETED.L1_MISS_ANY (GLC) */
+	MEMDIAG_EV_OFFCORE,	/* OFFCORE_RESPONSE: reads from local DRAM */
+	MEMDIAG_EV_NR
+};
+
+struct memdiag_core_event {
+	const char *perf;	/* perf's JSON EventName; NULL: not used */
+	u8 event, umask;
+	u8 counters;		/* general counters it may run on (mask) */
+	u64 offcore_rsp;	/* MSR_OFFCORE_RSP_0 value, offcore only */
 };
 
 struct memdiag_uarch {
@@ -23,13 +78,8 @@ struct memdiag_uarch {
 	u8 model;
 	u8 stepping_min, stepping_max;	/* inclusive */
 	const char *pmu_events;		/* perf's pmu-events/arch/x86 dir */
-	enum memdiag_imc_access imc_access;
-	/*
-	 * A PCI device every socket has when its IMC is reachable: the
-	 * first channel's function (PCI access) or the device holding the
-	 * MMIO base (MMIO). 0 for discovery, which is found by capability.
-	 */
-	u16 imc_pci_device;
+	const struct memdiag_imc_desc *imc;
+	const struct memdiag_core_event *core;	/* [MEMDIAG_EV_NR] */
 	u8 gp_counters_min;		/* core counters the events need */
 };
 

@@ -2,78 +2,182 @@
 /*
  * uarch_table.c - the processors memdiag supports, as data.
  *
- * Family/model/stepping and the pmu-events directory are those of perf's
- * tools/perf/pmu-events/arch/x86/mapfile.csv; the IMC PCI device ids are
- * those of the kernel's arch/x86/events/intel/uncore_snbep.c. A userspace
- * test checks every row against both files of linux-source-6.12.
+ * Sources, all in Debian's linux-source-6.12, and checked row by row by
+ * selftests/host/uarch_oracle.py:
+ *  - family/model/stepping and the pmu-events directory:
+ *    tools/perf/pmu-events/arch/x86/mapfile.csv
+ *  - core and uncore event encodings, counter restrictions and offcore
+ *    request/response values: that directory's JSON files
+ *  - IMC PCI ids, UBOX registers, box register offsets and control bits:
+ *    arch/x86/events/intel/uncore_snbep.c and uncore_discovery.[ch]
  */
 #include <linux/kernel.h>
 #include <linux/types.h>
 #include "uarch.h"
 
+/* Haswell-EP and Broadwell-EP: MC0 channels 0-3 at 20:0..21:1, MC1 at 23:0..24:1 */
+static const struct memdiag_imc_chan hswep_chans[] = {
+	{ 0x2fb0, 20, 0 }, { 0x2fb1, 20, 1 }, { 0x2fb4, 21, 0 }, { 0x2fb5, 21, 1 },
+	{ 0x2fd0, 23, 0 }, { 0x2fd1, 23, 1 }, { 0x2fd4, 24, 0 }, { 0x2fd5, 24, 1 },
+};
+
+static const struct memdiag_imc_chan bdx_chans[] = {
+	{ 0x6fb0, 20, 0 }, { 0x6fb1, 20, 1 }, { 0x6fb4, 21, 0 }, { 0x6fb5, 21, 1 },
+	{ 0x6fd0, 23, 0 }, { 0x6fd1, 23, 1 }, { 0x6fd4, 24, 0 }, { 0x6fd5, 24, 1 },
+};
+
+/* Skylake-SP: the same three ids on both MCs, told apart by dev:fn */
+static const struct memdiag_imc_chan skx_chans[] = {
+	{ 0x2042, 10, 2 }, { 0x2046, 10, 6 }, { 0x204a, 11, 2 },
+	{ 0x2042, 12, 2 }, { 0x2046, 12, 6 }, { 0x204a, 13, 2 },
+};
+
+/* SNB-EP style PCI boxes: box ctl 0xf4, ctl 0xd8 + 4i, ctr 0xa0 + 8i */
+#define SNBEP_PCI_BOX					\
+	.box_ctl = 0xf4, .ctl0 = 0xd8, .ctr0 = 0xa0,	\
+	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4,	\
+	.ctr_bits = 48, .ctl_en = 1u << 22, .box_frz = 1u << 8
+
+static const struct memdiag_imc_desc hswep_imc = {
+	.access = MEMDIAG_IMC_PCI,
+	.ubox_device = 0x2f1e, .ubox_nodeid = 0x40, .ubox_gidnidmap = 0x54,
+	.ubox_reverse = true,
+	.chans = hswep_chans, .n_chans = ARRAY_SIZE(hswep_chans),
+	SNBEP_PCI_BOX,
+	.rd_event = 0x04, .rd_umask = 0x03, .wr_event = 0x04, .wr_umask = 0x0c,
+	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
+};
+
+static const struct memdiag_imc_desc bdx_imc = {
+	.access = MEMDIAG_IMC_PCI,
+	.ubox_device = 0x6f1e, .ubox_nodeid = 0x40, .ubox_gidnidmap = 0x54,
+	.ubox_reverse = true,
+	.chans = bdx_chans, .n_chans = ARRAY_SIZE(bdx_chans),
+	SNBEP_PCI_BOX,
+	.rd_event = 0x04, .rd_umask = 0x03, .wr_event = 0x04, .wr_umask = 0x0c,
+	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
+};
+
+static const struct memdiag_imc_desc skx_imc = {
+	.access = MEMDIAG_IMC_PCI,
+	.ubox_device = 0x2014, .ubox_nodeid = 0xc0, .ubox_gidnidmap = 0xd4,
+	.ubox_reverse = false,
+	.chans = skx_chans, .n_chans = ARRAY_SIZE(skx_chans),
+	SNBEP_PCI_BOX,
+	.rd_event = 0x04, .rd_umask = 0x03, .wr_event = 0x04, .wr_umask = 0x0c,
+	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
+};
+
+/* Ice Lake-SP: 4 MCs, 2 populated channel boxes each, in MMIO */
+static const struct memdiag_imc_desc icx_imc = {
+	.access = MEMDIAG_IMC_MMIO,
+	.ubox_device = 0x3450, .ubox_nodeid = 0xc0, .ubox_gidnidmap = 0xd4,
+	.ubox_reverse = true,
+	.mc_device = 0x3451, .mc_base_reg = 0xd0, .mc_off_reg = 0xd8,
+	.n_mc = 4, .chans_per_mc = 2,
+	.chan_base = 0x22800, .chan_stride = 0x4000, .box_size = 0x4000,
+	.box_ctl = 0x00, .ctl0 = 0x40, .ctr0 = 0x08,
+	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4, .ctr_bits = 48,
+	.ctl_en = 1u << 22, .box_frz = 1u << 8,
+	.rd_event = 0x04, .rd_umask = 0x0f, .wr_event = 0x04, .wr_umask = 0x30,
+	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
+};
+
+/*
+ * Sapphire/Emerald Rapids: boxes found through discovery tables, with the
+ * "generic" box control (freeze is bit 0) and no enable bit in counter
+ * controls; offsets within a box come from the table, these are defaults.
+ */
+static const struct memdiag_imc_desc spr_imc = {
+	.access = MEMDIAG_IMC_DISCOVERY,
+	.ubox_device = 0x3250, .ubox_nodeid = 0xc0, .ubox_gidnidmap = 0xd4,
+	.ubox_reverse = true,
+	.discovery_type = 6,
+	.box_size = 0x4000,
+	.box_ctl = 0x00, .ctl0 = 0x40, .ctr0 = 0x08,
+	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4, .ctr_bits = 48,
+	.ctl_en = 0, .box_frz = 1u << 0,
+	.rd_event = 0x05, .rd_umask = 0xcf, .wr_event = 0x05, .wr_umask = 0xf0,
+	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
+};
+
+/* Haswell/Broadwell: L1D_PEND_MISS.PENDING runs on PMC2 only */
+static const struct memdiag_core_event hswep_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_PENDING] = { "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0x4 },
+	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_UOPS_RETIRED.L1_MISS", 0xd1, 0x08, 0xf },
+	[MEMDIAG_EV_LFB_HIT] = { "MEM_LOAD_UOPS_RETIRED.HIT_LFB", 0xd1, 0x40, 0xf },
+	[MEMDIAG_EV_OFFCORE] = { "OFFCORE_RESPONSE.ALL_READS.LLC_MISS.LOCAL_DRAM",
+				 0xb7, 0x01, 0xf, 0x6004007f7 },
+};
+
+/* Broadwell-EP encodes "local DRAM" differently from Haswell-EP */
+static const struct memdiag_core_event bdx_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_PENDING] = { "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0x4 },
+	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_UOPS_RETIRED.L1_MISS", 0xd1, 0x08, 0xf },
+	[MEMDIAG_EV_LFB_HIT] = { "MEM_LOAD_UOPS_RETIRED.HIT_LFB", 0xd1, 0x40, 0xf },
+	[MEMDIAG_EV_OFFCORE] = { "OFFCORE_RESPONSE.ALL_READS.LLC_MISS.LOCAL_DRAM",
+				 0xb7, 0x01, 0xf, 0x6040007f7 },
+};
+
+static const struct memdiag_core_event skx_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_PENDING] = { "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0xf },
+	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_RETIRED.L1_MISS", 0xd1, 0x08, 0xf },
+	[MEMDIAG_EV_LFB_HIT] = { "MEM_LOAD_RETIRED.FB_HIT", 0xd1, 0x40, 0xf },
+	[MEMDIAG_EV_OFFCORE] = {
+		"OFFCORE_RESPONSE.ALL_DATA_RD.L3_MISS_LOCAL_DRAM.SNOOP_MISS_OR_NO_FWD",
+		0xb7, 0x01, 0xf, 0x604000491 },
+};
+
+static const struct memdiag_core_event clx_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_PENDING] = { "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0xf },
+	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_RETIRED.L1_MISS", 0xd1, 0x08, 0xf },
+	[MEMDIAG_EV_LFB_HIT] = { "MEM_LOAD_RETIRED.FB_HIT", 0xd1, 0x40, 0xf },
+	[MEMDIAG_EV_OFFCORE] = { "OCR.ALL_READS.L3_MISS_LOCAL_DRAM.ANY_SNOOP",
+				 0xb7, 0x01, 0xf, 0x3f840007f7 },
+};
+
+static const struct memdiag_core_event icx_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_PENDING] = { "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0xf },
+	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_RETIRED.L1_MISS", 0xd1, 0x08, 0xf },
+	[MEMDIAG_EV_LFB_HIT] = { "MEM_LOAD_RETIRED.FB_HIT", 0xd1, 0x40, 0xf },
+	[MEMDIAG_EV_OFFCORE] = { "OCR.READS_TO_CORE.LOCAL_DRAM",
+				 0xb7, 0x01, 0xf, 0x104000477 },
+};
+
+/*
+ * Golden Cove: offcore moved to event 0x2a, and every event here is
+ * restricted to PMC0-3, so the fill-buffer-hit event (which the SPR
+ * load_miss_real_latency does not use) is left out.
+ */
+static const struct memdiag_core_event spr_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_PENDING] = { "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0xf },
+	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_RETIRED.L1_MISS", 0xd1, 0x08, 0xf },
+	[MEMDIAG_EV_L1_MISS_ANY] = { "MEM_LOAD_COMPLETED.L1_MISS_ANY", 0x43, 0xfd, 0xf },
+	[MEMDIAG_EV_OFFCORE] = { "OCR.READS_TO_CORE.LOCAL_DRAM",
+				 0x2a, 0x01, 0xf, 0x104004477 },
+};
+
+#define INTEL(n, m, s0, s1, dir)					\
+	.name = n, .vendor = "GenuineIntel", .family = 6, .model = m,	\
+	.stepping_min = s0, .stepping_max = s1, .pmu_events = dir,	\
+	.gp_counters_min = 4
+
 const struct memdiag_uarch memdiag_uarch_table[] = {
-	{
-		.name = "Haswell-EP", .vendor = "GenuineIntel",
-		.family = 6, .model = 0x3f,
-		.stepping_min = 0, .stepping_max = 0xf,
-		.pmu_events = "haswellx",
-		.imc_access = MEMDIAG_IMC_PCI,
-		.imc_pci_device = 0x2fb0,	/* MC0 channel 0 */
-		.gp_counters_min = 4,
-	},
-	{
-		.name = "Broadwell-EP", .vendor = "GenuineIntel",
-		.family = 6, .model = 0x4f,
-		.stepping_min = 0, .stepping_max = 0xf,
-		.pmu_events = "broadwellx",
-		.imc_access = MEMDIAG_IMC_PCI,
-		.imc_pci_device = 0x6fb0,	/* MC0 channel 0 */
-		.gp_counters_min = 4,
-	},
-	{
-		/* Skylake-SP and Cascade Lake-SP share model 0x55 */
-		.name = "Skylake-SP", .vendor = "GenuineIntel",
-		.family = 6, .model = 0x55,
-		.stepping_min = 0, .stepping_max = 4,
-		.pmu_events = "skylakex",
-		.imc_access = MEMDIAG_IMC_PCI,
-		.imc_pci_device = 0x2042,	/* MC channels 0 and 3 */
-		.gp_counters_min = 4,
-	},
-	{
-		.name = "Cascade Lake-SP", .vendor = "GenuineIntel",
-		.family = 6, .model = 0x55,
-		.stepping_min = 5, .stepping_max = 0xf,
-		.pmu_events = "cascadelakex",
-		.imc_access = MEMDIAG_IMC_PCI,
-		.imc_pci_device = 0x2042,
-		.gp_counters_min = 4,
-	},
-	{
-		.name = "Ice Lake-SP", .vendor = "GenuineIntel",
-		.family = 6, .model = 0x6a,
-		.stepping_min = 0, .stepping_max = 0xf,
-		.pmu_events = "icelakex",
-		.imc_access = MEMDIAG_IMC_MMIO,
-		.imc_pci_device = 0x3451,	/* holds the MC MMIO bases */
-		.gp_counters_min = 4,
-	},
-	{
-		.name = "Sapphire Rapids", .vendor = "GenuineIntel",
-		.family = 6, .model = 0x8f,
-		.stepping_min = 0, .stepping_max = 0xf,
-		.pmu_events = "sapphirerapids",
-		.imc_access = MEMDIAG_IMC_DISCOVERY,
-		.gp_counters_min = 4,
-	},
-	{
-		.name = "Emerald Rapids", .vendor = "GenuineIntel",
-		.family = 6, .model = 0xcf,
-		.stepping_min = 0, .stepping_max = 0xf,
-		.pmu_events = "emeraldrapids",
-		.imc_access = MEMDIAG_IMC_DISCOVERY,
-		.gp_counters_min = 4,
-	},
+	{ INTEL("Haswell-EP", 0x3f, 0, 0xf, "haswellx"),
+	  .imc = &hswep_imc, .core = hswep_core },
+	{ INTEL("Broadwell-EP", 0x4f, 0, 0xf, "broadwellx"),
+	  .imc = &bdx_imc, .core = bdx_core },
+	/* Skylake-SP and Cascade Lake-SP share model 0x55 */
+	{ INTEL("Skylake-SP", 0x55, 0, 4, "skylakex"),
+	  .imc = &skx_imc, .core = skx_core },
+	{ INTEL("Cascade Lake-SP", 0x55, 5, 0xf, "cascadelakex"),
+	  .imc = &skx_imc, .core = clx_core },
+	{ INTEL("Ice Lake-SP", 0x6a, 0, 0xf, "icelakex"),
+	  .imc = &icx_imc, .core = icx_core },
+	{ INTEL("Sapphire Rapids", 0x8f, 0, 0xf, "sapphirerapids"),
+	  .imc = &spr_imc, .core = spr_core },
+	{ INTEL("Emerald Rapids", 0xcf, 0, 0xf, "emeraldrapids"),
+	  .imc = &spr_imc, .core = spr_core },
 };
 
 const unsigned int memdiag_uarch_table_len = ARRAY_SIZE(memdiag_uarch_table);

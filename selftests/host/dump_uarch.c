@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dump_uarch.c - print memdiag's uarch table, one row per line, for the
- * oracle test to compare against perf's and the uncore driver's data.
+ * dump_uarch.c - print memdiag's uarch table as JSON, one row per line,
+ * for the oracle test to compare against perf's and the kernel's data.
  */
 #include <stdio.h>
+#include <inttypes.h>
 #include "kshim.h"
 #include "../../module/uarch.h"
 
@@ -13,18 +14,67 @@ static const char *const access_names[] = {
 	[MEMDIAG_IMC_DISCOVERY] = "discovery",
 };
 
+static const char *const ev_names[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_PENDING] = "pending",
+	[MEMDIAG_EV_L1_MISS] = "l1_miss",
+	[MEMDIAG_EV_LFB_HIT] = "lfb_hit",
+	[MEMDIAG_EV_L1_MISS_ANY] = "l1_miss_any",
+	[MEMDIAG_EV_OFFCORE] = "offcore",
+};
+
+static void dump_imc(const struct memdiag_imc_desc *d)
+{
+	unsigned int i;
+
+	printf("\"imc\":{\"access\":\"%s\",\"ubox_device\":%u,\"ubox_nodeid\":%u,"
+	       "\"ubox_gidnidmap\":%u,\"ubox_reverse\":%s,\"chans\":[",
+	       access_names[d->access], d->ubox_device, d->ubox_nodeid,
+	       d->ubox_gidnidmap, d->ubox_reverse ? "true" : "false");
+	for (i = 0; i < d->n_chans; i++)
+		printf("%s[%u,%u,%u]", i ? "," : "", d->chans[i].device,
+		       d->chans[i].dev, d->chans[i].fn);
+	printf("],\"mc_device\":%u,\"mc_base_reg\":%u,\"mc_off_reg\":%u,"
+	       "\"n_mc\":%u,\"chans_per_mc\":%u,\"chan_base\":%u,"
+	       "\"chan_stride\":%u,\"box_size\":%u,\"discovery_type\":%u,"
+	       "\"box_ctl\":%u,\"ctl0\":%u,\"ctr0\":%u,\"ctl_stride\":%u,"
+	       "\"ctr_stride\":%u,\"n_ctrs\":%u,\"ctr_bits\":%u,\"ctl_en\":%u,"
+	       "\"box_frz\":%u,\"rd\":[%u,%u,\"%s\"],\"wr\":[%u,%u,\"%s\"]}",
+	       d->mc_device, d->mc_base_reg, d->mc_off_reg, d->n_mc,
+	       d->chans_per_mc, d->chan_base, d->chan_stride, d->box_size,
+	       d->discovery_type, d->box_ctl, d->ctl0, d->ctr0,
+	       d->ctl_stride, d->ctr_stride, d->n_ctrs, d->ctr_bits,
+	       d->ctl_en, d->box_frz, d->rd_event, d->rd_umask, d->perf_rd,
+	       d->wr_event, d->wr_umask, d->perf_wr);
+}
+
 int main(void)
 {
 	unsigned int i;
+	int e, first;
 
 	for (i = 0; i < memdiag_uarch_table_len; i++) {
 		const struct memdiag_uarch *u = &memdiag_uarch_table[i];
 
-		printf("%s|%s|%u|%u|%u|%u|%s|%s|0x%04x|%u\n", u->name,
-		       u->vendor, u->family, u->model, u->stepping_min,
-		       u->stepping_max, u->pmu_events,
-		       access_names[u->imc_access], u->imc_pci_device,
+		printf("{\"name\":\"%s\",\"vendor\":\"%s\",\"family\":%u,"
+		       "\"model\":%u,\"stepping\":[%u,%u],\"pmu_events\":\"%s\","
+		       "\"gp_counters_min\":%u,",
+		       u->name, u->vendor, u->family, u->model,
+		       u->stepping_min, u->stepping_max, u->pmu_events,
 		       u->gp_counters_min);
+		dump_imc(u->imc);
+		printf(",\"core\":{");
+		for (e = 0, first = 1; e < MEMDIAG_EV_NR; e++) {
+			const struct memdiag_core_event *c = &u->core[e];
+
+			if (!c->perf)
+				continue;
+			printf("%s\"%s\":{\"perf\":\"%s\",\"event\":%u,"
+			       "\"umask\":%u,\"counters\":%u,\"offcore_rsp\":%" PRIu64 "}",
+			       first ? "" : ",", ev_names[e], c->perf, c->event,
+			       c->umask, c->counters, (uint64_t)c->offcore_rsp);
+			first = 0;
+		}
+		printf("}}\n");
 	}
 	return 0;
 }

@@ -1,22 +1,24 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""uarch_oracle.py - check memdiag's hardware numbers against sources
-nobody on the project wrote: perf's pmu-events mapfile and the kernel's
-uncore driver, both from Debian's linux-source-6.12. Prints TAP."""
+"""uarch_oracle.py - check every hardware number in memdiag's uarch table
+against sources nobody on the project wrote: perf's pmu-events (mapfile
+and JSON event files) and the kernel's Intel uncore driver, all from
+Debian's linux-source-6.12. Prints TAP."""
 
+import glob
+import json
+import os
 import re
 import subprocess
 import sys
-import os
 
 top = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-ksrc = sys.argv[1]
-dump = sys.argv[2]
-
-mapfile = os.path.join(ksrc, 'tools/perf/pmu-events/arch/x86/mapfile.csv')
-snbep = open(os.path.join(ksrc, 'arch/x86/events/intel/uncore_snbep.c')).read()
-disc_h = open(os.path.join(ksrc, 'arch/x86/events/intel/uncore_discovery.h')).read()
-caps_c = open(os.path.join(top, 'module/caps.c')).read()
+ksrc, dump = sys.argv[1], sys.argv[2]
+pmu = os.path.join(ksrc, 'tools/perf/pmu-events/arch/x86')
+intel = os.path.join(ksrc, 'arch/x86/events/intel')
+snbep = open(os.path.join(intel, 'uncore_snbep.c')).read()
+disc_h = open(os.path.join(intel, 'uncore_discovery.h')).read()
+imc_c = open(os.path.join(top, 'module/imc.c')).read()
 
 results = []
 
@@ -25,11 +27,20 @@ def check(ok, name, why=''):
     results.append((bool(ok), name, why))
 
 
+def define(text, name):
+    m = re.search(r'#define\s+%s\s+\(?\s*(0x[0-9a-fA-F]+|\d+)(?:\s*<<\s*(\d+))?'
+                  % name, text)
+    if not m:
+        return None
+    v = int(m.group(1), 0)
+    return v << int(m.group(2)) if m.group(2) else v
+
+
 def perf_dir(vendor, family, model, stepping):
-    """The pmu-events directory perf picks for a CPU, as perf matches it:
-    the mapfile key is a regex over 'Vendor-Family-Model-Stepping'."""
+    """The directory perf picks: mapfile keys are regexes over
+    'Vendor-Family-Model[-Stepping]'."""
     cpuid = '%s-%d-%X-%X' % (vendor, family, model, stepping)
-    for line in open(mapfile):
+    for line in open(os.path.join(pmu, 'mapfile.csv')):
         key, _ver, fname, etype = line.strip().split(',')[:4]
         if etype != 'core' or key == 'Family-model':
             continue
@@ -38,73 +49,165 @@ def perf_dir(vendor, family, model, stepping):
     return None
 
 
-# The id table for a generation in uncore_snbep.c, and the IMC box-type
-# constant its entries use.
-PCI_TABLES = {
-    'haswellx': ('hswep_uncore_pci_ids', 'HSWEP_PCI_UNCORE_IMC'),
-    'broadwellx': ('bdx_uncore_pci_ids', 'BDX_PCI_UNCORE_IMC'),
-    'skylakex': ('skx_uncore_pci_ids', 'SKX_PCI_UNCORE_IMC'),
-    'cascadelakex': ('skx_uncore_pci_ids', 'SKX_PCI_UNCORE_IMC'),
+_events = {}
+
+
+def perf_events(d):
+    if d not in _events:
+        ev = {}
+        for f in glob.glob(os.path.join(pmu, d, '*.json')):
+            j = json.load(open(f))
+            if isinstance(j, list):
+                for e in j:
+                    if 'EventName' in e:
+                        ev[e['EventName']] = e
+        _events[d] = ev
+    return _events[d]
+
+
+def codes(s):
+    return [int(x, 16) for x in str(s).replace(' ', '').split(',') if x]
+
+
+# The kernel's init function, id table and IMC constant for each generation.
+GEN = {
+    'haswellx': ('hswep_uncore_pci_init', 'hswep_uncore_pci_ids', 'HSWEP_PCI_UNCORE_IMC'),
+    'broadwellx': ('bdx_uncore_pci_init', 'bdx_uncore_pci_ids', 'BDX_PCI_UNCORE_IMC'),
+    'skylakex': ('skx_uncore_pci_init', 'skx_uncore_pci_ids', 'SKX_PCI_UNCORE_IMC'),
+    'cascadelakex': ('skx_uncore_pci_init', 'skx_uncore_pci_ids', 'SKX_PCI_UNCORE_IMC'),
+    'icelakex': ('icx_uncore_pci_init', None, None),
+    'sapphirerapids': ('spr_uncore_pci_init', None, None),
+    'emeraldrapids': ('spr_uncore_pci_init', None, None),
 }
 
 
-def pci_table(name):
+def func_body(name):
+    m = re.search(r'\n[^\n]*\b%s\([^)]*\)\s*\{(.*?)\n\}' % name, snbep, re.S)
+    return m.group(1) if m else ''
+
+
+def table_body(name):
     m = re.search(r'%s\[\]\s*=\s*\{(.*?)\n\};' % name, snbep, re.S)
     return m.group(1) if m else ''
 
 
-rows = subprocess.run([dump], check=True, capture_output=True,
-                      text=True).stdout.splitlines()
-check(len(rows) >= 7, 'uarch table has the seven required generations',
-      '%d rows' % len(rows))
-names = [r.split('|')[0] for r in rows]
+rows = [json.loads(l) for l in subprocess.run(
+    [dump], check=True, capture_output=True, text=True).stdout.splitlines()]
+names = [r['name'] for r in rows]
 for want in ['Haswell-EP', 'Broadwell-EP', 'Skylake-SP', 'Cascade Lake-SP',
              'Ice Lake-SP', 'Sapphire Rapids', 'Emerald Rapids']:
     check(want in names, 'uarch table names %s' % want)
 
 for r in rows:
-    (name, vendor, family, model, smin, smax, events, access, pcidev,
-     _gp) = r.split('|')
-    family, model, smin, smax = int(family), int(model), int(smin), int(smax)
-    got = {perf_dir(vendor, family, model, s) for s in range(smin, smax + 1)}
-    check(got == {events},
-          '%s: perf mapfile maps %s-%d-%X steppings %d-%d to %s' %
-          (name, vendor, family, model, smin, smax, events),
+    n, d, imc = r['name'], r['pmu_events'], r['imc']
+    s0, s1 = r['stepping']
+    got = {perf_dir(r['vendor'], r['family'], r['model'], s)
+           for s in range(s0, s1 + 1)}
+    check(got == {d}, '%s: perf mapfile maps %s-%d-%X steppings %d-%d to %s'
+          % (n, r['vendor'], r['family'], r['model'], s0, s1, d),
           'perf says %s' % sorted(map(str, got)))
-    dev = int(pcidev, 16)
-    if access == 'pci':
-        table, imc = PCI_TABLES.get(events, ('?', '?'))
-        body = pci_table(table)
-        m = re.search(r'PCI_DEVICE\(PCI_VENDOR_ID_INTEL,\s*0x%04x\),\s*'
-                      r'\.driver_data\s*=\s*UNCORE_PCI_DEV_(?:FULL_)?DATA\(([^)]*)\)'
-                      % dev, body, re.I)
-        check(m and imc in m.group(1) and m.group(1).strip().endswith('0'),
-              '%s: 8086:%04x is the first IMC channel in %s' % (name, dev, table),
-              m.group(1) if m else 'not in table')
-    elif access == 'mmio':
-        m = re.search(r'#define\s+SNR_MC_DEVICE_ID\s+(0x[0-9a-fA-F]+)', snbep)
-        init = re.search(r'static void icx_uncore_imc_init_box\(.*?\n\}', snbep, re.S)
-        check(m and int(m.group(1), 16) == dev and init and
-              'SNR_MC_DEVICE_ID' in init.group(0),
-              '%s: 8086:%04x is the device icx_uncore_imc_init_box maps' %
-              (name, dev))
-    else:
-        check(dev == 0, '%s: discovery rows name no PCI device' % name)
 
-# The discovery-table constants caps.c uses.
-for ours, theirs in [('DISCOVERY_DVSEC_CAP', 'UNCORE_EXT_CAP_ID_DISCOVERY'),
-                     ('DISCOVERY_DVSEC_ID_REG', 'UNCORE_DISCOVERY_DVSEC_OFFSET'),
-                     ('DISCOVERY_DVSEC_PMON', 'UNCORE_DISCOVERY_DVSEC_ID_PMON')]:
-    a = re.search(r'#define\s+%s\s+(0x[0-9a-fA-F]+|\d+)' % ours, caps_c)
-    b = re.search(r'#define\s+%s\s+(0x[0-9a-fA-F]+|\d+)' % theirs, disc_h)
-    check(a and b and int(a.group(1), 0) == int(b.group(1), 0),
-          'caps.c %s equals uncore_discovery.h %s' % (ours, theirs),
-          '%s vs %s' % (a and a.group(1), b and b.group(1)))
+    # core events: encoding, counter restriction, offcore value
+    ev = perf_events(d)
+    for role, c in r['core'].items():
+        e = ev.get(c['perf'])
+        if not e:
+            check(False, '%s: %s is in %s JSON' % (n, c['perf'], d))
+            continue
+        mask = sum(1 << int(x) for x in str(e.get('Counter', '')).split(',')
+                   if x.strip().isdigit())
+        check(codes(e['EventCode'])[0] == c['event'] and
+              int(e['UMask'], 16) == c['umask'],
+              '%s: %s is event 0x%02x umask 0x%02x' % (n, c['perf'], c['event'], c['umask']),
+              'perf: %s/%s' % (e['EventCode'], e['UMask']))
+        check(mask == c['counters'],
+              '%s: %s may run on counters 0x%x' % (n, c['perf'], c['counters']),
+              'perf Counter: %s' % e.get('Counter'))
+        if role == 'offcore':
+            check(int(e.get('MSRValue', '0'), 16) == c['offcore_rsp'],
+                  '%s: %s request/response is 0x%x' % (n, c['perf'], c['offcore_rsp']),
+                  'perf MSRValue: %s' % e.get('MSRValue'))
+    check('pending' in r['core'] and ('l1_miss' in r['core']) and
+          ('lfb_hit' in r['core'] or 'l1_miss_any' in r['core']),
+          '%s: has the events of both latency metrics' % n)
+
+    # CAS events
+    for k in ('rd', 'wr'):
+        evt, um, name = imc[k]
+        e = ev.get(name)
+        check(e and codes(e['EventCode'])[0] == evt and int(e['UMask'], 16) == um,
+              '%s: %s is event 0x%02x umask 0x%02x' % (n, name, evt, um),
+              'perf: %s' % str(e and (e['EventCode'], e['UMask'])))
+
+    # UBOX: device id, registers and scan direction as the kernel maps buses
+    init, ids, imc_const = GEN[d]
+    m = re.search(r'snbep_pci2phy_map_init\((0x[0-9a-f]+),\s*(\w+),\s*(\w+),\s*(true|false)\)',
+                  func_body(init))
+    check(m and int(m.group(1), 16) == imc['ubox_device'] and
+          define(snbep, m.group(2)) == imc['ubox_nodeid'] and
+          define(snbep, m.group(3)) == imc['ubox_gidnidmap'] and
+          (m.group(4) == 'true') == imc['ubox_reverse'],
+          '%s: UBOX 8086:%04x node id 0x%x, GIDNIDMAP 0x%x, reverse %s as in %s'
+          % (n, imc['ubox_device'], imc['ubox_nodeid'], imc['ubox_gidnidmap'],
+             imc['ubox_reverse'], init), str(m and m.group(0)))
+
+    if imc['access'] == 'pci':
+        body = table_body(ids)
+        for i, (dev, slot, fn) in enumerate(imc['chans']):
+            m = re.search(r'PCI_DEVICE\(PCI_VENDOR_ID_INTEL,\s*0x%04x\),\s*'
+                          r'\.driver_data\s*=\s*(UNCORE_PCI_DEV_(?:FULL_)?DATA\(([^)]*)\))'
+                          r'(?:.|\n)*?\}' % dev, body, re.I)
+            ok = False
+            for mm in re.finditer(r'PCI_DEVICE\(PCI_VENDOR_ID_INTEL,\s*0x%04x\),\s*'
+                                  r'\.driver_data\s*=\s*UNCORE_PCI_DEV_(FULL_)?DATA\(([^)]*)\)'
+                                  % dev, body, re.I):
+                a = [x.strip() for x in mm.group(2).split(',')]
+                if mm.group(1):
+                    ok |= (int(a[0], 0) == slot and int(a[1], 0) == fn and
+                           a[2] == imc_const and int(a[3], 0) == i)
+                else:
+                    ok |= a[0] == imc_const and int(a[1], 0) == i
+            check(ok, '%s: channel %d is 8086:%04x at %02x.%d, IMC box %d in %s'
+                  % (n, i, dev, slot, fn, i, ids))
+        for k, v in [('box_ctl', 'SNBEP_PCI_PMON_BOX_CTL'), ('ctl0', 'SNBEP_PCI_PMON_CTL0'),
+                     ('ctr0', 'SNBEP_PCI_PMON_CTR0'), ('ctl_en', 'SNBEP_PMON_CTL_EN'),
+                     ('box_frz', 'SNBEP_PMON_BOX_CTL_FRZ')]:
+            check(imc[k] == define(snbep, v), '%s: %s equals %s' % (n, k, v),
+                  '%s vs %s' % (imc[k], define(snbep, v)))
+    elif imc['access'] == 'mmio':
+        for k, v in [('mc_device', 'SNR_MC_DEVICE_ID'), ('mc_base_reg', 'SNR_IMC_MMIO_BASE_OFFSET'),
+                     ('mc_off_reg', 'SNR_IMC_MMIO_MEM0_OFFSET'),
+                     ('chan_base', 'SNR_IMC_MMIO_PMON_BOX_CTL'),
+                     ('chan_stride', 'SNR_IMC_MMIO_OFFSET'), ('box_size', 'SNR_IMC_MMIO_SIZE'),
+                     ('ctl0', 'SNR_IMC_MMIO_PMON_CTL0'), ('ctr0', 'SNR_IMC_MMIO_PMON_CTR0'),
+                     ('ctl_en', 'SNBEP_PMON_CTL_EN'), ('box_frz', 'SNBEP_PMON_BOX_CTL_FRZ')]:
+            check(imc[k] == define(snbep, v), '%s: %s equals %s' % (n, k, v),
+                  '%s vs %s' % (imc[k], define(snbep, v)))
+        check(imc['chans_per_mc'] <= define(snbep, 'ICX_NUMBER_IMC_CHN'),
+              '%s: at most ICX_NUMBER_IMC_CHN channel slots per MC' % n)
+        for k, v in [('SNR_IMC_MMIO_BASE_MASK', 0x1FFFFFFF), ('SNR_IMC_MMIO_MEM0_MASK', 0x7FF),
+                     ('ICX_IMC_MEM_STRIDE', 4)]:
+            check(define(snbep, k) == v, '%s: imc.c assumes %s = 0x%x' % (n, k, v))
+    else:
+        check(imc['discovery_type'] == define(snbep, 'UNCORE_SPR_IMC'),
+              '%s: IMC discovery type equals UNCORE_SPR_IMC' % n)
+        check(imc['box_frz'] == define(disc_h, 'GENERIC_PMON_BOX_CTL_FRZ') and imc['ctl_en'] == 0,
+              '%s: generic box freeze bit, no counter enable bit' % n)
+
+# The discovery constants imc.c uses.
+for ours, theirs in [('DVSEC_CAP_ID', 'UNCORE_EXT_CAP_ID_DISCOVERY'),
+                     ('DVSEC_ID_REG', 'UNCORE_DISCOVERY_DVSEC_OFFSET'),
+                     ('DVSEC_ID_PMON', 'UNCORE_DISCOVERY_DVSEC_ID_PMON'),
+                     ('DVSEC_BIR_REG', 'UNCORE_DISCOVERY_DVSEC2_OFFSET'),
+                     ('DISCOVERY_BAR0', 'UNCORE_DISCOVERY_BIR_BASE')]:
+    a, b = define(imc_c, ours), define(disc_h, theirs)
+    check(a is not None and a == b, 'imc.c %s equals uncore_discovery.h %s' % (ours, theirs),
+          '%s vs %s' % (a, b))
 
 print('TAP version 13')
 print('1..%d' % len(results))
 for i, (ok, name, why) in enumerate(results, 1):
     print('%s %d - %s' % ('ok' if ok else 'not ok', i, name))
     if not ok and why:
-        print('#   ' + why)
+        print('#   %s' % why)
 sys.exit(0 if all(r[0] for r in results) else 1)

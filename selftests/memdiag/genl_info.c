@@ -427,6 +427,89 @@ TEST_F(md, unknown_command_is_refused)
 	EXPECT_EQ(-EOPNOTSUPP, mdnl_call(&self->m, nlh, self->r));
 }
 
+static int session_start(struct mdnl *m, struct mdnl_reply *r, uint32_t ms,
+			 uint32_t *offs)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mdnl_req(m, buf, MEMDIAG_CMD_SESSION_START, 0);
+
+	*offs = nlh->nlmsg_len;
+	mnl_attr_put_u32(nlh, MEMDIAG_A_SESSION_INTERVAL_MS, ms);
+	return mdnl_call(m, nlh, r);
+}
+
+TEST_F(md, session_interval_out_of_range_is_einval)
+{
+	uint32_t offs;
+
+	EXPECT_EQ(-EINVAL, session_start(&self->m, self->r, 0, &offs));
+	EXPECT_NE(NULL, strstr(self->r->extack, "interval-ms"))
+		TH_LOG("'%s'", self->r->extack);
+	EXPECT_EQ(offs, self->r->bad_attr_offs);
+	EXPECT_EQ(-EINVAL, session_start(&self->m, self->r, 60001, &offs));
+	EXPECT_NE(NULL, strstr(self->r->extack, "interval-ms"));
+}
+
+TEST_F(md, session_start_without_interval_is_einval)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mdnl_req(&self->m, buf, MEMDIAG_CMD_SESSION_START, 0);
+
+	EXPECT_EQ(-EINVAL, mdnl_call(&self->m, nlh, self->r));
+	EXPECT_NE(0, strlen(self->r->extack));
+}
+
+TEST_F(md, session_stop_of_unknown_id_is_enoent)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mdnl_req(&self->m, buf, MEMDIAG_CMD_SESSION_STOP, 0);
+
+	mnl_attr_put_u32(nlh, MEMDIAG_A_SESSION_ID, 0xfffffff0);
+	EXPECT_EQ(-ENOENT, mdnl_call(&self->m, nlh, self->r));
+	EXPECT_NE(0, strlen(self->r->extack));
+}
+
+TEST_F(md, snapshot_of_unknown_or_missing_socket_is_einval)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mdnl_req(&self->m, buf, MEMDIAG_CMD_SNAPSHOT, 0);
+	uint32_t offs = nlh->nlmsg_len;
+
+	mnl_attr_put_u32(nlh, MEMDIAG_A_SNAPSHOT_SOCKET, 4096);
+	EXPECT_EQ(-EINVAL, mdnl_call(&self->m, nlh, self->r));
+	EXPECT_NE(NULL, strstr(self->r->extack, "socket"))
+		TH_LOG("'%s'", self->r->extack);
+	EXPECT_EQ(offs, self->r->bad_attr_offs);
+
+	nlh = mdnl_req(&self->m, buf, MEMDIAG_CMD_SNAPSHOT, 0);
+	EXPECT_EQ(-EINVAL, mdnl_call(&self->m, nlh, self->r));
+	EXPECT_NE(0, strlen(self->r->extack));
+}
+
+TEST_F(md, snapshot_without_a_session_is_enodata)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mdnl_req(&self->m, buf, MEMDIAG_CMD_SNAPSHOT, 0);
+
+	if (getenv("MEMDIAG_SESSION_RUNNING"))
+		SKIP(return, "another test keeps a session running");
+	mnl_attr_put_u32(nlh, MEMDIAG_A_SNAPSHOT_SOCKET, 0);
+	EXPECT_EQ(-ENODATA, mdnl_call(&self->m, nlh, self->r));
+	EXPECT_NE(NULL, strstr(self->r->extack, "session"))
+		TH_LOG("'%s'", self->r->extack);
+}
+
+TEST_F(md, session_without_any_counter_is_refused)
+{
+	uint32_t offs;
+
+	if (!getenv("MEMDIAG_EXPECT_NO_CAPS"))
+		SKIP(return, "this platform has counters");
+	EXPECT_EQ(-ENODEV, session_start(&self->m, self->r, 100, &offs));
+	EXPECT_NE(NULL, strstr(self->r->extack, "no counter is available"))
+		TH_LOG("'%s'", self->r->extack);
+}
+
 /* Run get-info as nobody, without capabilities; return the errno. */
 static int get_info_as_nobody(char *extack, size_t len)
 {

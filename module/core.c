@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core.c - the core PMU counters behind the two latency metrics and the
+ * offcore DRAM reads, programmed through their MSRs on every online CPU.
+ *
+ * The core PMU is shared with perf and the NMI watchdog. Before writing
+ * anything memdiag checks, on the hardware, perf's counter reservation
+ * (reserve_evntsel_nmi) and, on every CPU, that none of the counters it
+ * needs is enabled; if any is, the session is refused with EBUSY and
+ * nothing is written. What it writes (the event selects, the fixed counter
+ * control, the global control, the offcore response MSR) is saved per CPU
+ * first and written back when the last session ends, when a CPU goes
+ * offline, and on unload. Counter values are never written: counts are
+ * deltas from a baseline, so there is nothing there to restore.
+ *
+ * Counts of a CPU that goes offline are folded into its socket's total so
+ * that a socket's sums never go backwards.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/cpu.h>
+#include <linux/math64.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+#include <asm/nmi.h>
+
+#include "memdiag.h"
+
+#define MAX_GP		8
+#define FIXED_USED	3
+#define FIXED_CTRL_OS_USR	0x333ULL	/* OS|USR for fixed 0, 1, 2 */
+#define GLOBAL_FIXED_BITS	(7ULL << 32)
+#define EVTSEL_OS_USR_EN	(ARCH_PERFMON_EVENTSEL_USR | \
+				 ARCH_PERFMON_EVENTSEL_OS | \
+				 ARCH_PERFMON_EVENTSEL_ENABLE)
+/* No core counter advances 10^12 times a second (pending misses * cycles). */
+#define CORE_MAX_PER_SEC	1000000000000ULL
+
+struct core_cpu {
+	bool programmed;
+	bool lost;
+	u64 saved_evtsel[MAX_GP];
+	u64 saved_fixed_ctrl, saved_global_ctrl, saved_rsp;
+	struct memdiag_ext64 ext[MEMDIAG_CORE_NR];
+};
+
+static const struct memdiag_core_event *events;
+static s8 pmc_of[MEMDIAG_EV_NR];	/* general counter of each event, -1 none */
+static u64 gp_used;			/* mask of general counters used */
+static unsigned int n_gp, ctr_bits;
+static bool reserved, running;
+static struct core_cpu *cpus;
+static u64 offline_total[MEMDIAG_MAX_SOCKETS][MEMDIAG_CORE_NR];
+static u32 core_epoch[MEMDIAG_MAX_SOCKETS];
+
+static const struct memdiag_platform_ops *plat(void)
+{
+	return memdiag.plat;
+}
+
+/* Give each event a counter, most constrained event first. */
+static int assign_counters(void)
+{
+	bool done[MEMDIAG_EV_NR] = {};
+	int placed, e, best, i;
+
+	memset(pmc_of, -1, sizeof(pmc_of));
+	gp_used = 0;
+	for (placed = 0; placed < MEMDIAG_EV_NR; placed++) {
+		best = -1;
+		for (e = 0; e < MEMDIAG_EV_NR; e++) {
+			if (done[e] || !events[e].perf)
+				continue;
+			if (best < 0 || hweight8(events[e].counters) <
+					hweight8(events[best].counters))
+				best = e;
+		}
+		if (best < 0)
+			break;
+		done[best] = true;
+		for (i = 0; i < n_gp; i++)
+			if ((events[best].counters & BIT(i)) && !(gp_used & BIT(i)))
+				break;
+		if (i == n_gp)
+			return -ENOSPC;
+		pmc_of[best] = i;
+		gp_used |= BIT(i);
+	}
+	return 0;
+}
+
+/**
+ * memdiag_core_init() - decide whether the core counters can be used
+ * @st: the module state
+ * @reason: why not, when the return value is negative
+ * @len: size of @reason
+ */
+int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len)
+{
+	u32 eax = st->ident.cpuid_0a_eax, edx = st->ident.cpuid_0a_edx;
+	unsigned int version = eax & 0xff, n_fixed = edx & 0x1f;
+	const char *vm = st->ident.hypervisor ?
+		" (this is a virtual machine; the hypervisor exposes no PMU)" : "";
+
+	events = st->uarch->core;
+	if (st->core_pref == MEMDIAG_CORE_MODE_PERF) {
+		if (st->platform == MEMDIAG_PLATFORM_SIM) {
+			snprintf(reason, len,
+				 "core=perf counts through the kernel's perf events, which the simulated platform does not model: use core=msr or core=auto");
+			return -EINVAL;
+		}
+		/* perf checks the PMU itself when the events are created */
+		return 0;
+	}
+	n_gp = min_t(unsigned int, (eax >> 8) & 0xff, MAX_GP);
+	ctr_bits = (eax >> 16) & 0xff;
+	if (version < 2 || !ctr_bits || ctr_bits > 64) {
+		snprintf(reason, len,
+			 "CPUID leaf 0xA reports architectural perfmon version %u, memdiag needs 2 or later%s",
+			 version, vm);
+		return -ENODEV;
+	}
+	if (n_gp < st->uarch->gp_counters_min || n_fixed < FIXED_USED) {
+		snprintf(reason, len,
+			 "CPUID leaf 0xA reports %u general and %u fixed counters per CPU, the %s events need %u and %u%s",
+			 n_gp, n_fixed, st->uarch->name,
+			 st->uarch->gp_counters_min, FIXED_USED, vm);
+		return -ENODEV;
+	}
+	if (assign_counters()) {
+		snprintf(reason, len,
+			 "the %s core events do not fit the %u general counters",
+			 st->uarch->name, n_gp);
+		return -ENOSPC;
+	}
+	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
+	return cpus ? 0 : -ENOMEM;
+}
+
+void memdiag_core_exit(void)
+{
+	kfree(cpus);
+	cpus = NULL;
+	events = NULL;
+}
+
+static unsigned int ev_ctr(int e)
+{
+	return e < MEMDIAG_EV_NR ? MSR_P6_PERFCTR0 + pmc_of[e] :
+	       MSR_CORE_PERF_FIXED_CTR0 + (e - MEMDIAG_FIX_INSTR);
+}
+
+static bool ev_used(int e)
+{
+	return e >= MEMDIAG_EV_NR || pmc_of[e] >= 0;
+}
+
+static u64 evtsel_of(int e)
+{
+	return events[e].event | (u64)events[e].umask << 8 | EVTSEL_OS_USR_EN;
+}
+
+/*
+ * The batch that reads a CPU's state: every used event select, the fixed
+ * and global controls, then every counter. Returns the number of ops.
+ */
+static unsigned int read_ops(struct memdiag_msr_op *op)
+{
+	unsigned int n = 0;
+	int e;
+
+	for (e = 0; e < MEMDIAG_EV_NR; e++)
+		if (ev_used(e))
+			op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + pmc_of[e] };
+	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL };
+	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_GLOBAL_CTRL };
+	for (e = 0; e < MEMDIAG_CORE_NR; e++)
+		if (ev_used(e))
+			op[n++] = (struct memdiag_msr_op){ ev_ctr(e) };
+	return n;
+}
+
+#define MAX_OPS	(2 * MEMDIAG_CORE_NR + MAX_GP + 8)
+
+/* Is any counter memdiag needs already enabled on @cpu? */
+static int cpu_busy(unsigned int cpu, char *msg, size_t len)
+{
+	struct memdiag_msr_op op[MAX_GP + 1];
+	unsigned int i, n = 0;
+	int err;
+
+	for (i = 0; i < n_gp; i++)
+		op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + i };
+	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL };
+	err = plat()->msr_batch(cpu, op, n);
+	if (err)
+		return err;
+	for (i = 0; i < n_gp; i++) {
+		if (op[i].err) {
+			snprintf(msg, len, "reading PERFEVTSEL%u on CPU %u faulted", i, cpu);
+			return -EIO;
+		}
+		if ((gp_used & BIT(i)) &&
+		    (op[i].val & ARCH_PERFMON_EVENTSEL_ENABLE)) {
+			snprintf(msg, len,
+				 "core counter %u on CPU %u is in use (PERFEVTSEL%u = 0x%llx): perf, the NMI watchdog or another tool (likwid, PCM) holds the PMU; stop it, or boot with nmi_watchdog=0",
+				 i, cpu, i, op[i].val);
+			return -EBUSY;
+		}
+	}
+	if (op[n_gp].err || (op[n_gp].val & 0xfff)) {
+		snprintf(msg, len,
+			 "fixed counters on CPU %u are in use (FIXED_CTR_CTRL = 0x%llx): perf, the NMI watchdog or another tool holds the PMU; stop it, or boot with nmi_watchdog=0",
+			 cpu, op[n_gp].val);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* What memdiag writes to a CPU, in the order it writes it. */
+static unsigned int write_ops(struct core_cpu *c, struct memdiag_msr_op *op)
+{
+	unsigned int n = 0;
+	int e;
+
+	if (ev_used(MEMDIAG_EV_OFFCORE))
+		op[n++] = (struct memdiag_msr_op){ MSR_OFFCORE_RSP_0, true,
+						   events[MEMDIAG_EV_OFFCORE].offcore_rsp };
+	for (e = 0; e < MEMDIAG_EV_NR; e++)
+		if (ev_used(e))
+			op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + pmc_of[e],
+							   true, evtsel_of(e) };
+	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL, true,
+					   c->saved_fixed_ctrl | FIXED_CTRL_OS_USR };
+	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_GLOBAL_CTRL, true,
+					   c->saved_global_ctrl | gp_used |
+					   GLOBAL_FIXED_BITS };
+	return n;
+}
+
+static u64 saved_value(struct core_cpu *c, u32 msr)
+{
+	if (msr == MSR_OFFCORE_RSP_0)
+		return c->saved_rsp;
+	if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL)
+		return c->saved_fixed_ctrl;
+	if (msr == MSR_CORE_PERF_GLOBAL_CTRL)
+		return c->saved_global_ctrl;
+	return c->saved_evtsel[msr - MSR_P6_EVNTSEL0];
+}
+
+/*
+ * Put back what memdiag found, register by register, but only where the
+ * register still holds what memdiag wrote: one another agent has since
+ * taken over stays as that agent left it. The global control goes first so
+ * that nothing counts half-restored.
+ */
+static void cpu_restore(unsigned int cpu)
+{
+	struct core_cpu *c = &cpus[cpu];
+	struct memdiag_msr_op ours[MAX_OPS], op[MAX_OPS];
+	unsigned int n = write_ops(c, ours), i, k = 0;
+
+	for (i = 0; i < n; i++)
+		op[i] = (struct memdiag_msr_op){ ours[n - 1 - i].msr };
+	if (!plat()->msr_batch(cpu, op, n))
+		for (i = 0; i < n; i++)
+			if (!op[i].err && op[i].val == ours[n - 1 - i].val)
+				op[k++] = (struct memdiag_msr_op){
+					op[i].msr, true, saved_value(c, op[i].msr) };
+	if (k)
+		plat()->msr_batch(cpu, op, k);
+	c->programmed = false;
+}
+
+/* Write memdiag's controls to @cpu, verify them and take its baseline. */
+static int cpu_apply(unsigned int cpu, char *msg, size_t len)
+{
+	struct core_cpu *c = &cpus[cpu];
+	struct memdiag_msr_op op[MAX_OPS];
+	unsigned int n, i, r;
+	int e, err;
+
+	r = write_ops(c, op);
+	n = r + read_ops(&op[r]);
+	c->programmed = true;	/* from here on, restore on failure */
+	err = plat()->msr_batch(cpu, op, n);
+	for (i = 0; !err && i < n; i++)
+		if (op[i].err)
+			err = -EIO;
+	/* read back: the event selects, then the two controls */
+	for (e = 0, i = r; !err && e < MEMDIAG_EV_NR; e++)
+		if (ev_used(e) && op[i++].val != evtsel_of(e))
+			err = -EIO;
+	if (!err && ((op[i].val & FIXED_CTRL_OS_USR) != FIXED_CTRL_OS_USR ||
+		     (op[i + 1].val & (gp_used | GLOBAL_FIXED_BITS)) !=
+		     (gp_used | GLOBAL_FIXED_BITS)))
+		err = -EIO;
+	if (err) {
+		snprintf(msg, len,
+			 "core PMU writes on CPU %u did not stick (a hypervisor that ignores them?)",
+			 cpu);
+		cpu_restore(cpu);
+		return err;
+	}
+	for (e = 0, i += 2; e < MEMDIAG_CORE_NR; e++)
+		if (ev_used(e))
+			memdiag_ext64_start(&c->ext[e], op[i++].val, ctr_bits);
+	c->lost = false;
+	return 0;
+}
+
+/* Save what @cpu's controls hold, then program it. */
+static int cpu_program(unsigned int cpu, char *msg, size_t len)
+{
+	struct core_cpu *c = &cpus[cpu];
+	struct memdiag_msr_op op[MAX_GP + 3];
+	unsigned int n = 0, i;
+	int err;
+
+	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_GLOBAL_CTRL };
+	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL };
+	op[n++] = (struct memdiag_msr_op){ MSR_OFFCORE_RSP_0 };
+	for (i = 0; i < n_gp; i++)
+		op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + i };
+	err = plat()->msr_batch(cpu, op, n);
+	if (err)
+		return err;
+	if (op[0].err || op[1].err ||
+	    (ev_used(MEMDIAG_EV_OFFCORE) && op[2].err)) {
+		snprintf(msg, len, "reading the PMU controls of CPU %u faulted", cpu);
+		return -EIO;
+	}
+	c->saved_global_ctrl = op[0].val;
+	c->saved_fixed_ctrl = op[1].val;
+	c->saved_rsp = op[2].val;
+	for (i = 0; i < n_gp; i++)
+		c->saved_evtsel[i] = op[3 + i].val;
+	return cpu_apply(cpu, msg, len);
+}
+
+static void reserve_release(void)
+{
+	unsigned int i;
+
+	if (!reserved)
+		return;
+	for (i = 0; i < n_gp; i++)
+		if (gp_used & BIT(i))
+			release_evntsel_nmi(MSR_P6_EVNTSEL0 + i);
+	reserved = false;
+}
+
+/* perf's reservation of the event selects (meaningful on hardware only) */
+static int reserve(char *msg, size_t len)
+{
+	unsigned int i, j;
+
+	if (plat() != &memdiag_hw_platform)
+		return 0;
+	for (i = 0; i < n_gp; i++) {
+		if (!(gp_used & BIT(i)) || reserve_evntsel_nmi(MSR_P6_EVNTSEL0 + i))
+			continue;
+		for (j = 0; j < i; j++)
+			if (gp_used & BIT(j))
+				release_evntsel_nmi(MSR_P6_EVNTSEL0 + j);
+		snprintf(msg, len,
+			 "perf holds the core PMU (the NMI watchdog or a perf event is active): boot with nmi_watchdog=0 or echo 0 > /proc/sys/kernel/nmi_watchdog, and stop perf users");
+		return -EBUSY;
+	}
+	reserved = true;
+	return 0;
+}
+
+/* Program every online CPU, or none. */
+static int msr_start(char *msg, size_t len)
+{
+	unsigned int cpu;
+	int err;
+
+	err = reserve(msg, len);
+	if (err)
+		return err;
+	for_each_online_cpu(cpu) {
+		err = cpu_busy(cpu, msg, len);
+		if (err)
+			goto release;
+	}
+	for_each_online_cpu(cpu) {
+		err = cpu_program(cpu, msg, len);
+		if (err)
+			goto restore;
+	}
+	running = true;
+	return 0;
+
+restore:
+	for_each_online_cpu(cpu)
+		if (cpus[cpu].programmed)
+			cpu_restore(cpu);
+release:
+	reserve_release();
+	return err;
+}
+
+/**
+ * memdiag_core_start() - start counting in the chosen core mode
+ * @msg: why not, when the return value is negative
+ * @len: size of @msg
+ *
+ * Called with cpus_read_lock() and memdiag_lock held.
+ */
+int memdiag_core_start(char *msg, size_t len)
+{
+	struct memdiag_state *st = &memdiag;
+	int err;
+
+	if (st->core_mode == MEMDIAG_CORE_MODE_PERF)
+		return memdiag_core_perf_start(events, msg, len);
+	err = msr_start(msg, len);
+	/* core=auto: if perf took the PMU since load, count through perf */
+	if (err == -EBUSY && st->core_pref == MEMDIAG_CORE_MODE_NONE &&
+	    plat() == &memdiag_hw_platform &&
+	    !memdiag_core_perf_start(events, msg, len)) {
+		st->core_mode = MEMDIAG_CORE_MODE_PERF;
+		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
+			 "core=auto: the PMU was busy at session start (%s), so counting through perf events",
+			 "perf, the NMI watchdog or another tool held it");
+		return 0;
+	}
+	return err;
+}
+
+/* Called with cpus_read_lock() (or from hotplug) and memdiag_lock held. */
+void memdiag_core_stop(void)
+{
+	unsigned int cpu;
+
+	if (memdiag.core_mode == MEMDIAG_CORE_MODE_PERF) {
+		memdiag_core_perf_stop();
+		memdiag_core_choose_mode(&memdiag);
+		return;
+	}
+	for_each_online_cpu(cpu)
+		if (cpus[cpu].programmed)
+			cpu_restore(cpu);
+	reserve_release();
+	running = false;
+}
+
+/**
+ * memdiag_core_choose_mode() - msr or perf, and why, for get-info
+ * @st: state whose core capability is available
+ *
+ * core=auto takes the MSRs when perf's reservation of the event selects
+ * can be had right now (it is released again at once), perf otherwise.
+ */
+void memdiag_core_choose_mode(struct memdiag_state *st)
+{
+	char *r = st->core_mode_reason;
+	size_t len = sizeof(st->core_mode_reason);
+	char why[MEMDIAG_REASON_LEN];
+
+	if (st->core_pref == MEMDIAG_CORE_MODE_PERF) {
+		st->core_mode = MEMDIAG_CORE_MODE_PERF;
+		snprintf(r, len, "%s",
+			 "core=perf: counting through in-kernel perf events, alongside the NMI watchdog and other perf users");
+	} else if (st->core_pref == MEMDIAG_CORE_MODE_MSR) {
+		st->core_mode = MEMDIAG_CORE_MODE_MSR;
+		snprintf(r, len, "%s",
+			 "core=msr: memdiag programs the PMU MSRs at session start and refuses while perf, the NMI watchdog or another tool holds them");
+	} else if (!reserve(why, sizeof(why))) {
+		reserve_release();
+		st->core_mode = MEMDIAG_CORE_MODE_MSR;
+		snprintf(r, len, "%s",
+			 "core=auto: the PMU is free, so memdiag programs its MSRs at session start");
+	} else {
+		st->core_mode = MEMDIAG_CORE_MODE_PERF;
+		snprintf(r, len, "%s",
+			 "core=auto: perf holds the PMU (the NMI watchdog or a perf user), so counting through in-kernel perf events");
+	}
+}
+
+/* Read one CPU and add its counts; false if its interval is invalid. */
+static bool cpu_sample(unsigned int cpu, u64 max)
+{
+	struct core_cpu *c = &cpus[cpu];
+	struct memdiag_msr_op op[MAX_OPS];
+	unsigned int n = read_ops(op), i = 0;
+	bool ok = true;
+	int e;
+
+	if (plat()->msr_batch(cpu, op, n))
+		return false;
+	for (e = 0; e < MEMDIAG_EV_NR; e++)
+		if (ev_used(e) && op[i++].val != evtsel_of(e))
+			ok = false;
+	if ((op[i].val & FIXED_CTRL_OS_USR) != FIXED_CTRL_OS_USR ||
+	    (op[i + 1].val & (gp_used | GLOBAL_FIXED_BITS)) !=
+	    (gp_used | GLOBAL_FIXED_BITS))
+		ok = false;
+	if (!ok) {
+		char msg[MEMDIAG_REASON_LEN];
+
+		/*
+		 * Someone rewrote the controls. Take them back only where
+		 * the event selects are still ours or free again, never over
+		 * a foreign one; the saved originals stay as first found.
+		 */
+		for (e = 0, i = 0; e < MEMDIAG_EV_NR; e++)
+			if (ev_used(e) && op[i++].val != evtsel_of(e) &&
+			    (op[i - 1].val & ARCH_PERFMON_EVENTSEL_ENABLE))
+				c->lost = true;
+		if (c->lost || cpu_apply(cpu, msg, sizeof(msg))) {
+			pr_warn_ratelimited("memdiag: core counters of CPU %u were taken over by another agent; no longer counting it\n",
+					    cpu);
+			c->lost = true;
+		}
+		return false;
+	}
+	for (i += 2, e = 0; e < MEMDIAG_CORE_NR; e++)
+		if (ev_used(e) &&
+		    !memdiag_ext64_update(&c->ext[e], op[i++].val, ctr_bits, max))
+			ok = false;
+	return ok;
+}
+
+/**
+ * memdiag_core_sample() - add every CPU's counts into its socket's snapshot
+ * @snap: one per socket, indexed by socket
+ * @n: number of entries in @snap
+ * @dt_ns: time since the last sample, bounding a plausible step
+ *
+ * One cross-call per CPU. Called with cpus_read_lock() and memdiag_lock.
+ */
+void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
+{
+	u64 max = div_u64(CORE_MAX_PER_SEC, 1000000) * div_u64(dt_ns, 1000) +
+		  (1ULL << 32);
+	unsigned int cpu, s;
+	int e;
+
+	if (!events)
+		return;
+	if (memdiag.core_mode == MEMDIAG_CORE_MODE_PERF) {
+		memdiag_core_perf_sample(snap, n);
+		return;
+	}
+	for (s = 0; s < n && s < MEMDIAG_MAX_SOCKETS; s++) {
+		snap[s].has_core = true;
+		snap[s].core_epoch = core_epoch[s];
+		for (e = 0; e < MEMDIAG_CORE_NR; e++) {
+			snap[s].has[e] = ev_used(e);
+			snap[s].ctr[e] = offline_total[s][e];
+		}
+	}
+	for_each_online_cpu(cpu) {
+		struct core_cpu *c = &cpus[cpu];
+
+		s = memdiag_socket_of(cpu);
+		if (s >= n || s >= MEMDIAG_MAX_SOCKETS)
+			continue;
+		if (running && c->programmed && !c->lost &&
+		    !cpu_sample(cpu, max))
+			snap[s].core_epoch = ++core_epoch[s];
+		if (c->programmed && !c->lost)
+			snap[s].nr_cpus++;
+		for (e = 0; e < MEMDIAG_CORE_NR; e++)
+			snap[s].ctr[e] += c->ext[e].total;
+	}
+}
+
+/* Hotplug: a CPU coming online joins a running session. */
+int memdiag_core_cpu_online(unsigned int cpu)
+{
+	char msg[MEMDIAG_REASON_LEN];
+
+	if (!cpus)
+		return 0;
+	mutex_lock(&memdiag_lock);
+	memset(cpus[cpu].ext, 0, sizeof(cpus[cpu].ext));
+	if (running && (cpu_busy(cpu, msg, sizeof(msg)) ||
+			cpu_program(cpu, msg, sizeof(msg))))
+		pr_warn("memdiag: not counting CPU %u: %s\n", cpu, msg);
+	mutex_unlock(&memdiag_lock);
+	return 0;
+}
+
+/* Hotplug: a CPU going offline hands in its counts and gets its registers back. */
+int memdiag_core_cpu_offline(unsigned int cpu)
+{
+	struct core_cpu *c;
+	unsigned int s = memdiag_socket_of(cpu);
+	int e;
+
+	if (!cpus)
+		return 0;
+	c = &cpus[cpu];
+	mutex_lock(&memdiag_lock);
+	if (running && c->programmed) {
+		if (!c->lost && !cpu_sample(cpu, U64_MAX) &&
+		    s < MEMDIAG_MAX_SOCKETS)
+			core_epoch[s]++;
+		cpu_restore(cpu);
+	}
+	if (s < MEMDIAG_MAX_SOCKETS)
+		for (e = 0; e < MEMDIAG_CORE_NR; e++)
+			offline_total[s][e] += c->ext[e].total;
+	memset(c->ext, 0, sizeof(c->ext));
+	c->programmed = false;
+	mutex_unlock(&memdiag_lock);
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * platform.h - the one layer that differs between the real hardware and
+ * the simulated platform of memdiag_sim.ko.
+ *
+ * Everything above it (tables, discovery, socket mapping, programming
+ * sequences, 64-bit extension, sessions, netlink) is the same code on both.
+ * memdiag_sim.ko exports one struct memdiag_platform_ops as
+ * memdiag_sim_platform (EXPORT_SYMBOL_GPL); memdiag.ko takes it with
+ * symbol_get() when loaded with platform=sim, so neither module depends on
+ * the other and the sim's register state outlives memdiag.ko.
+ *
+ * All functions are called from task context and may sleep, except where
+ * noted. PCI and MMIO addresses are the hardware's: a platform presents the
+ * devices a real socket has, and memdiag finds them the way it would on a
+ * real machine.
+ */
+#ifndef _MEMDIAG_PLATFORM_H
+#define _MEMDIAG_PLATFORM_H
+
+#include <linux/types.h>
+
+/* One MSR access of a batch run on one CPU. */
+struct memdiag_msr_op {
+	u32 msr;
+	bool write;
+	u64 val;	/* value to write, or value read */
+	int err;	/* 0, or -EIO if the access faulted (#GP) */
+};
+
+/* A PCI function the platform has. */
+struct memdiag_pci {
+	u16 domain;
+	u8 bus;
+	u8 devfn;
+	u16 vendor;
+	u16 device;
+	void *priv;	/* platform's own handle (hw: struct pci_dev *) */
+};
+
+/* What CPUID reports about the processor (hw: boot_cpu_data, CPUID 0xA). */
+struct memdiag_cpu_ident {
+	char vendor[16];	/* "GenuineIntel" */
+	char model_name[64];
+	u8 family, model, stepping;
+	bool hypervisor;	/* X86_FEATURE_HYPERVISOR */
+	u32 tsc_khz;		/* rate of the reference-cycles counter */
+	u32 cpuid_0a_eax;	/* perfmon version, GP counters, width */
+	u32 cpuid_0a_edx;	/* fixed counters and width */
+};
+
+struct memdiag_platform_ops {
+	const char *name;		/* "hw" or "sim" */
+
+	void (*cpu_ident)(struct memdiag_cpu_ident *id);
+
+	/*
+	 * Run @n accesses in order on @cpu, in one cross-call on hardware.
+	 * Each op records its own error; the call returns -ENXIO if @cpu is
+	 * offline, else 0. Must not be called with cpu hotplug write-locked.
+	 */
+	int (*msr_batch)(unsigned int cpu, struct memdiag_msr_op *ops,
+			 unsigned int n);
+
+	/*
+	 * The @index-th function (from 0, in (domain, bus, devfn) order) with
+	 * vendor 0x8086 and @device, or any device if @device is 0xffff.
+	 * Returns -ENODEV past the last one. Release with pci_put().
+	 */
+	int (*pci_get)(u16 device, unsigned int index, struct memdiag_pci *pci);
+	void (*pci_put)(struct memdiag_pci *pci);
+	/* Config space, dword aligned, extended space (>= 0x100) included. */
+	int (*pci_read)(const struct memdiag_pci *pci, unsigned int off,
+			u32 *val);
+	int (*pci_write)(const struct memdiag_pci *pci, unsigned int off,
+			 u32 val);
+
+	/*
+	 * Map @len bytes of MMIO at physical address @phys; NULL if nothing
+	 * is there. Accesses are naturally aligned, 4 or 8 bytes wide.
+	 */
+	void *(*mmio_map)(u64 phys, size_t len);
+	void (*mmio_unmap)(void *map);
+	u64 (*mmio_read)(void *map, unsigned int off, unsigned int width);
+	void (*mmio_write)(void *map, unsigned int off, unsigned int width,
+			   u64 val);
+};
+
+extern const struct memdiag_platform_ops memdiag_hw_platform;
+
+#endif /* _MEMDIAG_PLATFORM_H */
