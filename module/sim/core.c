@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core.c - the core PMU MSRs of every CPU: event selects, general and fixed
+ * counters, global control and status, offcore response, prefetch control.
+ *
+ * Counters advance lazily: before any access to a CPU's PMU state, the
+ * counters that count are brought up to date for the time elapsed since
+ * the last access, from per-event clocks that never drift (see struct
+ * mdsim_clock). An access to an MSR the model does not have, or a write
+ * setting a reserved bit, fails with -EIO and changes nothing, as a #GP
+ * would on the hardware.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/bitops.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/cpumask.h>
+#include <linux/topology.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
+
+#include "sim.h"
+
+enum mdsim_msr_kind {
+	MK_PMC,		/* IA32_PMCi: writes are 32 bits, sign-extended */
+	MK_EVTSEL,
+	MK_MISC,	/* MSR_MISC_FEATURE_CONTROL: prefetchers */
+	MK_RSP,
+	MK_FIXED,
+	MK_PERF_CAP,	/* read-only */
+	MK_FIXED_CTRL,
+	MK_STATUS,	/* read-only */
+	MK_GLOBAL_CTRL,
+	MK_OVF_CTRL,	/* write 1s to clear status; reads 0 */
+	MK_APMC,	/* IA32_A_PMCi: full-width alias of IA32_PMCi */
+};
+
+/* A run of consecutive MSRs; n == 0: one per general counter. */
+struct mdsim_msr_row {
+	u32 msr;
+	u8 kind, n;
+};
+
+/* Sorted by address, so that walking the slots lists MSRs in order. */
+static const struct mdsim_msr_row msr_rows[] = {
+	{ MSR_IA32_PERFCTR0,		 MK_PMC,	 0 },
+	{ MSR_P6_EVNTSEL0,		 MK_EVTSEL,	 0 },
+	{ MSR_MISC_FEATURE_CONTROL,	 MK_MISC,	 1 },
+	{ MSR_OFFCORE_RSP_0,		 MK_RSP,	 2 },
+	{ MSR_CORE_PERF_FIXED_CTR0,	 MK_FIXED,	 MDSIM_FIXED },
+	{ MSR_IA32_PERF_CAPABILITIES,	 MK_PERF_CAP,	 1 },
+	{ MSR_CORE_PERF_FIXED_CTR_CTRL,	 MK_FIXED_CTRL,	 1 },
+	{ MSR_CORE_PERF_GLOBAL_STATUS,	 MK_STATUS,	 1 },
+	{ MSR_CORE_PERF_GLOBAL_CTRL,	 MK_GLOBAL_CTRL, 1 },
+	{ MSR_CORE_PERF_GLOBAL_OVF_CTRL, MK_OVF_CTRL,	 1 },
+	{ MSR_IA32_PMC0,		 MK_APMC,	 0 },
+};
+
+#define EVTSEL_BITS		GENMASK_ULL(33, 0)	/* 63:34 reserved */
+#define EVTSEL_OTHER_EVENT	(ARCH_PERFMON_EVENTSEL_EDGE |	\
+				 ARCH_PERFMON_EVENTSEL_INV |	\
+				 ARCH_PERFMON_EVENTSEL_CMASK)
+#define EVTSEL_RING		(ARCH_PERFMON_EVENTSEL_USR |	\
+				 ARCH_PERFMON_EVENTSEL_OS)
+#define FIXED_CTRL_BITS		GENMASK_ULL(11, 0)	/* 4 bits per counter */
+#define FIXED_CTRL_RING		0x3ULL			/* OS | USR */
+#define MISC_BITS		GENMASK_ULL(3, 0)	/* prefetcher disables */
+#define PERF_CAP_FW_WRITE	BIT_ULL(13)		/* A_PMCi exist */
+#define FIXED_STATUS		32			/* GLOBAL_* bit of fixed 0 */
+
+/* What fixed counter j counts */
+static const u8 fixed_kind[MDSIM_FIXED] = {
+	MDSIM_K_INSTR, MDSIM_K_CYCLES, MDSIM_K_REF
+};
+
+static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
+{
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(msr_rows); i++) {
+		n = msr_rows[i].n ? msr_rows[i].n : mdsim.ua->n_gp;
+		if (msr >= msr_rows[i].msr && msr - msr_rows[i].msr < n) {
+			*idx = msr - msr_rows[i].msr;
+			return &msr_rows[i];
+		}
+	}
+	return NULL;
+}
+
+static unsigned int msr_slot(const struct mdsim_msr_row *r, unsigned int idx)
+{
+	return (r - msr_rows) * MDSIM_MAX_GP + idx;
+}
+
+/* Overflow bits of GLOBAL_STATUS, and what OVF_CTRL may clear. */
+static u64 status_bits(void)
+{
+	return GENMASK_ULL(mdsim.ua->n_gp - 1, 0) |
+	       GENMASK_ULL(FIXED_STATUS + MDSIM_FIXED - 1, FIXED_STATUS);
+}
+
+/* The register behind an MSR; NULL for OVF_CTRL, which holds nothing. */
+static u64 *msr_reg(struct mdsim_cpu *c, const struct mdsim_msr_row *r,
+		    unsigned int i)
+{
+	switch (r->kind) {
+	case MK_PMC:
+	case MK_APMC:
+		return &c->pmc[i];
+	case MK_EVTSEL:
+		return &c->evtsel[i];
+	case MK_MISC:
+		return &c->misc;
+	case MK_RSP:
+		return &c->rsp[i];
+	case MK_FIXED:
+		return &c->fixed[i];
+	case MK_PERF_CAP:
+		return &c->perf_cap;
+	case MK_FIXED_CTRL:
+		return &c->fixed_ctrl;
+	case MK_STATUS:
+		return &c->status;
+	case MK_GLOBAL_CTRL:
+		return &c->global_ctrl;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Bits a register can hold. @poke: what debugfs may set, which includes
+ * the read-only registers and the full width of the legacy counters.
+ */
+static u64 msr_bits(const struct mdsim_msr_row *r, bool poke)
+{
+	const struct mdsim_uarch *ua = mdsim.ua;
+
+	switch (r->kind) {
+	case MK_PMC:
+		return poke ? MDSIM_CTR_MASK : U64_MAX;	/* value truncated */
+	case MK_APMC:
+	case MK_FIXED:
+		return MDSIM_CTR_MASK;
+	case MK_EVTSEL:
+		return EVTSEL_BITS;
+	case MK_MISC:
+		return MISC_BITS;
+	case MK_RSP:
+		return ua->rsp_mask;
+	case MK_FIXED_CTRL:
+		return FIXED_CTRL_BITS;
+	case MK_GLOBAL_CTRL:
+		return status_bits() | ua->global_ctrl_extra;
+	case MK_STATUS:
+	case MK_OVF_CTRL:
+		return status_bits();
+	case MK_PERF_CAP:
+		return poke ? U64_MAX : 0;
+	default:
+		return 0;
+	}
+}
+
+/* What general counter @i counts now: a mask of core kinds, 0 if nothing. */
+static u8 gp_kinds(const struct mdsim_cpu *c, unsigned int i)
+{
+	const struct mdsim_uarch *ua = mdsim.ua;
+	u64 sel = c->evtsel[i];
+	unsigned int e;
+
+	if (!(c->global_ctrl & BIT_ULL(i)) ||
+	    !(sel & ARCH_PERFMON_EVENTSEL_ENABLE) || !(sel & EVTSEL_RING) ||
+	    (sel & EVTSEL_OTHER_EVENT))
+		return 0;
+	for (e = 0; e < ua->n_core_events; e++) {
+		const struct mdsim_core_event *ev = &ua->core_events[e];
+
+		if ((sel & ARCH_PERFMON_EVENTSEL_EVENT) != ev->event ||
+		    ((sel & ARCH_PERFMON_EVENTSEL_UMASK) >> 8) != ev->umask)
+			continue;
+		/* an offcore event counts only the response it is set up for */
+		if (ev->rsp >= 0 && c->rsp[ev->rsp] != ua->rsp_local_dram)
+			return 0;
+		return ev->kinds;
+	}
+	return 0;
+}
+
+static u8 fixed_kinds(const struct mdsim_cpu *c, unsigned int j)
+{
+	if (!(c->global_ctrl & BIT_ULL(FIXED_STATUS + j)) ||
+	    !((c->fixed_ctrl >> (4 * j)) & FIXED_CTRL_RING))
+		return 0;
+	return BIT(fixed_kind[j]);
+}
+
+/* Add @d to a counter; a carry out of bit 47 sets its overflow bit. */
+static void ctr_add(struct mdsim_cpu *c, u64 *ctr, u64 d, u64 status)
+{
+	if (!d)
+		return;
+	if (d > MDSIM_CTR_MASK - *ctr)
+		c->status |= status;
+	*ctr = (*ctr + d) & MDSIM_CTR_MASK;
+}
+
+static u64 kinds_sum(u8 kinds, const u64 *d)
+{
+	u64 sum = 0;
+	unsigned int k;
+
+	for (k = 0; k < MDSIM_CORE_NR; k++)
+		if (kinds & BIT(k))
+			sum += d[k];
+	return sum;
+}
+
+/* Add @d[kind] events to every counter that counts them. */
+static void core_add(struct mdsim_cpu *c, const u64 *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < mdsim.ua->n_gp; i++)
+		ctr_add(c, &c->pmc[i], kinds_sum(gp_kinds(c, i), d), BIT_ULL(i));
+	for (i = 0; i < MDSIM_FIXED; i++)
+		ctr_add(c, &c->fixed[i], kinds_sum(fixed_kinds(c, i), d),
+			BIT_ULL(FIXED_STATUS + i));
+}
+
+/* Bring @cpu's counters up to @now. */
+static void core_advance(unsigned int cpu, u64 now)
+{
+	struct mdsim_cpu *c = &mdsim.cpus[cpu];
+	u64 d[MDSIM_CORE_NR], v;
+	unsigned int k;
+
+	lockdep_assert_held(&mdsim.lock);
+	if (!c->running)
+		return;
+	for (k = 0; k < MDSIM_CORE_NR; k++) {
+		v = mdsim_clock_at(&c->clk[k], now);
+		d[k] = v - c->last[k];
+		c->last[k] = v;
+	}
+	core_add(c, d);
+}
+
+/**
+ * mdsim_core_rates() - events per second each CPU of a socket counts
+ * @knob: the socket's knobs
+ * @rate: filled in, indexed by enum mdsim_core_kind
+ *
+ * Return: 0, or -EOVERFLOW if a rate does not fit 64 bits.
+ */
+int mdsim_core_rates(const u64 *knob, u64 *rate)
+{
+	u64 loads;
+
+	if (check_add_overflow(knob[MDSIM_KNOB_L1_MISS],
+			       knob[MDSIM_KNOB_LFB_HIT], &loads) ||
+	    check_mul_overflow(knob[MDSIM_KNOB_LATENCY], loads,
+			       &rate[MDSIM_K_PEND]) ||
+	    check_mul_overflow(knob[MDSIM_KNOB_OFFCORE], 1000000ULL / 64,
+			       &rate[MDSIM_K_OFFCORE]))
+		return -EOVERFLOW;
+	rate[MDSIM_K_L1_MISS] = knob[MDSIM_KNOB_L1_MISS];
+	rate[MDSIM_K_LFB_HIT] = knob[MDSIM_KNOB_LFB_HIT];
+	rate[MDSIM_K_INSTR] = 1000000000ULL;
+	rate[MDSIM_K_CYCLES] = 2000000000ULL;
+	rate[MDSIM_K_REF] = 2000000000ULL;
+	return 0;
+}
+
+static struct mdsim_socket *cpu_socket(unsigned int cpu)
+{
+	unsigned int s = topology_logical_package_id(cpu);
+
+	return s < mdsim.n_sockets ? &mdsim.sockets[s] : NULL;
+}
+
+/* Restart @cpu's clocks at @now with its socket's rates (after an advance). */
+static void core_set_rates(unsigned int cpu, u64 now)
+{
+	struct mdsim_cpu *c = &mdsim.cpus[cpu];
+	struct mdsim_socket *sock = cpu_socket(cpu);
+	u64 rate[MDSIM_CORE_NR] = {};
+	unsigned int k;
+
+	if (!sock || mdsim_core_rates(sock->knob, rate))
+		memset(rate, 0, sizeof(rate));
+	for (k = 0; k < MDSIM_CORE_NR; k++) {
+		c->clk[k].num = rate[k];
+		c->clk[k].den = NSEC_PER_SEC;
+		c->clk[k].epoch = now;
+		c->clk[k].base = c->last[k];
+	}
+}
+
+void mdsim_core_online(unsigned int cpu)
+{
+	mutex_lock(&mdsim.lock);
+	mdsim.cpus[cpu].running = true;
+	core_set_rates(cpu, ktime_get_ns());
+	mutex_unlock(&mdsim.lock);
+}
+
+void mdsim_core_offline(unsigned int cpu)
+{
+	mutex_lock(&mdsim.lock);
+	core_advance(cpu, ktime_get_ns());
+	mdsim.cpus[cpu].running = false;
+	mutex_unlock(&mdsim.lock);
+}
+
+static bool in_socket(unsigned int cpu, unsigned int socket)
+{
+	return mdsim.cpus[cpu].running &&
+	       topology_logical_package_id(cpu) == socket;
+}
+
+/* Bring a socket's CPUs up to date at the old rates, then use the new. */
+void mdsim_core_knob_changed(unsigned int socket)
+{
+	u64 now = ktime_get_ns();
+	unsigned int cpu;
+
+	lockdep_assert_held(&mdsim.lock);
+	for_each_possible_cpu(cpu) {
+		if (!in_socket(cpu, socket))
+			continue;
+		core_advance(cpu, now);
+		core_set_rates(cpu, now);
+	}
+}
+
+/**
+ * mdsim_core_inject() - add @count events at once to a socket's counters
+ * @socket: the socket
+ * @kind: what happened
+ * @count: how many times, spread over the socket's online CPUs, the
+ *	remainder going to the lowest-numbered ones
+ *
+ * Return: 0, or -ENODEV if the socket has no online CPU.
+ */
+int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
+		      u64 count)
+{
+	u64 now = ktime_get_ns(), share, rem, d[MDSIM_CORE_NR] = {};
+	unsigned int cpu, n = 0, i = 0;
+
+	lockdep_assert_held(&mdsim.lock);
+	for_each_possible_cpu(cpu)
+		n += in_socket(cpu, socket);
+	if (!n)
+		return -ENODEV;
+	share = div64_u64_rem(count, n, &rem);
+	for_each_possible_cpu(cpu) {
+		if (!in_socket(cpu, socket))
+			continue;
+		core_advance(cpu, now);
+		d[kind] = share + (i++ < rem);
+		core_add(&mdsim.cpus[cpu], d);
+	}
+	return 0;
+}
+
+static int msr_read(struct mdsim_cpu *c, u32 msr, u64 *val)
+{
+	const struct mdsim_msr_row *r;
+	unsigned int i;
+	u64 *p;
+
+	r = msr_find(msr, &i);
+	if (!r)
+		return -EIO;
+	p = msr_reg(c, r, i);
+	*val = p ? *p : 0;
+	return 0;
+}
+
+static int msr_write(struct mdsim_cpu *c, u32 msr, u64 val)
+{
+	const struct mdsim_msr_row *r;
+	unsigned int i;
+
+	r = msr_find(msr, &i);
+	if (!r || r->kind == MK_STATUS || r->kind == MK_PERF_CAP)
+		return -EIO;
+	/* IA32_PMCi takes the low 32 bits, sign-extended to the width */
+	if (r->kind == MK_PMC)
+		val = sign_extend64(val, 31) & MDSIM_CTR_MASK;
+	if (val & ~msr_bits(r, false))
+		return -EIO;
+	if (r->kind == MK_OVF_CTRL)
+		c->status &= ~val;
+	else
+		*msr_reg(c, r, i) = val;
+	set_bit(msr_slot(r, i), c->written);
+	return 0;
+}
+
+int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
+		    unsigned int n)
+{
+	struct mdsim_cpu *c;
+	unsigned int i;
+
+	if (cpu >= nr_cpu_ids)
+		return -ENXIO;
+	c = &mdsim.cpus[cpu];
+	mutex_lock(&mdsim.lock);
+	if (!c->running) {
+		mutex_unlock(&mdsim.lock);
+		return -ENXIO;
+	}
+	for (i = 0; i < n; i++) {
+		/* each access sees the counts up to its own moment */
+		core_advance(cpu, ktime_get_ns());
+		if (ops[i].write)
+			ops[i].err = msr_write(c, ops[i].msr, ops[i].val);
+		else
+			ops[i].err = msr_read(c, ops[i].msr, &ops[i].val);
+	}
+	mutex_unlock(&mdsim.lock);
+	return 0;
+}
+
+/* debugfs "poke": set an MSR as it is, without a write's side effects. */
+int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
+{
+	const struct mdsim_msr_row *r;
+	struct mdsim_cpu *c;
+	unsigned int i;
+	u64 bits;
+
+	lockdep_assert_held(&mdsim.lock);
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+		pr_err("poke: there is no CPU %u\n", cpu);
+		return -EINVAL;
+	}
+	r = msr_find(msr, &i);
+	if (!r || r->kind == MK_OVF_CTRL) {
+		pr_err("poke: MSR 0x%x is not a register the sim holds\n", msr);
+		return -EINVAL;
+	}
+	bits = msr_bits(r, true);
+	if (val & ~bits) {
+		pr_err("poke: MSR 0x%x cannot hold 0x%llx: bits 0x%llx are reserved\n",
+		       msr, val, val & ~bits);
+		return -EINVAL;
+	}
+	c = &mdsim.cpus[cpu];
+	core_advance(cpu, ktime_get_ns());
+	*msr_reg(c, r, i) = val;
+	set_bit(msr_slot(r, i), c->written);
+	return 0;
+}
+
+int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&mdsim.lock);
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+		pr_err("peek: there is no CPU %u\n", cpu);
+		return -EINVAL;
+	}
+	if (!msr_find(msr, &i)) {
+		pr_err("peek: MSR 0x%x is not modelled\n", msr);
+		return -EINVAL;
+	}
+	core_advance(cpu, ktime_get_ns());
+	return msr_read(&mdsim.cpus[cpu], msr, val);
+}
+
+/* Every MSR written since load, by CPU then address. */
+void mdsim_core_show(struct seq_file *m)
+{
+	u64 now = ktime_get_ns(), val;
+	const struct mdsim_msr_row *r;
+	unsigned int cpu, slot;
+
+	lockdep_assert_held(&mdsim.lock);
+	for_each_possible_cpu(cpu) {
+		struct mdsim_cpu *c = &mdsim.cpus[cpu];
+
+		core_advance(cpu, now);
+		for_each_set_bit(slot, c->written, ARRAY_SIZE(msr_rows) * MDSIM_MAX_GP) {
+			r = &msr_rows[slot / MDSIM_MAX_GP];
+			msr_read(c, r->msr + slot % MDSIM_MAX_GP, &val);
+			seq_printf(m, "msr %u 0x%x 0x%llx\n", cpu,
+				   r->msr + slot % MDSIM_MAX_GP, val);
+		}
+	}
+}
+
+int mdsim_core_init(void)
+{
+	unsigned int cpu, k;
+
+	BUILD_BUG_ON(ARRAY_SIZE(msr_rows) * MDSIM_MAX_GP >
+		     sizeof(((struct mdsim_cpu *)NULL)->written) * BITS_PER_BYTE);
+	mdsim.cpus = kcalloc(nr_cpu_ids, sizeof(*mdsim.cpus), GFP_KERNEL);
+	if (!mdsim.cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		mdsim.cpus[cpu].perf_cap = PERF_CAP_FW_WRITE;
+		for (k = 0; k < MDSIM_CORE_NR; k++)
+			mdsim.cpus[cpu].clk[k].den = NSEC_PER_SEC;
+	}
+	return 0;
+}
+
+void mdsim_core_exit(void)
+{
+	kfree(mdsim.cpus);
+	mdsim.cpus = NULL;
+}

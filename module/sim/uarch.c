@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uarch.c - the generations memdiag_sim models, as data.
+ *
+ * Event encodings and OFFCORE_RESPONSE values are perf's (Debian
+ * linux-source-6.12 tools/perf/pmu-events/arch/x86/{skylakex,icelakex,
+ * sapphirerapids}); register offsets, PCI ids, box control bits and
+ * OFFCORE_RSP write masks are the kernel's (arch/x86/events/intel/core.c,
+ * uncore_snbep.c, uncore_discovery.h). The sim's own choices (addresses,
+ * the other discovery units) are marked as such.
+ */
+#include <linux/kernel.h>
+
+#include "sim.h"
+
+#define K(x)	BIT(MDSIM_K_##x)
+
+/* Skylake-SP and Ice Lake-SP: OFFCORE_RESPONSE_0/1 are 0xb7/0xbb */
+static const struct mdsim_core_event skx_icx_core[] = {
+	{ 0x48, 0x01, K(PEND), -1 },	/* L1D_PEND_MISS.PENDING */
+	{ 0xd1, 0x08, K(L1_MISS), -1 },	/* MEM_LOAD_RETIRED.L1_MISS */
+	{ 0xd1, 0x40, K(LFB_HIT), -1 },	/* MEM_LOAD_RETIRED.FB_HIT */
+	{ 0x3c, 0x00, K(CYCLES), -1 },	/* CPU_CLK_UNHALTED.THREAD_P */
+	{ 0xb7, 0x01, K(OFFCORE), 0 },
+	{ 0xbb, 0x01, K(OFFCORE), 1 },
+};
+
+/* Golden Cove: OCR moved to 0x2a/0x2b; L1_MISS_ANY counts misses and FB hits */
+static const struct mdsim_core_event spr_core[] = {
+	{ 0x48, 0x01, K(PEND), -1 },	/* L1D_PEND_MISS.PENDING */
+	{ 0xd1, 0x08, K(L1_MISS), -1 },	/* MEM_LOAD_RETIRED.L1_MISS */
+	{ 0xd1, 0x40, K(LFB_HIT), -1 },	/* MEM_LOAD_RETIRED.FB_HIT */
+	{ 0x3c, 0x00, K(CYCLES), -1 },	/* CPU_CLK_UNHALTED.THREAD_P */
+	{ 0x43, 0xfd, K(L1_MISS) | K(LFB_HIT), -1 }, /* MEM_LOAD_COMPLETED.L1_MISS_ANY */
+	{ 0x2a, 0x01, K(OFFCORE), 0 },
+	{ 0x2b, 0x01, K(OFFCORE), 1 },
+};
+
+#define RD	BIT(MDSIM_K_CAS_RD)
+#define WR	BIT(MDSIM_K_CAS_WR)
+
+/* UNC_M_CAS_COUNT.RD, .WR and .ALL */
+static const struct mdsim_imc_event skx_imc[] = {
+	{ 0x04, 0x03, RD }, { 0x04, 0x0c, WR }, { 0x04, 0x0f, RD | WR },
+};
+
+static const struct mdsim_imc_event icx_imc[] = {
+	{ 0x04, 0x0f, RD }, { 0x04, 0x30, WR }, { 0x04, 0x3f, RD | WR },
+};
+
+static const struct mdsim_imc_event spr_imc[] = {
+	{ 0x05, 0xcf, RD }, { 0x05, 0xf0, WR }, { 0x05, 0xff, RD | WR },
+};
+
+/* SNB-EP style box in a channel's config space (skx) */
+static const struct mdsim_box_reg cfg_box_regs[] = {
+	/* 48-bit counters: two dwords each */
+	{ 0xa0, 4, MDSIM_BOX_CTR, 0, 0 }, { 0xa4, 4, MDSIM_BOX_CTR, 0, 32 },
+	{ 0xa8, 4, MDSIM_BOX_CTR, 1, 0 }, { 0xac, 4, MDSIM_BOX_CTR, 1, 32 },
+	{ 0xb0, 4, MDSIM_BOX_CTR, 2, 0 }, { 0xb4, 4, MDSIM_BOX_CTR, 2, 32 },
+	{ 0xb8, 4, MDSIM_BOX_CTR, 3, 0 }, { 0xbc, 4, MDSIM_BOX_CTR, 3, 32 },
+	{ 0xd0, 4, MDSIM_BOX_FIXED_CTR, 0, 0 },
+	{ 0xd4, 4, MDSIM_BOX_FIXED_CTR, 0, 32 },
+	{ 0xd8, 4, MDSIM_BOX_CTLN, 0 }, { 0xdc, 4, MDSIM_BOX_CTLN, 1 },
+	{ 0xe0, 4, MDSIM_BOX_CTLN, 2 }, { 0xe4, 4, MDSIM_BOX_CTLN, 3 },
+	{ 0xf0, 4, MDSIM_BOX_FIXED_CTL },
+	{ 0xf4, 4, MDSIM_BOX_CTL },
+};
+
+static const struct mdsim_box_layout cfg_box = {
+	cfg_box_regs, ARRAY_SIZE(cfg_box_regs)
+};
+
+/* A box in MMIO (icx, spr): 32-bit controls, 64-bit counters */
+static const struct mdsim_box_reg mmio_box_regs[] = {
+	{ 0x00, 4, MDSIM_BOX_CTL },
+	{ 0x08, 8, MDSIM_BOX_CTR, 0 }, { 0x10, 8, MDSIM_BOX_CTR, 1 },
+	{ 0x18, 8, MDSIM_BOX_CTR, 2 }, { 0x20, 8, MDSIM_BOX_CTR, 3 },
+	{ 0x38, 8, MDSIM_BOX_FIXED_CTR },
+	{ 0x40, 4, MDSIM_BOX_CTLN, 0 }, { 0x44, 4, MDSIM_BOX_CTLN, 1 },
+	{ 0x48, 4, MDSIM_BOX_CTLN, 2 }, { 0x4c, 4, MDSIM_BOX_CTLN, 3 },
+	{ 0x54, 4, MDSIM_BOX_FIXED_CTL },
+};
+
+static const struct mdsim_box_layout mmio_box = {
+	mmio_box_regs, ARRAY_SIZE(mmio_box_regs)
+};
+
+/* Skylake-SP: the same three ids on both MCs, told apart by dev:fn */
+static const struct mdsim_fn_desc skx_fns[] = {
+	{ MDSIM_FN_UBOX, 0x2014, 8, 0 },
+	{ MDSIM_FN_CHAN, 0x2042, 10, 2, 0 },
+	{ MDSIM_FN_CHAN, 0x2046, 10, 6, 1 },
+	{ MDSIM_FN_CHAN, 0x204a, 11, 2, 2 },
+	{ MDSIM_FN_CHAN, 0x2042, 12, 2, 3 },
+	{ MDSIM_FN_CHAN, 0x2046, 12, 6, 4 },
+	{ MDSIM_FN_CHAN, 0x204a, 13, 2, 5 },
+};
+
+static const struct mdsim_fn_desc icx_fns[] = {
+	{ MDSIM_FN_UBOX, 0x3450, 8, 0 },
+	{ MDSIM_FN_MC, 0x3451, 0, 1 },
+};
+
+static const struct mdsim_fn_desc spr_fns[] = {
+	{ MDSIM_FN_UBOX, 0x3250, 8, 0 },
+	{ MDSIM_FN_DISC, 0x09a7, 0, 1 },
+};
+
+/*
+ * Sapphire Rapids discovery table: the eight IMC units (type 6) mixed with
+ * CHA (type 0) and IIO (type 1) units reached by MSR, so that a reader has
+ * to filter by type; the non-IMC units are the sim's choice.
+ */
+#define MSR_UNIT(t, i, ctl)	{ (t), (i), 0, 0x02, 0x08, 0x0e, (ctl) }
+#define IMC_UNIT(i)		{ 6, (i), 1, 0x40, 0x08, 0x5c, 0 }
+
+static const struct mdsim_disc_unit spr_units[] = {
+	MSR_UNIT(0, 0, 0x2000), MSR_UNIT(0, 1, 0x2010),
+	IMC_UNIT(0), IMC_UNIT(1), IMC_UNIT(2), IMC_UNIT(3),
+	MSR_UNIT(1, 0, 0x3000),
+	IMC_UNIT(4), IMC_UNIT(5), IMC_UNIT(6), IMC_UNIT(7),
+	MSR_UNIT(1, 1, 0x3010),
+};
+
+/* SNB-EP style box control: reset controls, reset counters, freeze, freeze enable */
+#define SNBEP_BOX							\
+	.box_rst_ctrl = BIT(0), .box_rst_ctrs = BIT(1),			\
+	.box_frz = BIT(8), .box_keep = BIT(8) | BIT(16), .ctl_en = BIT(22)
+
+static const struct mdsim_uarch skx = {
+	.name = "skx", .model = 0x55, .stepping = 4,
+	.version = 4, .n_gp = 4,
+	.rsp_mask = 0x3fffff8fffULL,
+	.rsp_local_dram = 0x604000491ULL,
+	.core_events = skx_icx_core, .n_core_events = ARRAY_SIZE(skx_icx_core),
+	.imc = MDSIM_IMC_PCI,
+	.fns = skx_fns, .n_fns = ARRAY_SIZE(skx_fns),
+	.n_chans = 6, .layout = &cfg_box, SNBEP_BOX,
+	.imc_events = skx_imc, .n_imc_events = ARRAY_SIZE(skx_imc),
+};
+
+static const struct mdsim_uarch icx = {
+	.name = "icx", .model = 0x6a, .stepping = 6,
+	.version = 5, .n_gp = 8,
+	.global_ctrl_extra = BIT_ULL(48),	/* perf metrics */
+	.rsp_mask = 0x3fffffbfffULL,
+	.rsp_local_dram = 0x104000477ULL,
+	.core_events = skx_icx_core, .n_core_events = ARRAY_SIZE(skx_icx_core),
+	.imc = MDSIM_IMC_MMIO,
+	.fns = icx_fns, .n_fns = ARRAY_SIZE(icx_fns),
+	.n_chans = 8, .layout = &mmio_box, SNBEP_BOX,
+	.imc_events = icx_imc, .n_imc_events = ARRAY_SIZE(icx_imc),
+};
+
+/* "Generic" box control: freeze is bit 0; counters need no enable bit */
+static const struct mdsim_uarch spr = {
+	.name = "spr", .model = 0x8f, .stepping = 8,
+	.version = 5, .n_gp = 8,
+	.global_ctrl_extra = BIT_ULL(48),
+	.rsp_mask = 0x3fffffffffULL,
+	.rsp_local_dram = 0x104004477ULL,
+	.core_events = spr_core, .n_core_events = ARRAY_SIZE(spr_core),
+	.imc = MDSIM_IMC_DISCOVERY,
+	.fns = spr_fns, .n_fns = ARRAY_SIZE(spr_fns),
+	.n_chans = 8, .layout = &mmio_box,
+	.box_rst_ctrl = BIT(8), .box_rst_ctrs = BIT(9),
+	.box_frz = BIT(0), .box_keep = BIT(0), .ctl_en = 0,
+	.imc_events = spr_imc, .n_imc_events = ARRAY_SIZE(spr_imc),
+	.units = spr_units, .n_units = ARRAY_SIZE(spr_units),
+};
+
+const struct mdsim_uarch * const mdsim_uarchs[] = { &skx, &icx, &spr };
+const unsigned int mdsim_n_uarchs = ARRAY_SIZE(mdsim_uarchs);
