@@ -191,6 +191,18 @@ int cli_connect(const char *cmd, struct nl *nl, struct nl_family *fam)
 	return rc;
 }
 
+int cli_need_op(const char *cmd, const struct nl_family *fam, uint32_t op,
+		const char *name)
+{
+	/* without a list of operations (none reported) there is no telling */
+	if (!fam->nr_ops || nl_family_has_op(fam, op))
+		return MDC_EXIT_OK;
+	cli_err(cmd, "the loaded memdiag module is too old",
+		"it has no %s operation: use the module built with this %s",
+		name, PROG);
+	return MDC_EXIT_PROTO;
+}
+
 int cli_output_end(const char *cmd, struct printer *p)
 {
 	if (print_end(p) == 0)

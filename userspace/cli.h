@@ -21,6 +21,7 @@ enum mdc_exit {
 	MDC_EXIT_PROTO = 4,	/* protocol version mismatch */
 	MDC_EXIT_KERNEL = 5,	/* any other kernel or netlink error */
 	MDC_EXIT_LOCAL = 6,	/* output not written, out of memory */
+	MDC_EXIT_UNAVAILABLE = 7, /* no counter can be read on this machine */
 };
 
 /* Options every command accepts, globally or after its name. */
@@ -69,6 +70,13 @@ int cli_no_family(const char *cmd, bool loaded);
  * already reported; on success the caller closes both.
  */
 int cli_connect(const char *cmd, struct nl *nl, struct nl_family *fam);
+
+/*
+ * MDC_EXIT_PROTO (reported) when @fam lacks operation @op (@name): a module
+ * older than this memdiagctl but of the same protocol version.
+ */
+int cli_need_op(const char *cmd, const struct nl_family *fam, uint32_t op,
+		const char *name);
 
 /* Finish @p; MDC_EXIT_LOCAL (reported) when the output was not written. */
 int cli_output_end(const char *cmd, struct printer *p);

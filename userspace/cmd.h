@@ -7,8 +7,10 @@
 #include <stdio.h>
 
 #include <libmnl/libmnl.h>
+#include <linux/memdiag.h>
 
 #include "cli.h"
+#include "metrics.h"
 #include "print.h"
 
 /*
@@ -18,6 +20,10 @@
  */
 int cmd_info(const struct opts *o, int argc, char **argv);
 void cmd_info_usage(FILE *f);
+int cmd_snapshot(const struct opts *o, int argc, char **argv);
+void cmd_snapshot_usage(FILE *f);
+int cmd_watch(const struct opts *o, int argc, char **argv);
+void cmd_watch_usage(FILE *f);
 
 /*
  * Print a get-info reply. Returns an exit code: the reply is checked
@@ -25,5 +31,105 @@ void cmd_info_usage(FILE *f);
  * feed it canned replies.
  */
 int info_show(const char *cmd, struct printer *p, const struct nlmsghdr *nlh);
+
+/* Send get-info; *@reply is the malloc()ed reply. Returns an exit code. */
+int info_fetch(const char *cmd, struct nl *nl, const struct nl_family *fam,
+	       struct nlmsghdr **reply);
+
+struct info_cap_summary {
+	bool listed;		/* the module reported this capability */
+	bool available;
+	char reason[256];	/* "" when it gave none */
+};
+
+/* What snapshot and watch need to know from get-info. */
+struct info_summary {
+	bool have_nr_sockets;
+	uint32_t nr_sockets;
+	uint32_t *socket;	/* the socket ids, as listed */
+	size_t nr_socket;
+	uint32_t tsc_khz;	/* 0 when not reported */
+	bool have_core_mode;
+	uint32_t core_mode;
+	char core_mode_reason[256];
+	struct info_cap_summary cap[MEMDIAG_CAPABILITY_MAX + 1];
+};
+
+/* Check a get-info reply (reported if bad) and summarize it: an exit code. */
+int info_summarize(const char *cmd, const struct nlmsghdr *nlh,
+		   struct info_summary *sum);
+void info_summary_free(struct info_summary *sum);
+
+/*
+ * Whether --socket @socket names a socket of @sum; when not, report it as
+ * a usage error of @cmd (exit code returned) listing the ones there are.
+ */
+int info_check_socket(const char *cmd, const struct info_summary *sum,
+		      uint32_t socket);
+
+/*
+ * Sessions (session.c). session_start() starts one at @interval_ms and
+ * returns its id (and the core mode, when @core_mode is not NULL);
+ * failures are reported and mapped to exit codes (EOPNOTSUPP or ENODEV:
+ * MDC_EXIT_UNAVAILABLE). session_stop() ends it; a failure is only
+ * warned about, since closing the socket ends the session anyway.
+ */
+int session_start(const char *cmd, struct nl *nl, const struct nl_family *fam,
+		  uint32_t interval_ms, uint32_t *id, uint32_t *core_mode);
+void session_stop(const char *cmd, struct nl *nl, const struct nl_family *fam,
+		  uint32_t id);
+
+/* The snapshot printer, separate from cmd_snapshot() for the tests. */
+int snapshot_show(const char *cmd, struct printer *p,
+		  const struct nlmsghdr *const *msgs, size_t nr, bool channels);
+
+/*
+ * The watch engine, separate from cmd_watch()'s sockets and signals so the
+ * tests can feed it canned notifications.
+ */
+struct watch_socket {
+	uint32_t id;
+	struct aggregator agg;
+	uint64_t rows;		/* intervals printed */
+};
+
+struct watch {
+	const char *cmd;
+	FILE *out;
+	bool json, pretty;
+	bool all;		/* every socket, or only @socket */
+	uint32_t socket;
+	uint32_t interval_ms;
+	uint64_t count;		/* rows per socket; 0: no limit */
+	double threshold;	/* cycles */
+	uint32_t tsc_khz;
+	uint16_t family;	/* nlmsg_type of memdiag's messages */
+	unsigned int explained;	/* notes already given, by bit */
+	struct watch_socket *sock;
+	size_t nr_sock;
+	size_t nr_expected;	/* sockets from get-info; 0: add as they report */
+	uint64_t rows;		/* rows printed, for the text header */
+	int rc;			/* MDC_EXIT_LOCAL once output failed */
+};
+
+#define WATCH_DEFAULT_INTERVAL_MS 1000
+#define WATCH_DEFAULT_THRESHOLD 300.0
+#define WATCH_HEADER_EVERY 20
+
+/* Set up @w from its options and get-info; reports what is unavailable. */
+int watch_init(struct watch *w, const struct info_summary *sum);
+/* Feed one message from the socket (notifications; others are ignored). */
+void watch_msg(const struct nlmsghdr *nlh, void *w);
+/* How many sockets printed --count intervals; whether all of them did. */
+size_t watch_nr_done(const struct watch *w);
+bool watch_done(const struct watch *w);
+void watch_free(struct watch *w);
+
+/*
+ * Poll @nl (subscribed to the monitor group) and @sfd (a signalfd, or any
+ * descriptor that becomes readable to stop) and feed @w until --count is
+ * reached or @sfd is readable. An exit code: MDC_EXIT_OK for both.
+ */
+int watch_loop(struct watch *w, struct nl *nl, int sfd);
 
 #endif /* MEMDIAGCTL_CMD_H */

@@ -37,6 +37,9 @@ static const enum mnl_attr_data_type info_types[] = {
 	[MEMDIAG_A_INFO_NR_SOCKETS] = MNL_TYPE_U32,
 	[MEMDIAG_A_INFO_SOCKET] = MNL_TYPE_NESTED,
 	[MEMDIAG_A_INFO_CAPABILITY] = MNL_TYPE_NESTED,
+	[MEMDIAG_A_INFO_TSC_KHZ] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_CORE_MODE] = MNL_TYPE_U32,
+	[MEMDIAG_A_INFO_CORE_MODE_REASON] = MNL_TYPE_NUL_STRING,
 };
 _Static_assert(ARRAY_SIZE(info_types) == MEMDIAG_A_INFO_MAX + 1,
 	       "info_types does not cover MEMDIAG_A_INFO_MAX");
@@ -337,6 +340,21 @@ static void info_print(struct printer *p, const struct info *info)
 	if (platform)
 		print_enum(p, PRINT_JSON, KEY(PLATFORM), "%s", "%u",
 			   name_platform(u32(platform)), u32(platform));
+	if (tb[MEMDIAG_A_INFO_TSC_KHZ])
+		print_uint(p, PRINT_ANY, KEY(TSC_KHZ), "tsc       %u kHz\n",
+			   u32(tb[MEMDIAG_A_INFO_TSC_KHZ]));
+	if (tb[MEMDIAG_A_INFO_CORE_MODE] || tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
+		print_textf(p, "%-10s", "core mode");
+	if (tb[MEMDIAG_A_INFO_CORE_MODE])
+		print_enum(p, PRINT_ANY, KEY(CORE_MODE), "%s", "%u",
+			   name_core_mode(u32(tb[MEMDIAG_A_INFO_CORE_MODE])),
+			   u32(tb[MEMDIAG_A_INFO_CORE_MODE]));
+	if (tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
+		print_string(p, PRINT_ANY, KEY(CORE_MODE_REASON),
+			     tb[MEMDIAG_A_INFO_CORE_MODE] ? ": %s" : "%s",
+			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_CORE_MODE_REASON]));
+	if (tb[MEMDIAG_A_INFO_CORE_MODE] || tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
+		print_textf(p, "\n");
 	if (tb[MEMDIAG_A_INFO_NR_SOCKETS])
 		print_uint(p, PRINT_ANY, KEY(NR_SOCKETS), "sockets   %u\n",
 			   u32(tb[MEMDIAG_A_INFO_NR_SOCKETS]));
@@ -358,35 +376,156 @@ static void info_print(struct printer *p, const struct info *info)
 	print_close_object(p);
 }
 
-int info_show(const char *cmd, struct printer *p, const struct nlmsghdr *nlh)
+/* Parse @nlh into @info, reporting a malformed reply; an exit code. */
+static int info_check(const char *cmd, const struct nlmsghdr *nlh,
+		      struct info *info)
 {
 	const struct nlattr *version;
-	struct info info;
 	char why[160];
-	int rc = MDC_EXIT_OK;
 
-	memset(&info, 0, sizeof(info));
+	memset(info, 0, sizeof(*info));
 	errno = 0;
-	if (info_parse(nlh, &info, why, sizeof(why)) < 0) {
+	if (info_parse(nlh, info, why, sizeof(why)) < 0) {
 		if (errno == ENOMEM) {
 			cli_err(cmd, "cannot read the get-info reply", "%s",
 				strerror(ENOMEM));
-			rc = MDC_EXIT_LOCAL;
-		} else {
-			cli_err(cmd, "malformed get-info reply from the memdiag module",
-				"%s", why);
-			rc = MDC_EXIT_KERNEL;
+			return MDC_EXIT_LOCAL;
 		}
-		goto out;
+		cli_err(cmd, "malformed get-info reply from the memdiag module",
+			"%s", why);
+		return MDC_EXIT_KERNEL;
 	}
-	version = info.tb[MEMDIAG_A_INFO_PROTO_VERSION];
+	version = info->tb[MEMDIAG_A_INFO_PROTO_VERSION];
 	if (version)
-		rc = cli_check_proto(cmd, mnl_attr_get_u32(version));
+		return cli_check_proto(cmd, mnl_attr_get_u32(version));
+	return MDC_EXIT_OK;
+}
+
+int info_show(const char *cmd, struct printer *p, const struct nlmsghdr *nlh)
+{
+	struct info info;
+	int rc;
+
+	rc = info_check(cmd, nlh, &info);
 	if (rc == MDC_EXIT_OK)
 		info_print(p, &info);
-out:
 	info_free(&info);
 	return rc;
+}
+
+int info_summarize(const char *cmd, const struct nlmsghdr *nlh,
+		   struct info_summary *sum)
+{
+	const struct nlattr *const *tb;
+	struct info info;
+	size_t i;
+	int rc;
+
+	memset(sum, 0, sizeof(*sum));
+	rc = info_check(cmd, nlh, &info);
+	if (rc != MDC_EXIT_OK)
+		goto out;
+	tb = info.tb;
+	if (tb[MEMDIAG_A_INFO_NR_SOCKETS]) {
+		sum->have_nr_sockets = true;
+		sum->nr_sockets = u32(tb[MEMDIAG_A_INFO_NR_SOCKETS]);
+	}
+	if (tb[MEMDIAG_A_INFO_TSC_KHZ])
+		sum->tsc_khz = u32(tb[MEMDIAG_A_INFO_TSC_KHZ]);
+	if (tb[MEMDIAG_A_INFO_CORE_MODE]) {
+		sum->have_core_mode = true;
+		sum->core_mode = u32(tb[MEMDIAG_A_INFO_CORE_MODE]);
+	}
+	if (tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
+		snprintf(sum->core_mode_reason, sizeof(sum->core_mode_reason),
+			 "%s", mnl_attr_get_str(tb[MEMDIAG_A_INFO_CORE_MODE_REASON]));
+	sum->socket = calloc(info.nr_socket ? info.nr_socket : 1,
+			     sizeof(*sum->socket));
+	if (!sum->socket) {
+		cli_err(cmd, "cannot read the get-info reply", "%s",
+			strerror(ENOMEM));
+		rc = MDC_EXIT_LOCAL;
+		goto out;
+	}
+	for (i = 0; i < info.nr_socket; i++)
+		if (info.socket[i].tb[MEMDIAG_A_SOCKET_ID])
+			sum->socket[sum->nr_socket++] =
+				u32(info.socket[i].tb[MEMDIAG_A_SOCKET_ID]);
+	for (i = 0; i < info.nr_cap; i++) {
+		const struct nlattr *const *ctb = info.cap[i].tb;
+		struct info_cap_summary *c;
+		uint32_t id;
+
+		if (!ctb[MEMDIAG_A_CAPABILITY_ID])
+			continue;
+		id = u32(ctb[MEMDIAG_A_CAPABILITY_ID]);
+		if (id >= ARRAY_SIZE(sum->cap))
+			continue;	/* one this memdiagctl doesn't use */
+		c = &sum->cap[id];
+		c->listed = true;
+		c->available = ctb[MEMDIAG_A_CAPABILITY_AVAILABLE] &&
+			       mnl_attr_get_u8(ctb[MEMDIAG_A_CAPABILITY_AVAILABLE]);
+		if (ctb[MEMDIAG_A_CAPABILITY_REASON])
+			snprintf(c->reason, sizeof(c->reason), "%s",
+				 mnl_attr_get_str(ctb[MEMDIAG_A_CAPABILITY_REASON]));
+	}
+out:
+	info_free(&info);
+	if (rc != MDC_EXIT_OK)
+		info_summary_free(sum);
+	return rc;
+}
+
+void info_summary_free(struct info_summary *sum)
+{
+	free(sum->socket);
+	sum->socket = NULL;
+	sum->nr_socket = 0;
+}
+
+int info_check_socket(const char *cmd, const struct info_summary *sum,
+		      uint32_t socket)
+{
+	size_t i;
+
+	for (i = 0; i < sum->nr_socket; i++)
+		if (sum->socket[i] == socket)
+			return MDC_EXIT_OK;
+	/* without a socket list, trust nr-sockets; without both, the module */
+	if (!sum->nr_socket &&
+	    (!sum->have_nr_sockets || socket < sum->nr_sockets))
+		return MDC_EXIT_OK;
+	if (sum->nr_socket) {
+		char list[128];
+
+		cpulist_format(list, sizeof(list), sum->socket, sum->nr_socket);
+		return cli_usage(cmd, "option '--socket': there is no socket %u (the sockets are %s)",
+				 socket, list);
+	}
+	return cli_usage(cmd, "option '--socket': there is no socket %u (there are %u sockets, from 0)",
+			 socket, sum->nr_sockets);
+}
+
+int info_fetch(const char *cmd, struct nl *nl, const struct nl_family *fam,
+	       struct nlmsghdr **reply)
+{
+	struct nlmsghdr *req;
+	struct nl_error e;
+
+	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_GET_INFO,
+			   MEMDIAG_FAMILY_VERSION, 0);
+	mnl_attr_put_u32(req, MEMDIAG_A_INFO_PROTO_VERSION,
+			 MEMDIAG_FAMILY_VERSION);
+	if (nl_do(nl, req, reply, &e) < 0)
+		return cli_nl_fail(cmd, "get-info request failed", &e,
+				   name_info_attr);
+	if (!*reply) {
+		cli_err(cmd, "get-info request failed",
+			"the memdiag module acknowledged without a reply");
+		return MDC_EXIT_KERNEL;
+	}
+	cli_nl_warn(cmd, &e);
+	return MDC_EXIT_OK;
 }
 
 void cmd_info_usage(FILE *f)
@@ -396,8 +535,10 @@ void cmd_info_usage(FILE *f)
 	      "Show what the loaded memdiag module found: the processor (vendor,\n"
 	      "family, model, stepping, brand string), the microarchitecture it\n"
 	      "recognised (or why the processor is unsupported), the platform\n"
-	      "(hw, or sim for the test simulator), the sockets with their online\n"
-	      "CPUs, and each capability with the reason when it is unavailable.\n"
+	      "(hw, or sim for the test simulator), the TSC frequency, how sessions\n"
+	      "reach the core counters (core mode) and why, the sockets with their\n"
+	      "online CPUs, and each capability with the reason when it is\n"
+	      "unavailable.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -j, --json    print one JSON document; its keys are the attribute\n"
@@ -417,9 +558,8 @@ int cmd_info(const struct opts *gopts, int argc, char **argv)
 {
 	const char *cmd = "info";
 	struct opts o = *gopts;
-	struct nlmsghdr *req, *reply;
+	struct nlmsghdr *reply = NULL;
 	struct nl_family fam;
-	struct nl_error e;
 	struct printer p;
 	struct nl nl;
 	int c, rc;
@@ -447,19 +587,8 @@ int cmd_info(const struct opts *gopts, int argc, char **argv)
 	rc = cli_connect(cmd, &nl, &fam);
 	if (rc != MDC_EXIT_OK)
 		return rc;
-	req = nl_msg_start(&nl, fam.id, MEMDIAG_CMD_GET_INFO,
-			   MEMDIAG_FAMILY_VERSION, 0);
-	mnl_attr_put_u32(req, MEMDIAG_A_INFO_PROTO_VERSION,
-			 MEMDIAG_FAMILY_VERSION);
-	if (nl_do(&nl, req, &reply, &e) < 0) {
-		rc = cli_nl_fail(cmd, "get-info request failed", &e,
-				 name_info_attr);
-	} else if (!reply) {
-		cli_err(cmd, "get-info request failed",
-			"the memdiag module acknowledged without a reply");
-		rc = MDC_EXIT_KERNEL;
-	} else {
-		cli_nl_warn(cmd, &e);
+	rc = info_fetch(cmd, &nl, &fam, &reply);
+	if (rc == MDC_EXIT_OK) {
 		print_init(&p, stdout, o.json, o.pretty);
 		rc = info_show(cmd, &p, reply);
 		if (rc == MDC_EXIT_OK)

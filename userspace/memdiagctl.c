@@ -27,6 +27,10 @@ static void cmd_help_usage(FILE *f);
 static const struct command commands[] = {
 	{ "info", cmd_info, cmd_info_usage,
 	  "show the processor, sockets, CPUs and capabilities" },
+	{ "watch", cmd_watch, cmd_watch_usage,
+	  "print DRAM bandwidth and load latency per socket, each interval" },
+	{ "snapshot", cmd_snapshot, cmd_snapshot_usage,
+	  "print the raw cumulative counters once" },
 	{ "help", cmd_help, cmd_help_usage,
 	  "show this help, or a command's" },
 };
@@ -54,7 +58,7 @@ static void usage(FILE *f)
 	      "counters and hardware prefetcher control of x86 server processors.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -j, --json      print one JSON document instead of text\n"
+	      "  -j, --json      print JSON instead of text\n"
 	      "  -p, --pretty    indent the JSON output (implies --json)\n"
 	      "  -h, --help      print this help and exit\n"
 	      "  -V, --version   print the version and protocol version and exit\n"
@@ -72,7 +76,8 @@ static void usage(FILE *f)
 	      "  3  permission denied: needs CAP_PERFMON, or unprivileged_read=1\n"
 	      "  4  protocol version mismatch between " PROG " and the module\n"
 	      "  5  any other kernel or netlink error\n"
-	      "  6  local error: the output could not be written, out of memory\n",
+	      "  6  local error: the output could not be written, out of memory\n"
+	      "  7  nothing to measure: no counter is available on this machine\n",
 	      f);
 }
 

@@ -29,6 +29,14 @@ static const char *const capability_names[] = {
 _Static_assert(ARRAY_SIZE(capability_names) == MEMDIAG_CAPABILITY_MAX + 1,
 	       "capability_names does not cover MEMDIAG_CAPABILITY_MAX");
 
+static const char *const core_mode_names[] = {
+	[MEMDIAG_CORE_MODE_NONE] = "none",
+	[MEMDIAG_CORE_MODE_MSR] = "msr",
+	[MEMDIAG_CORE_MODE_PERF] = "perf",
+};
+_Static_assert(ARRAY_SIZE(core_mode_names) == MEMDIAG_CORE_MODE_MAX + 1,
+	       "core_mode_names does not match enum memdiag_core_mode");
+
 static const char *const info_attr_names[] = {
 	[MEMDIAG_A_INFO_PROTO_VERSION] = "proto-version",
 	[MEMDIAG_A_INFO_VENDOR] = "vendor",
@@ -42,6 +50,9 @@ static const char *const info_attr_names[] = {
 	[MEMDIAG_A_INFO_NR_SOCKETS] = "nr-sockets",
 	[MEMDIAG_A_INFO_SOCKET] = "socket",
 	[MEMDIAG_A_INFO_CAPABILITY] = "capability",
+	[MEMDIAG_A_INFO_TSC_KHZ] = "tsc-khz",
+	[MEMDIAG_A_INFO_CORE_MODE] = "core-mode",
+	[MEMDIAG_A_INFO_CORE_MODE_REASON] = "core-mode-reason",
 };
 _Static_assert(ARRAY_SIZE(info_attr_names) == MEMDIAG_A_INFO_MAX + 1,
 	       "info_attr_names does not cover MEMDIAG_A_INFO_MAX");
@@ -63,6 +74,46 @@ _Static_assert(ARRAY_SIZE(capability_attr_names) ==
 	       MEMDIAG_A_CAPABILITY_MAX + 1,
 	       "capability_attr_names does not cover MEMDIAG_A_CAPABILITY_MAX");
 
+static const char *const snapshot_attr_names[] = {
+	[MEMDIAG_A_SNAPSHOT_SOCKET] = "socket",
+	[MEMDIAG_A_SNAPSHOT_PAD] = "pad",
+	[MEMDIAG_A_SNAPSHOT_TIME_NS] = "time-ns",
+	[MEMDIAG_A_SNAPSHOT_IMC_EPOCH] = "imc-epoch",
+	[MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES] = "dram-read-bytes",
+	[MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES] = "dram-write-bytes",
+	[MEMDIAG_A_SNAPSHOT_CHANNEL] = "channel",
+	[MEMDIAG_A_SNAPSHOT_CORE_EPOCH] = "core-epoch",
+	[MEMDIAG_A_SNAPSHOT_NR_CPUS] = "nr-cpus",
+	[MEMDIAG_A_SNAPSHOT_INSTRUCTIONS] = "instructions",
+	[MEMDIAG_A_SNAPSHOT_CYCLES] = "cycles",
+	[MEMDIAG_A_SNAPSHOT_REF_CYCLES] = "ref-cycles",
+	[MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS] = "l1d-pend-miss",
+	[MEMDIAG_A_SNAPSHOT_L1_MISS] = "l1-miss",
+	[MEMDIAG_A_SNAPSHOT_LFB_HIT] = "lfb-hit",
+	[MEMDIAG_A_SNAPSHOT_L1_MISS_ANY] = "l1-miss-any",
+	[MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS] = "offcore-dram-reads",
+	[MEMDIAG_A_SNAPSHOT_CHANNELS] = "channels",
+};
+_Static_assert(ARRAY_SIZE(snapshot_attr_names) == MEMDIAG_A_SNAPSHOT_MAX + 1,
+	       "snapshot_attr_names does not cover MEMDIAG_A_SNAPSHOT_MAX");
+
+static const char *const channel_attr_names[] = {
+	[MEMDIAG_A_CHANNEL_ID] = "id",
+	[MEMDIAG_A_CHANNEL_PAD] = "pad",
+	[MEMDIAG_A_CHANNEL_READ_BYTES] = "read-bytes",
+	[MEMDIAG_A_CHANNEL_WRITE_BYTES] = "write-bytes",
+};
+_Static_assert(ARRAY_SIZE(channel_attr_names) == MEMDIAG_A_CHANNEL_MAX + 1,
+	       "channel_attr_names does not cover MEMDIAG_A_CHANNEL_MAX");
+
+static const char *const session_attr_names[] = {
+	[MEMDIAG_A_SESSION_ID] = "id",
+	[MEMDIAG_A_SESSION_INTERVAL_MS] = "interval-ms",
+	[MEMDIAG_A_SESSION_CORE_MODE] = "core-mode",
+};
+_Static_assert(ARRAY_SIZE(session_attr_names) == MEMDIAG_A_SESSION_MAX + 1,
+	       "session_attr_names does not cover MEMDIAG_A_SESSION_MAX");
+
 /* A hole (NULL) in a table reads as unknown too. */
 #define LOOKUP(table, v) ((v) < ARRAY_SIZE(table) ? (table)[v] : NULL)
 
@@ -74,6 +125,11 @@ const char *name_platform(uint32_t platform)
 const char *name_capability(uint32_t capability)
 {
 	return LOOKUP(capability_names, capability);
+}
+
+const char *name_core_mode(uint32_t mode)
+{
+	return LOOKUP(core_mode_names, mode);
 }
 
 const char *name_info_attr(unsigned int type)
@@ -89,4 +145,19 @@ const char *name_socket_attr(unsigned int type)
 const char *name_capability_attr(unsigned int type)
 {
 	return LOOKUP(capability_attr_names, type);
+}
+
+const char *name_snapshot_attr(unsigned int type)
+{
+	return LOOKUP(snapshot_attr_names, type);
+}
+
+const char *name_channel_attr(unsigned int type)
+{
+	return LOOKUP(channel_attr_names, type);
+}
+
+const char *name_session_attr(unsigned int type)
+{
+	return LOOKUP(session_attr_names, type);
 }

@@ -13,10 +13,14 @@
  */
 const char *name_platform(uint32_t platform);
 const char *name_capability(uint32_t capability);
+const char *name_core_mode(uint32_t mode);
 
 /* Attribute names, for JSON keys and for naming a rejected attribute. */
 const char *name_info_attr(unsigned int type);
 const char *name_socket_attr(unsigned int type);
 const char *name_capability_attr(unsigned int type);
+const char *name_snapshot_attr(unsigned int type);
+const char *name_channel_attr(unsigned int type);
+const char *name_session_attr(unsigned int type);
 
 #endif /* MEMDIAGCTL_NAMES_H */

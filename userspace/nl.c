@@ -74,7 +74,10 @@ struct nlmsghdr *nl_msg_start(struct nl *nl, uint16_t family, uint8_t cmd,
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
 	if (!(flags & NLM_F_DUMP))
 		nlh->nlmsg_flags |= NLM_F_ACK;
-	nlh->nlmsg_seq = ++nl->seq;
+	/* 0 is the notifications' sequence number: never a request's */
+	if (++nl->seq == 0)
+		nl->seq = 1;
+	nlh->nlmsg_seq = nl->seq;
 	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	genl->cmd = cmd;
 	genl->version = version;
@@ -84,16 +87,16 @@ struct nlmsghdr *nl_msg_start(struct nl *nl, uint16_t family, uint8_t cmd,
 /*
  * Receive one datagram into a buffer big enough for it: a reply listing
  * every CPU of a large machine outgrows MNL_SOCKET_BUFFER_SIZE, and netlink
- * drops what doesn't fit.
+ * drops what doesn't fit. @flags: 0 or MSG_DONTWAIT.
  */
-static ssize_t nl_recv(struct nl *nl)
+static ssize_t nl_recv(struct nl *nl, int flags)
 {
 	int fd = mnl_socket_get_fd(nl->sock);
 	ssize_t need, n;
 	void *rx;
 
 	do
-		need = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+		need = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC | flags);
 	while (need < 0 && errno == EINTR);
 	if (need < 0)
 		return -1;
@@ -105,7 +108,7 @@ static ssize_t nl_recv(struct nl *nl)
 		nl->rx_size = need > 0 ? (size_t)need : 1;
 	}
 	do
-		n = mnl_socket_recvfrom(nl->sock, nl->rx, nl->rx_size);
+		n = recv(fd, nl->rx, nl->rx_size, flags);
 	while (n < 0 && errno == EINTR);
 	return n;
 }
@@ -114,6 +117,7 @@ struct exchange {
 	mnl_cb_t cb;
 	void *data;
 	struct nl_error *e;
+	uint32_t seq;
 };
 
 static int ext_ack_attr(const struct nlattr *attr, void *data)
@@ -152,10 +156,17 @@ static void parse_ext_ack(const struct nlmsghdr *nlh, size_t offset,
 	mnl_attr_parse(nlh, offset, ext_ack_attr, e);
 }
 
+/*
+ * A socket subscribed to a multicast group gets notifications (sequence
+ * number 0) between the replies: they are not the answer, and are
+ * dropped. Their counters are cumulative, so the next one makes up.
+ */
 static int exchange_data(const struct nlmsghdr *nlh, void *data)
 {
 	struct exchange *x = data;
 
+	if (nlh->nlmsg_seq != x->seq)
+		return MNL_CB_OK;
 	return x->cb ? x->cb(nlh, x->data) : MNL_CB_OK;
 }
 
@@ -227,14 +238,16 @@ int nl_exchange(struct nl *nl, const struct nlmsghdr *req, mnl_cb_t cb,
 		[NLMSG_ERROR] = exchange_error,
 		[NLMSG_DONE] = exchange_done,
 	};
-	struct exchange x = { .cb = cb, .data = data, .e = e };
+	struct exchange x = {
+		.cb = cb, .data = data, .e = e, .seq = req->nlmsg_seq,
+	};
 	int ret;
 
 	error_reset(e);
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return local_error(e, errno);
 	do {
-		ssize_t n = nl_recv(nl);
+		ssize_t n = nl_recv(nl, 0);
 
 		if (n < 0)
 			return local_error(e, errno);
@@ -464,4 +477,54 @@ int nl_subscribe(struct nl *nl, uint32_t group, struct nl_error *e)
 				  sizeof(group)) < 0)
 		return local_error(e, errno);
 	return 0;
+}
+
+int nl_unsubscribe(struct nl *nl, uint32_t group, struct nl_error *e)
+{
+	error_reset(e);
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_DROP_MEMBERSHIP, &group,
+				  sizeof(group)) < 0)
+		return local_error(e, errno);
+	return 0;
+}
+
+int nl_fd(const struct nl *nl)
+{
+	return mnl_socket_get_fd(nl->sock);
+}
+
+void nl_set_rcvbuf(struct nl *nl, int bytes)
+{
+	(void)setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVBUF,
+			 &bytes, sizeof(bytes));
+}
+
+int nl_recv_msgs(struct nl *nl, nl_msg_fn fn, void *data, struct nl_error *e)
+{
+	const struct nlmsghdr *nlh;
+	ssize_t n;
+	int len;
+
+	error_reset(e);
+	n = nl_recv(nl, MSG_DONTWAIT);
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		return local_error(e, errno);
+	}
+	len = (int)n;
+	for (nlh = nl->rx; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len))
+		if (fn)
+			fn(nlh, data);
+	return 1;
+}
+
+void nl_drain(struct nl *nl)
+{
+	struct nl_error e;
+	int ret;
+
+	do
+		ret = nl_recv_msgs(nl, NULL, NULL, &e);
+	while (ret > 0 || (ret < 0 && e.err == ENOBUFS));
 }

@@ -95,7 +95,32 @@ bool nl_family_has_op(const struct nl_family *fam, uint32_t cmd);
 const struct nl_mcgrp *nl_family_mcgrp(const struct nl_family *fam,
 				       const char *name);
 
-/* Join a multicast group, e.g. nl_family_mcgrp(fam, "monitor")->id. */
+/*
+ * Join a multicast group, e.g. nl_family_mcgrp(fam, "monitor")->id, or
+ * leave it. While subscribed, nl_exchange() drops the notifications that
+ * arrive between the replies to its request (they have sequence number 0).
+ */
 int nl_subscribe(struct nl *nl, uint32_t group, struct nl_error *e);
+int nl_unsubscribe(struct nl *nl, uint32_t group, struct nl_error *e);
+
+/* The socket's descriptor, to poll() it. */
+int nl_fd(const struct nl *nl);
+
+/* Ask for a receive buffer of @bytes (best effort: capped by rmem_max). */
+void nl_set_rcvbuf(struct nl *nl, int bytes);
+
+typedef void (*nl_msg_fn)(const struct nlmsghdr *nlh, void *data);
+
+/*
+ * Receive one datagram if one is waiting, without blocking, and call @fn
+ * (unless NULL) on each message in it. Returns 1 when one was received,
+ * 0 when none was waiting, -1 with @e filled in on an error: ENOBUFS
+ * means notifications were lost because the receive buffer was full (the
+ * socket works on).
+ */
+int nl_recv_msgs(struct nl *nl, nl_msg_fn fn, void *data, struct nl_error *e);
+
+/* Discard whatever is waiting to be received. */
+void nl_drain(struct nl *nl);
 
 #endif /* MEMDIAGCTL_NL_H */

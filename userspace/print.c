@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,43 @@ void print_u64(struct printer *p, enum print_type t, const char *key,
 		fprintf(p->f, fmt, v);
 	else if (json_begin(p, key))
 		fprintf(p->f, "%" PRIu64, v);
+}
+
+/*
+ * "%.4f" without the trailing zeros, and never "-0"; magnitudes that would
+ * need more than 15 integer digits in exponent form.
+ */
+static void json_double(FILE *f, double v)
+{
+	char buf[64];
+	size_t len;
+
+	if (!isfinite(v)) {
+		fputs("null", f);
+		return;
+	}
+	if (fabs(v) >= 1e15) {
+		fprintf(f, "%.17g", v);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.4f", v);
+	len = strlen(buf);
+	while (len && buf[len - 1] == '0')
+		buf[--len] = '\0';
+	if (len && buf[len - 1] == '.')
+		buf[--len] = '\0';
+	fputs(strcmp(buf, "-0") ? buf : "0", f);
+}
+
+void print_double(struct printer *p, enum print_type t, const char *key,
+		  const char *fmt, double v)
+{
+	if (!want(p, t))
+		return;
+	if (!p->json)
+		fprintf(p->f, fmt, v);
+	else if (json_begin(p, key))
+		json_double(p->f, v);
 }
 
 static bool is_ctrl(unsigned char c)

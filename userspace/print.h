@@ -60,6 +60,13 @@ void print_u64(struct printer *p, enum print_type t, const char *key,
 /* Text output replaces control characters so the kernel can't drive the tty. */
 void print_string(struct printer *p, enum print_type t, const char *key,
 		  const char *fmt, const char *s);
+/*
+ * A finite double: JSON rounds it to 4 decimal places and drops trailing
+ * zeros (12.5, 3, 0.0625); NaN and infinities become null there. Text
+ * goes through @fmt as usual.
+ */
+void print_double(struct printer *p, enum print_type t, const char *key,
+		  const char *fmt, double v);
 /* JSON true/false; text "yes"/"no" through a %s in @fmt. */
 void print_bool(struct printer *p, enum print_type t, const char *key,
 		const char *fmt, bool v);

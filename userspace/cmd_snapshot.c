@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_snapshot.c - "memdiagctl snapshot": the raw cumulative counters. */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/genetlink.h>
+#include <linux/memdiag.h>
+
+#include "cmd.h"
+#include "names.h"
+#include "parse.h"
+#include "snapshot.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The session a snapshot needs runs at the longest interval there is, so
+ * that it never makes another client's session publish more often.
+ */
+#define SNAPSHOT_SESSION_MS INTERVAL_MS_MAX
+
+/* The scalar attributes, in the spec's order: table rows and JSON keys. */
+static const unsigned int snap_rows[] = {
+	MEMDIAG_A_SNAPSHOT_TIME_NS,
+	MEMDIAG_A_SNAPSHOT_IMC_EPOCH,
+	MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES,
+	MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES,
+	MEMDIAG_A_SNAPSHOT_CORE_EPOCH,
+	MEMDIAG_A_SNAPSHOT_NR_CPUS,
+	MEMDIAG_A_SNAPSHOT_INSTRUCTIONS,
+	MEMDIAG_A_SNAPSHOT_CYCLES,
+	MEMDIAG_A_SNAPSHOT_REF_CYCLES,
+	MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS,
+	MEMDIAG_A_SNAPSHOT_L1_MISS,
+	MEMDIAG_A_SNAPSHOT_LFB_HIT,
+	MEMDIAG_A_SNAPSHOT_L1_MISS_ANY,
+	MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS,
+};
+
+#define LABEL_W 22	/* "channel 10 write-bytes" */
+#define VALUE_W 20	/* UINT64_MAX */
+
+struct snap_msg {
+	const struct nlmsghdr *nlh;
+	struct snap s;
+	struct snap_channel *ch;
+	size_t nr_ch;
+};
+
+static int read_channels(struct snap_msg *m)
+{
+	const struct nlattr *attr;
+
+	m->ch = calloc(m->s.nr_channels ? m->s.nr_channels : 1,
+		       sizeof(*m->ch));
+	if (!m->ch)
+		return -1;
+	mnl_attr_for_each(attr, m->nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(attr) == MEMDIAG_A_SNAPSHOT_CHANNEL &&
+		    m->nr_ch < m->s.nr_channels)
+			snap_channel_parse(attr, &m->ch[m->nr_ch++]);
+	return 0;
+}
+
+/* The channel ids any socket reported, ascending, without repeats. */
+static size_t channel_ids(const struct snap_msg *m, size_t nr, uint32_t *ids)
+{
+	size_t n = 0, i, j, k;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < m[i].nr_ch; j++) {
+			uint32_t id = m[i].ch[j].id;
+
+			if (!(m[i].ch[j].have & (1u << MEMDIAG_A_CHANNEL_ID)))
+				continue;
+			for (k = 0; k < n && ids[k] < id; k++)
+				;
+			if (k < n && ids[k] == id)
+				continue;
+			memmove(&ids[k + 1], &ids[k], (n - k) * sizeof(*ids));
+			ids[k] = id;
+			n++;
+		}
+	}
+	return n;
+}
+
+static const struct snap_channel *find_channel(const struct snap_msg *m,
+					       uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_ch; i++)
+		if ((m->ch[i].have & (1u << MEMDIAG_A_CHANNEL_ID)) &&
+		    m->ch[i].id == id)
+			return &m->ch[i];
+	return NULL;
+}
+
+static void text_cell(struct printer *p, bool have, uint64_t v)
+{
+	if (have)
+		print_u64(p, PRINT_TEXT, NULL, " %20" PRIu64, v);
+	else
+		print_textf(p, " %*s", VALUE_W, "-");
+}
+
+/* Counters as rows, sockets as columns, like perf stat's per-socket mode. */
+static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
+		       bool channels, const uint32_t *ids, size_t nr_ids)
+{
+	char head[32];
+	size_t i, r;
+
+	print_textf(p, "%-*s", LABEL_W, "");
+	for (i = 0; i < nr; i++) {
+		snprintf(head, sizeof(head), "socket %" PRIu64,
+			 m[i].s.v[MEMDIAG_A_SNAPSHOT_SOCKET]);
+		print_textf(p, " %*s", VALUE_W, head);
+	}
+	print_textf(p, "\n");
+	for (r = 0; r < ARRAY_SIZE(snap_rows); r++) {
+		unsigned int a = snap_rows[r];
+
+		print_textf(p, "%-*s", LABEL_W, name_snapshot_attr(a));
+		for (i = 0; i < nr; i++)
+			text_cell(p, snap_has(&m[i].s, a), m[i].s.v[a]);
+		print_textf(p, "\n");
+	}
+	if (!channels)
+		return;
+	for (r = 0; r < nr_ids; r++) {
+		const struct snap_channel *c;
+
+		snprintf(head, sizeof(head), "channel %u read-bytes", ids[r]);
+		print_textf(p, "%-*s", LABEL_W, head);
+		for (i = 0; i < nr; i++) {
+			c = find_channel(&m[i], ids[r]);
+			text_cell(p, c && (c->have & (1u << MEMDIAG_A_CHANNEL_READ_BYTES)),
+				  c ? c->read_bytes : 0);
+		}
+		print_textf(p, "\n");
+		snprintf(head, sizeof(head), "channel %u write-bytes", ids[r]);
+		print_textf(p, "%-*s", LABEL_W, head);
+		for (i = 0; i < nr; i++) {
+			c = find_channel(&m[i], ids[r]);
+			text_cell(p, c && (c->have & (1u << MEMDIAG_A_CHANNEL_WRITE_BYTES)),
+				  c ? c->write_bytes : 0);
+		}
+		print_textf(p, "\n");
+	}
+}
+
+static void print_json_channel(struct printer *p, const struct snap_channel *c)
+{
+	print_open_object(p, NULL);
+	if (c->have & (1u << MEMDIAG_A_CHANNEL_ID))
+		print_uint(p, PRINT_JSON, name_channel_attr(MEMDIAG_A_CHANNEL_ID),
+			   "%u", c->id);
+	if (c->have & (1u << MEMDIAG_A_CHANNEL_READ_BYTES))
+		print_u64(p, PRINT_JSON,
+			  name_channel_attr(MEMDIAG_A_CHANNEL_READ_BYTES),
+			  "%" PRIu64, c->read_bytes);
+	if (c->have & (1u << MEMDIAG_A_CHANNEL_WRITE_BYTES))
+		print_u64(p, PRINT_JSON,
+			  name_channel_attr(MEMDIAG_A_CHANNEL_WRITE_BYTES),
+			  "%" PRIu64, c->write_bytes);
+	print_close_object(p);
+}
+
+/* An array of one object per socket; absent counters are absent keys. */
+static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
+		       bool channels)
+{
+	size_t i, r;
+
+	print_open_array(p, NULL);
+	for (i = 0; i < nr; i++) {
+		print_open_object(p, NULL);
+		print_u64(p, PRINT_JSON,
+			  name_snapshot_attr(MEMDIAG_A_SNAPSHOT_SOCKET), "%" PRIu64,
+			  m[i].s.v[MEMDIAG_A_SNAPSHOT_SOCKET]);
+		for (r = 0; r < ARRAY_SIZE(snap_rows); r++)
+			if (snap_has(&m[i].s, snap_rows[r]))
+				print_u64(p, PRINT_JSON,
+					  name_snapshot_attr(snap_rows[r]),
+					  "%" PRIu64, m[i].s.v[snap_rows[r]]);
+		if (channels) {
+			print_open_array(p, name_snapshot_attr(MEMDIAG_A_SNAPSHOT_CHANNEL));
+			for (r = 0; r < m[i].nr_ch; r++)
+				print_json_channel(p, &m[i].ch[r]);
+			print_close_array(p);
+		}
+		print_close_object(p);
+	}
+	print_close_array(p);
+}
+
+static int by_socket(const void *a, const void *b)
+{
+	uint64_t x = ((const struct snap_msg *)a)->s.v[MEMDIAG_A_SNAPSHOT_SOCKET];
+	uint64_t y = ((const struct snap_msg *)b)->s.v[MEMDIAG_A_SNAPSHOT_SOCKET];
+
+	return x < y ? -1 : x > y;
+}
+
+int snapshot_show(const char *cmd, struct printer *p,
+		  const struct nlmsghdr *const *msgs, size_t nr, bool channels)
+{
+	struct snap_msg *m;
+	uint32_t *ids = NULL;
+	size_t i, nr_ids = 0, total_ch = 0;
+	char why[160];
+	int rc = MDC_EXIT_OK;
+
+	m = calloc(nr ? nr : 1, sizeof(*m));
+	if (!m)
+		goto nomem;
+	for (i = 0; i < nr; i++) {
+		m[i].nlh = msgs[i];
+		if (snap_parse(msgs[i], &m[i].s, why, sizeof(why)) < 0) {
+			cli_err(cmd, "malformed snapshot reply from the memdiag module",
+				"%s", why);
+			rc = MDC_EXIT_KERNEL;
+			goto out;
+		}
+		if (read_channels(&m[i]) < 0)
+			goto nomem;
+		total_ch += m[i].nr_ch;
+	}
+	qsort(m, nr, sizeof(*m), by_socket);
+	if (p->json) {
+		print_json(p, m, nr, channels);
+	} else {
+		ids = calloc(total_ch ? total_ch : 1, sizeof(*ids));
+		if (!ids)
+			goto nomem;
+		nr_ids = channel_ids(m, nr, ids);
+		print_text(p, m, nr, channels, ids, nr_ids);
+	}
+	goto out;
+nomem:
+	cli_err(cmd, "cannot read the snapshot reply", "%s", strerror(ENOMEM));
+	rc = MDC_EXIT_LOCAL;
+out:
+	for (i = 0; m && i < nr; i++)
+		free(m[i].ch);
+	free(m);
+	free(ids);
+	return rc;
+}
+
+void cmd_snapshot_usage(FILE *f)
+{
+	fputs("Usage: " PROG " snapshot [--socket N | --all] [--channels] [-j|--json]\n"
+	      "                           [-p|--pretty]\n"
+	      "\n"
+	      "Start a session, read the raw cumulative counters of one socket or of\n"
+	      "every socket once, and stop the session: DRAM read and write bytes\n"
+	      "(with --channels per memory channel), the counters' epochs, and the\n"
+	      "core counters summed over the socket's CPUs. The counters count from\n"
+	      "when the first of the running sessions started. A counter the module\n"
+	      "does not have is '-' in the table and absent from the JSON. To turn\n"
+	      "counters into rates and latencies, use '" PROG " watch'.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -s, --socket N  only socket N\n"
+	      "  -a, --all       every socket (the default)\n"
+	      "  -c, --channels  add each memory channel's read and write bytes\n"
+	      "  -j, --json      print a JSON array with one object per socket; its\n"
+	      "                  keys are the attribute names of the memdiag netlink spec\n"
+	      "  -p, --pretty    indent the JSON output (implies --json)\n"
+	      "  -h, --help      print this help and exit\n", f);
+}
+
+static const struct option snapshot_options[] = {
+	{ "socket", required_argument, NULL, 's' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "channels", no_argument, NULL, 'c' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "pretty", no_argument, NULL, 'p' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct collect {
+	struct nlmsghdr **msgs;
+	size_t nr;
+};
+
+static int collect_msg(const struct nlmsghdr *nlh, void *data)
+{
+	struct collect *c = data;
+	struct nlmsghdr **msgs, *copy;
+
+	msgs = realloc(c->msgs, (c->nr + 1) * sizeof(*msgs));
+	if (!msgs)
+		return MNL_CB_ERROR;
+	c->msgs = msgs;
+	copy = malloc(nlh->nlmsg_len);
+	if (!copy)
+		return MNL_CB_ERROR;
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	c->msgs[c->nr++] = copy;
+	return MNL_CB_OK;
+}
+
+/* Read the counters: do for one socket, dump for all. An exit code. */
+static int request(const char *cmd, struct nl *nl, const struct nl_family *fam,
+		   bool all, uint32_t socket, bool channels, struct collect *c)
+{
+	struct nlmsghdr *req;
+	struct nl_error e;
+
+	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_SNAPSHOT,
+			   MEMDIAG_FAMILY_VERSION, all ? NLM_F_DUMP : 0);
+	if (!all)
+		mnl_attr_put_u32(req, MEMDIAG_A_SNAPSHOT_SOCKET, socket);
+	if (channels)
+		mnl_attr_put(req, MEMDIAG_A_SNAPSHOT_CHANNELS, 0, NULL);
+	if (nl_exchange(nl, req, collect_msg, c, &e) < 0)
+		return cli_nl_fail(cmd, "snapshot request failed", &e,
+				   name_snapshot_attr);
+	cli_nl_warn(cmd, &e);
+	if (!all && !c->nr) {
+		cli_err(cmd, "snapshot request failed",
+			"the memdiag module acknowledged without a reply");
+		return MDC_EXIT_KERNEL;
+	}
+	return MDC_EXIT_OK;
+}
+
+int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
+{
+	const char *cmd = "snapshot";
+	struct opts o = *gopts;
+	struct info_summary sum;
+	struct collect col = { NULL, 0 };
+	struct nlmsghdr *reply = NULL;
+	bool all = false, one = false, channels = false;
+	uint32_t socket = 0, id;
+	struct nl_family fam;
+	struct printer p;
+	struct nl nl;
+	uint64_t v;
+	char err[160];
+	int c, rc;
+	size_t i;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:acjph", snapshot_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_uint(optarg, 0, UINT32_MAX, &v, err,
+				       sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--socket': %s", err);
+			socket = (uint32_t)v;
+			one = true;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'c':
+			channels = true;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'p':
+			o.json = o.pretty = true;
+			break;
+		case 'h':
+			cmd_snapshot_usage(stdout);
+			return MDC_EXIT_OK;
+		default:
+			return cli_bad_option(cmd, c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (one && all)
+		return cli_usage(cmd, "options '--socket' and '--all' exclude each other");
+	all = !one;
+
+	rc = cli_connect(cmd, &nl, &fam);
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	rc = cli_need_op(cmd, &fam, MEMDIAG_CMD_SNAPSHOT, "snapshot");
+	if (rc == MDC_EXIT_OK)
+		rc = info_fetch(cmd, &nl, &fam, &reply);
+	if (rc == MDC_EXIT_OK) {
+		rc = info_summarize(cmd, reply, &sum);
+		if (rc == MDC_EXIT_OK) {
+			if (one)
+				rc = info_check_socket(cmd, &sum, socket);
+			info_summary_free(&sum);
+		}
+	}
+	free(reply);
+	if (rc == MDC_EXIT_OK)
+		rc = session_start(cmd, &nl, &fam, SNAPSHOT_SESSION_MS, &id, NULL);
+	if (rc == MDC_EXIT_OK) {
+		rc = request(cmd, &nl, &fam, all, socket, channels, &col);
+		session_stop(cmd, &nl, &fam, id);
+	}
+	if (rc == MDC_EXIT_OK) {
+		print_init(&p, stdout, o.json, o.pretty);
+		rc = snapshot_show(cmd, &p,
+				   (const struct nlmsghdr *const *)col.msgs,
+				   col.nr, channels);
+		if (rc == MDC_EXIT_OK)
+			rc = cli_output_end(cmd, &p);
+	}
+	for (i = 0; i < col.nr; i++)
+		free(col.msgs[i]);
+	free(col.msgs);
+	nl_family_free(&fam);
+	nl_close(&nl);
+	return rc;
+}
