@@ -30,5 +30,7 @@ if grep -E "warning:|error:" "$log" >&2; then
 	echo "build-module: $kver: the build printed warnings" >&2
 	exit 1
 fi
-cp "$src/module/memdiag.ko" "$out/"
-echo "build-module: $out/memdiag.ko"
+for m in "$src"/module/*.ko; do
+	cp "$m" "$out/"
+	echo "build-module: $out/$(basename "$m")"
+done

@@ -63,7 +63,7 @@ export LINUX_SRC
 step "generated files match the YNL spec" scripts/ynl-gen.sh --check
 step "checkpatch --strict on module/" sh -c '
 	cp=$LINUX_SRC/scripts/checkpatch.pl
-	$cp --strict --no-tree --quiet -f $(ls module/*.[ch] | grep -v compat.h) &&
+	$cp --strict --no-tree --quiet -f $(ls module/*.[ch] module/sim/*.[ch] | grep -v compat.h) &&
 	# the compat header exists to compare kernel versions
 	$cp --strict --no-tree --quiet \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h'
@@ -93,6 +93,17 @@ for k in "${built[@]}"; do
 		step "VM $k $g: selftests, clean dmesg" \
 			selftests/vm/run.sh "${args[@]}" -- selftests/memdiag/guest.sh
 	done
+done
+
+# The simulated platform: counters, sessions and restore, per kernel.
+for k in "${built[@]}"; do
+	step "VM $k sim: counters on the simulated platform, clean dmesg" \
+		selftests/vm/run.sh --kernel "$k" --timeout 600 \
+		--env "MEMDIAG_KO=build/$k/memdiag.ko" \
+		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
+		--env "LINUX_SRC=$LINUX_SRC" -- sh -c \
+		'selftests/memdiag/sim-basic.sh; a=$?; selftests/memdiag/sim.sh && exit $a'
+
 done
 
 echo

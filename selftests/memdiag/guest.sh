@@ -89,6 +89,35 @@ check "memdiagctl info prints the uarch line" \
 expect_rc "memdiagctl info as nobody: exit 3 naming CAP_PERFMON" 3 \
 	"CAP_PERFMON" "${nobody[@]}" "$ctl" info
 
+# Without any counter (a VM hides the IMC and the PMU) watch says why and
+# gives up without starting a session.
+if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ]; then
+	expect_rc "memdiagctl watch with no counter available: exit 7 with the reasons" 7 \
+		"imc-bandwidth.*(found|supported)" "$ctl" watch --count 1
+	expect_rc "memdiagctl snapshot with no counter available: exit 7" 7 \
+		"" "$ctl" snapshot
+fi
+
+# core=perf counts through perf, which has no core PMU here: the session
+# is refused with perf's reason; a bad core= value refuses the load.
+if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] && [ "${MEMDIAG_EXPECT_UARCH:-}" != unsupported ]; then
+	rmmod memdiag
+	expect_rc "insmod core=bogus is refused" 1 "" insmod "$ko" core=bogus
+	check "the refusal says what core accepts" sh -c \
+		'dmesg | grep -q "core=bogus is not valid: use core=auto, core=msr or core=perf"'
+	if insmod "$ko" core=perf; then
+		ok "insmod memdiag.ko core=perf"
+		"$ctl" -j info > /tmp/perf.json
+		check "core=perf is reported as the core mode" jq -e '."core-mode" == "perf"' /tmp/perf.json
+		expect_rc "core=perf without a core PMU: watch exits 7 with perf's refusal" 7 \
+			"perf could not count" "$ctl" watch --count 1
+		rmmod memdiag
+	else
+		not_ok "insmod memdiag.ko core=perf"
+	fi
+	insmod "$ko"
+fi
+
 # The kernel's own YNL CLI drives the family from the spec alone.
 "${ynl[@]}" --do get-info --json '{}' --output-json > /tmp/ynl.json 2>/tmp/ynl.err
 check "YNL cli.py get-info succeeds" sh -c "[ -s /tmp/ynl.json ] || { cat /tmp/ynl.err; false; }"

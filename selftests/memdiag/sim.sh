@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# sim.sh - memdiag's counters against the simulated platform, inside a test
+# VM: for each simulated generation, what memdiagctl reports must match
+# what memdiag_sim was told (within 1 %), counts must be exact across
+# injections and counter wraps, and every register memdiag wrote must be
+# back to the value it found after a killed client and after rmmod.
+#
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO, LINUX_SRC, and MEMDIAG_SIM_UARCHS
+# (default "skx icx spr").
+set -u
+cd "$(dirname "$0")/../.."
+. selftests/lib.sh
+
+ko=${MEMDIAG_KO:?}
+simko=${MEMDIAG_SIM_KO:?}
+ctl=userspace/memdiagctl
+dbg=/sys/kernel/debug/memdiag_sim
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+ncpus=$(nproc)
+
+declare -A UARCH=([skx]=Skylake-SP [icx]="Ice Lake-SP" [spr]="Sapphire Rapids")
+
+poke() { echo "$*" > $dbg/poke; }
+peek() { echo "$*" > $dbg/peek && cat $dbg/peek; }
+reg() { # the value regs shows for "KIND WHERE ADDR", or "unset"
+	awk -v k="$1" -v w="$2" -v a="$3" '$1 == k && $2 == w && $3 == a { print $4; f = 1 }
+		END { if (!f) print "unset" }' $dbg/regs
+}
+# near VALUE WANT: within 1 %
+near() {
+	awk -v v="$1" -v w="$2" 'BEGIN { d = v - w; if (d < 0) d = -d;
+		exit !(v != "null" && d <= 0.01 * w) }'
+}
+set_rates() { # socket rd wr lat l1m lfb ocr
+	local d=$dbg/socket$1
+	echo "$2" > $d/read_bw_mbps
+	echo "$3" > $d/write_bw_mbps
+	echo "$4" > $d/load_latency_cycles
+	echo "$5" > $d/l1_miss_per_sec
+	echo "$6" > $d/lfb_hit_per_sec
+	echo "$7" > $d/offcore_read_mbps
+}
+snap() { # socket key: that key of a one-off snapshot
+	"$ctl" -j snapshot --socket "$1" | jq -r ".[0][\"$2\"]"
+}
+
+# Presets that are not what memdiag writes, so that "restored" cannot be
+# mistaken for "zeroed": an idle event in each event select memdiag uses,
+# a global control bit, an offcore value, and IMC counter controls.
+preset() {
+	local cpu
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		poke "msr $cpu 0x186 0x3c"
+		poke "msr $cpu 0x187 0x2e"
+		poke "msr $cpu 0x38f 0x8"
+		poke "msr $cpu 0x1a6 0x10001"
+	done
+}
+# the control registers in regs (counters move on their own)
+controls() {
+	awk '($1 == "msr" && $3 ~ /^0x(18[6-9a-d]|38d|38f|1a4|1a6|1a7)$/) ||
+	     ($1 != "msr" && $3 ~ /^0x(f4|d8|dc|e0|e4|f0|0|40|44|48|4c|54)$/)' $dbg/regs
+}
+check_restored() { # NAME
+	local cpu bad=
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		[ "$(reg msr $cpu 0x186)" = 0x3c ] || bad="$bad cpu$cpu:0x186=$(reg msr $cpu 0x186)"
+		[ "$(reg msr $cpu 0x187)" = 0x2e ] || bad="$bad cpu$cpu:0x187=$(reg msr $cpu 0x187)"
+		[ "$(reg msr $cpu 0x188)" = unset ] || [ "$(reg msr $cpu 0x188)" = 0x0 ] ||
+			bad="$bad cpu$cpu:0x188=$(reg msr $cpu 0x188)"
+		[ "$(reg msr $cpu 0x38f)" = 0x8 ] || bad="$bad cpu$cpu:0x38f=$(reg msr $cpu 0x38f)"
+		[ "$(reg msr $cpu 0x38d)" = unset ] || [ "$(reg msr $cpu 0x38d)" = 0x0 ] ||
+			bad="$bad cpu$cpu:0x38d=$(reg msr $cpu 0x38d)"
+		[ "$(reg msr $cpu 0x1a6)" = 0x10001 ] || bad="$bad cpu$cpu:0x1a6=$(reg msr $cpu 0x1a6)"
+	done
+	# no IMC counter control is left enabled (bit 22) or holding an event
+	local imc
+	imc=$(awk '$1 != "msr" && ($3 ~ /^0x(d8|dc|e0|e4|40|44|48|4c)$/) && $4 != "0x0"' $dbg/regs)
+	[ -z "$imc" ] || bad="$bad imc:[$imc]"
+	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "$bad"; fi
+}
+
+for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
+	echo "# simulated $u"
+	if ! insmod "$simko" uarch=$u; then
+		not_ok "$u: insmod memdiag_sim uarch=$u"
+		continue
+	fi
+	preset
+	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
+	"$ctl" -j info > /tmp/info.json 2>&1
+	check "$u: info reports platform sim and ${UARCH[$u]}" jq -e \
+		".platform == \"sim\" and .uarch == \"${UARCH[$u]}\"" /tmp/info.json
+	check "$u: IMC, core latency and offcore counters are available" jq -e \
+		'[.capability[] | select(.id != "prefetch-control") | .available] | all' /tmp/info.json
+	nsock=$(jq '."nr-sockets"' /tmp/info.json)
+	cps=$(jq '.socket[0].cpu | length' /tmp/info.json)
+
+	# rates: socket 0 busy, every other socket idle
+	set_rates 0 10000 4000 200 1000000 500000 3000
+	for s in $(seq 1 $((nsock - 1))); do set_rates $s 0 0 0 0 0 0; done
+	"$ctl" -j watch --all --interval 500ms --count 3 > /tmp/watch.json 2>/tmp/watch.err
+	check "$u: watch --count 3 exits 0" sh -c "[ -s /tmp/watch.json ] || { cat /tmp/watch.err; false; }"
+	last() { jq -s -r "[.[] | select(.socket == $1)] | last | .$2" /tmp/watch.json; }
+	v=$(last 0 read_gbps)
+	check "$u: socket 0 read 10.0 GB/s within 1% (got $v)" near "$v" 10.0
+	v=$(last 0 write_gbps)
+	check "$u: socket 0 write 4.0 GB/s within 1% (got $v)" near "$v" 4.0
+	v=$(last 0 offcore_read_gbps)
+	check "$u: socket 0 offcore reads $cps x 3.0 GB/s within 1% (got $v)" near "$v" "$((cps * 3))"
+	v=$(last 0 load_miss_real_latency_cycles)
+	check "$u: load miss real latency 200 cycles within 1% (got $v)" near "$v" 200
+	v=$(last 0 l1_miss_latency_cycles)
+	check "$u: L1 miss latency 300 cycles within 1% (got $v)" near "$v" 300
+	v=$(last 0 load_miss_real_latency_ns)
+	check "$u: load miss real latency 100 ns at 2 GHz within 1% (got $v)" near "$v" 100
+	if [ "$nsock" -gt 1 ]; then
+		check "$u: idle socket 1 reads 0 GB/s" jq -s -e \
+			'[.[] | select(.socket == 1) | .read_gbps == 0 and .write_gbps == 0] | all and length > 0' \
+			/tmp/watch.json
+	fi
+	check "$u: no interval is invalid" jq -s -e '[.[].valid] | all' /tmp/watch.json
+
+	# exact counts: injections, also across a counter wrap
+	set_rates 0 0 0 0 0 0 0
+	"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
+	W_PID=$!
+	sleep 1.5
+	r0=$(snap 0 dram-read-bytes)
+	echo "cas_rd 6000" > $dbg/socket0/inject
+	r1=$(snap 0 dram-read-bytes)
+	check "$u: 6000 injected CAS reads are exactly 384000 bytes ($r0 -> $r1)" \
+		test "$((r1 - r0))" = 384000
+
+	# The kernel's YNL CLI reads snapshots and subscribes to the monitor
+	# group from the spec alone (the running watch keeps a session open).
+	ynl=(/usr/bin/python3 "$LINUX_SRC/tools/net/ynl/cli.py" --spec "$PWD/Documentation/netlink/specs/memdiag.yaml"
+	     --schema "$LINUX_SRC/Documentation/netlink/genetlink-legacy.yaml" --output-json)
+	"${ynl[@]}" --dump snapshot > /tmp/ynl-dump.json 2>&1
+	check "$u: YNL --dump snapshot lists every socket" jq -e \
+		"length == $nsock and all(has(\"dram-read-bytes\") and has(\"l1d-pend-miss\"))" /tmp/ynl-dump.json
+	"${ynl[@]}" --do session-start --json '{"interval-ms": 100}' > /tmp/ynl-ss.json 2>&1
+	check "$u: YNL --do session-start answers id, interval and core mode" jq -e \
+		'.id > 0 and ."interval-ms" == 100 and ."core-mode" == "msr"' /tmp/ynl-ss.json
+	expect_rc "$u: YNL --do session-stop of a session of another socket is refused" 1 \
+		"no session with this id" "${ynl[@]}" --do session-stop --json "{\"id\": $(jq .id /tmp/ynl-ss.json)}"
+	"${ynl[@]}" --subscribe monitor --sleep 2 > /tmp/ynl-ntf.json 2>&1
+	check "$u: YNL --subscribe monitor prints snapshot-ntf messages" jq -e \
+		'length > 0 and all(.name == "snapshot-ntf" and (.msg | has("time-ns")))' /tmp/ynl-ntf.json
+
+	# SIGKILL: the session must end and every register come back
+	kill -9 "$W_PID"
+	wait "$W_PID" 2>/dev/null
+	sleep 0.5
+	check_restored "$u: a SIGKILLed watch leaves every written register restored"
+
+	# counters preset near their 48-bit wrap count on exactly
+	for cpu in $(seq 0 $((ncpus - 1))); do poke "msr $cpu 0xc1 0xffffffffff00"; done
+	"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
+	W2_PID=$!
+	sleep 1.5
+	p0=$(snap 0 l1d-pend-miss)
+	echo "l1d_pend 1000000" > $dbg/socket0/inject
+	p1=$(snap 0 l1d-pend-miss)
+	check "$u: 10^6 pending cycles counted exactly across a wrap ($p0 -> $p1)" \
+		test "$((p1 - p0))" = 1000000
+	kill "$W2_PID"
+	wait "$W2_PID" 2>/dev/null
+
+	# someone else's counter: refused, and nothing changed
+	poke "msr 1 0x186 0x43003c"
+	controls > /tmp/regs.before
+	expect_rc "$u: a counter in use elsewhere refuses the session with EBUSY" 5 \
+		"in use" "$ctl" watch --count 1
+	controls > /tmp/regs.after
+	check "$u: the refusal changed no control register" \
+		cmp /tmp/regs.before /tmp/regs.after
+	poke "msr 1 0x186 0x3c"
+
+	expect_rc "$u: watch as nobody is refused naming CAP_PERFMON" 3 "CAP_PERFMON" \
+		"${nobody[@]}" "$ctl" watch --count 1
+
+	check "$u: rmmod memdiag" rmmod memdiag
+	check_restored "$u: rmmod leaves every written register restored"
+	check "$u: rmmod memdiag_sim" rmmod memdiag_sim
+done
+
+tap_end
