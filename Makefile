@@ -52,7 +52,7 @@ check:
 	scripts/test.sh
 
 run:
-	scripts/run.sh $(ARGS)
+	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)
 
 clean:
 	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
