@@ -203,14 +203,14 @@ static int cpu_busy(unsigned int cpu, char *msg, size_t len)
 		if ((gp_used & BIT(i)) &&
 		    (op[i].val & ARCH_PERFMON_EVENTSEL_ENABLE)) {
 			snprintf(msg, len,
-				 "core counter %u on CPU %u is in use (PERFEVTSEL%u = 0x%llx): perf, the NMI watchdog or another tool (likwid, PCM) holds the PMU; stop it, or boot with nmi_watchdog=0",
+				 "core counter %u on CPU %u is in use (PERFEVTSEL%u = 0x%llx): perf, the NMI watchdog or another tool (likwid, PCM) holds the PMU; stop it, or load memdiag with core=perf",
 				 i, cpu, i, op[i].val);
 			return -EBUSY;
 		}
 	}
 	if (op[n_gp].err || (op[n_gp].val & 0xfff)) {
 		snprintf(msg, len,
-			 "fixed counters on CPU %u are in use (FIXED_CTR_CTRL = 0x%llx): perf, the NMI watchdog or another tool holds the PMU; stop it, or boot with nmi_watchdog=0",
+			 "fixed counters on CPU %u are in use (FIXED_CTR_CTRL = 0x%llx): perf, the NMI watchdog or another tool holds the PMU; stop it, or load memdiag with core=perf",
 			 cpu, op[n_gp].val);
 		return -EBUSY;
 	}
@@ -365,7 +365,7 @@ static int reserve(char *msg, size_t len)
 			if (gp_used & BIT(j))
 				release_evntsel_nmi(MSR_P6_EVNTSEL0 + j);
 		snprintf(msg, len,
-			 "perf holds the core PMU (the NMI watchdog or a perf event is active): boot with nmi_watchdog=0 or echo 0 > /proc/sys/kernel/nmi_watchdog, and stop perf users");
+			 "perf holds the core PMU (the NMI watchdog or a perf event is active): echo 0 > /proc/sys/kernel/nmi_watchdog and stop perf users, or load memdiag with core=perf");
 		return -EBUSY;
 	}
 	reserved = true;

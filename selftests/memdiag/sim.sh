@@ -149,6 +149,41 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	check "$u: YNL --subscribe monitor prints snapshot-ntf messages" jq -e \
 		'length > 0 and all(.name == "snapshot-ntf" and (.msg | has("time-ns")))' /tmp/ynl-ntf.json
 
+	# Another agent resets an IMC counter control under us (as the
+	# intel_uncore driver does on probe): the interval is reported
+	# invalid, then counting resumes.
+	set_rates 0 10000 4000 200 1000000 500000 3000
+	"$ctl" -j watch --all --interval 500ms --count 5 > /tmp/reset.json 2>/tmp/reset.err &
+	R_PID=$!
+	sleep 1.6
+	ctl0=$(awk '$1 != "msr" && ($3 == "0xd8" || $3 == "0x40") && $4 != "0x0" { print $1, $2, $3; exit }' $dbg/regs)
+	poke "$ctl0 0x0"
+	wait "$R_PID"
+	check "$u: a reset IMC control invalidates one interval ($ctl0)" jq -s -e \
+		'[.[] | select(.valid == false)] | length >= 1' /tmp/reset.json
+	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .read_gbps' /tmp/reset.json)
+	check "$u: counting resumes at 10.0 GB/s after the reset (got $v)" near "$v" 10.0
+	check "$u: memdiag took its control back ($ctl0)" test "$(reg $ctl0)" != 0x0
+	set_rates 0 0 0 0 0 0 0
+
+	# CPU hotplug: an offlined CPU gets its registers back, and its
+	# counts stay in the socket's total
+	last_cpu=$((ncpus - 1))
+	if [ -w /sys/devices/system/cpu/cpu$last_cpu/online ]; then
+		ls=$((nsock - 1))
+		c0=$(snap $ls cycles)
+		echo 0 > /sys/devices/system/cpu/cpu$last_cpu/online
+		ok_regs=$( [ "$(reg msr $last_cpu 0x186)" = 0x3c ] && [ "$(reg msr $last_cpu 0x38f)" = 0x8 ] && echo y)
+		check "$u: an offlined CPU gets its registers back" test "$ok_regs" = y
+		c1=$(snap $ls cycles)
+		check "$u: socket $ls's cycles do not go backwards across hotplug ($c0 -> $c1)" \
+			test "$c1" -ge "$c0"
+		echo 1 > /sys/devices/system/cpu/cpu$last_cpu/online
+		sleep 0.3
+		check "$u: an onlined CPU is counted again" test \
+			"$(snap $ls nr-cpus)" = "$cps"
+	fi
+
 	# SIGKILL: the session must end and every register come back
 	kill -9 "$W_PID"
 	wait "$W_PID" 2>/dev/null
