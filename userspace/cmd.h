@@ -24,6 +24,9 @@ int cmd_snapshot(const struct opts *o, int argc, char **argv);
 void cmd_snapshot_usage(FILE *f);
 int cmd_watch(const struct opts *o, int argc, char **argv);
 void cmd_watch_usage(FILE *f);
+/* "run": the micro-kernels of kernels/; needs no module (cmd_run.c) */
+int cmd_run(const struct opts *o, int argc, char **argv);
+void cmd_run_usage(FILE *f);
 
 /*
  * Print a get-info reply. Returns an exit code: the reply is checked

@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	  "print DRAM bandwidth and load latency per socket, each interval" },
 	{ "snapshot", cmd_snapshot, cmd_snapshot_usage,
 	  "print the raw cumulative counters once" },
+	{ "run", cmd_run, cmd_run_usage,
+	  "run a memory micro-kernel: read-delay, stream or latency" },
 	{ "help", cmd_help, cmd_help_usage,
 	  "show this help, or a command's" },
 };

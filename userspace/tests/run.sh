@@ -120,6 +120,100 @@ t 1 err "memdiagctl: snapshot: unknown option '--interval': $sh" snapshot --inte
 t 1 err "memdiagctl: snapshot: option '--channels=yes' takes no value" snapshot --channels=yes
 t 1 err "memdiagctl: snapshot: unexpected argument '0'" snapshot 0
 
+# run: the micro-kernels (no module needed). Option errors first.
+rh="see 'memdiagctl run --help'"
+t 0 out "  run  " help
+t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST] [--size SIZE]" run --help
+t 0 out "Usage: memdiagctl run KERNEL" help run
+t 1 err "memdiagctl: run: no kernel given: read-delay, stream or latency: $rh" run
+t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream or latency: $rh" run bogus
+t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G): $rh" run stream --size 12Q
+t 1 err "memdiagctl: run: option '--size': '1k2' is not a size" run latency --size 1k2
+t 1 err "memdiagctl: run: option '--size': '16K,,1M' is not a list of sizes" run latency --size 16K,,1M
+t 1 err "memdiagctl: run: option '--size': '100' is out of range: it must be from 4K to 1024G" run stream --size 100
+t 1 err "memdiagctl: run: option '--size': kernel 'stream' takes one size (only latency takes a list)" run stream --size 1M,2M
+t 1 err "memdiagctl: run: option '--size' needs a value: $rh" run stream --size
+ncpu=$(getconf _NPROCESSORS_ONLN)
+t 1 err "memdiagctl: run: option '--threads': '$((ncpu + 1))' is more than the $ncpu online CPUs: $rh" run stream --threads $((ncpu + 1))
+t 1 err "memdiagctl: run: option '--threads': '0' is out of range: it must be from 1 to 1024" run stream --threads 0
+t 1 err "memdiagctl: run: option '--threads': '2' is more than the CPUs --cpus lists (1)" run stream --cpus 0 --threads 2
+t 1 err "memdiagctl: run: option '--cpus': 'x' is not a CPU list (like 0-3,8)" run stream --cpus x
+t 1 err "memdiagctl: run: option '--cpus': CPU 0 is listed twice" run stream --cpus 0,0
+t 1 err "memdiagctl: run: option '--cpus': CPU 100000 is not online or not allowed for this process" run stream --cpus 100000
+t 1 err "memdiagctl: run: option '--delay': kernel 'stream' has no delay (only read-delay has): $rh" run stream --delay 5
+t 1 err "memdiagctl: run: option '--delay': kernel 'latency' has no delay" run latency --delay 0
+t 1 err "memdiagctl: run: option '--delay': 'x' is not a number" run read-delay --delay x
+t 1 err "memdiagctl: run: option '--reps': '0' is out of range: it must be from 1 to 1000" run stream --reps 0
+t 1 err "memdiagctl: run: unknown option '--bogus': $rh" run stream --bogus
+t 1 err "memdiagctl: run: unexpected argument 'extra'" run stream extra
+
+# ok NAME CONDITION-STATUS: one TAP row from the last command's outcome
+ok() { # name status [diagnostic file]
+	if [ "$2" -eq 0 ]; then
+		echo "ok - $1" >> "$results"
+	else
+		echo "not ok - $1" >> "$results"
+		diag stdout "$tmp/out"
+		diag stderr "$tmp/err"
+	fi
+}
+# jvals KEY: the numbers (or true/false/null) of "KEY": in $tmp/out, one a line
+jvals() {
+	grep -oE "\"$1\":[^,}]*" "$tmp/out" | sed 's/^[^:]*://'
+}
+# gt A B: whether A > B (decimals)
+gt() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'
+}
+
+"$bin" run stream --size 4M --reps 2 -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
+	[ "$(jvals verified | wc -l)" -eq 4 ]
+ok "memdiagctl run stream --size 4M --reps 2 -j -> exit 0, four ops verified" $?
+st=0
+for v in $(jvals gbps); do gt "$v" 0 || st=1; done
+[ "$(jvals gbps | wc -l)" -eq 4 ] || st=1
+ok "memdiagctl run stream -j: gbps > 0 for copy, scale, add, triad" $st
+st=0
+for i in 1 2 3 4; do
+	gt "$(jvals traffic_gbps | sed -n ${i}p)" "$(jvals gbps | sed -n ${i}p)" || st=1
+done
+ok "memdiagctl run stream -j: traffic_gbps > gbps (write-allocate)" $st
+grep -qF '"counters":null' "$tmp/out"
+ok "memdiagctl run stream -j: \"counters\":null" $?
+grep -qF '"size_bytes":4194304' "$tmp/out" && grep -qF '"reps":2' "$tmp/out" &&
+	grep -qF '"threads":1' "$tmp/out" && grep -qF '"kernel":"stream"' "$tmp/out" &&
+	grep -qF '"cov":' "$tmp/out"
+ok "memdiagctl run stream -j: kernel, threads, size_bytes, reps, cov" $?
+
+"$bin" run latency --size 16K,64M --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+small=$(jvals ns_per_load | sed -n 1p)
+big=$(jvals ns_per_load | sed -n 2p)
+[ "$rc" -eq 0 ] && gt "$small" 0 && gt "$big" "$small"
+ok "memdiagctl run latency --size 16K,64M --reps 1 -j: ns_per_load 64M ($big) > 16K ($small)" $?
+[ "$(jvals cycles_per_load | wc -l)" -eq 2 ] && [ "$(jvals gbps | sort -u)" = null ]
+ok "memdiagctl run latency -j: cycles_per_load per size, gbps null" $?
+
+"$bin" run read-delay --size 64M --threads 1 --reps 1 --delay 0 -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+fast=$(jvals gbps)
+[ "$rc" -eq 0 ] && gt "$fast" 0
+ok "memdiagctl run read-delay --size 64M --threads 1 --reps 1 --delay 0: gbps $fast > 0" $?
+"$bin" run read-delay --size 64M --threads 1 --reps 1 --delay 200 -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+slow=$(jvals gbps)
+[ "$rc" -eq 0 ] && gt "$slow" 0 && gt "$fast" "$slow"
+ok "memdiagctl run read-delay --delay 200: gbps $slow < $fast (delay 0)" $?
+
+# text: a table and the truth about the counters; quiet when not a tty
+t 0 out "counters: unavailable (not integrated with the memdiag module yet)" run read-delay --size 4M --reps 1
+"$bin" run stream --size 1M --reps 1 > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^triad ' "$tmp/out" &&
+	grep -qF 'verified: yes' "$tmp/out"
+ok "memdiagctl run stream (text, not a tty): table, verified, nothing on stderr" $?
+
 # No memdiag module can be loaded on the build host; where one is, these
 # would test the module rather than the message.
 nomod="generic netlink family 'memdiag' not found: is memdiag.ko loaded? load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')"

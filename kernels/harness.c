@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/* harness.c - pinned threads, first-touched buffers, timing and statistics. */
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+#include "kernel.h"
+
+double kern_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void kern_stats(const double *v, size_t n, struct kern_stats *s)
+{
+	double *t = malloc(n * sizeof(*t));
+	double sum = 0, sq = 0, mean;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - mean) * (v[i] - mean);
+	/* sample standard deviation; one value has none */
+	s->cov = n > 1 && mean != 0 ? sqrt(sq / (double)(n - 1)) / mean : 0;
+	if (!t) {	/* no sorting without memory: still min and max */
+		s->min = s->max = s->median = v[0];
+		for (i = 1; i < n; i++) {
+			s->min = fmin(s->min, v[i]);
+			s->max = fmax(s->max, v[i]);
+		}
+		s->median = mean;
+		return;
+	}
+	memcpy(t, v, n * sizeof(*t));
+	qsort(t, n, sizeof(*t), cmp_double);
+	s->min = t[0];
+	s->max = t[n - 1];
+	s->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+	free(t);
+}
+
+void *kern_alloc(size_t bytes, bool hugepages)
+{
+	void *p;
+
+	if (!bytes)
+		bytes = 1;
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (hugepages)
+		(void)madvise(p, bytes, MADV_HUGEPAGE);	/* a hint only */
+#else
+	(void)hugepages;
+#endif
+	return p;
+}
+
+void kern_free(void *p, size_t bytes)
+{
+	if (p)
+		munmap(p, bytes ? bytes : 1);
+}
+
+struct run {
+	const struct kern_cfg *cfg;
+	const struct kern_ops *ops;
+	void *ctx;
+	double *sec;
+	pthread_barrier_t bar;
+	pthread_mutex_t lock;
+	pthread_cond_t gate;
+	int go;			/* 1: all threads started, -1: give up */
+	int failed;		/* some thread could not pin or set up */
+	char err[160];
+};
+
+struct worker {
+	struct run *run;
+	unsigned int tid;
+	pthread_t th;
+};
+
+/* Keep the first failure: @oom says which. */
+static void fail(struct run *r, bool oom, unsigned int tid, int cpu)
+{
+	pthread_mutex_lock(&r->lock);
+	if (!r->failed) {
+		r->failed = 1;
+		if (oom)
+			snprintf(r->err, sizeof(r->err),
+				 "thread %u (CPU %d): out of memory", tid, cpu);
+		else
+			snprintf(r->err, sizeof(r->err),
+				 "thread %u cannot be pinned to CPU %d: %s",
+				 tid, cpu, strerror(errno));
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->run;
+	const struct kern_cfg *cfg = r->cfg;
+	unsigned int rep, ph, nph = r->ops->nphases;
+	int cpu = cfg->cpu[w->tid];
+	int ok = 0, failed;
+	cpu_set_t set;
+	double t0 = 0;
+
+	/* the barriers count every thread: wait until all exist */
+	pthread_mutex_lock(&r->lock);
+	while (!r->go)
+		pthread_cond_wait(&r->gate, &r->lock);
+	failed = r->go < 0;
+	pthread_mutex_unlock(&r->lock);
+	if (failed)
+		return NULL;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		fail(r, false, w->tid, cpu);
+	else if (r->ops->setup(r->ctx, w->tid) < 0)
+		fail(r, true, w->tid, cpu);
+	else
+		ok = 1;
+	pthread_barrier_wait(&r->bar);
+	pthread_mutex_lock(&r->lock);
+	failed = r->failed;
+	pthread_mutex_unlock(&r->lock);
+	if (!failed) {
+		for (rep = 0; rep < cfg->reps; rep++) {
+			for (ph = 0; ph < nph; ph++) {
+				pthread_barrier_wait(&r->bar);
+				if (!w->tid)
+					t0 = kern_now();
+				r->ops->body(r->ctx, w->tid, ph);
+				pthread_barrier_wait(&r->bar);
+				if (!w->tid)
+					r->sec[rep * nph + ph] = kern_now() - t0;
+			}
+			if (!w->tid && cfg->progress)
+				cfg->progress(cfg->progress_arg, rep + 1,
+					      cfg->reps);
+		}
+	}
+	if (ok && r->ops->teardown)
+		r->ops->teardown(r->ctx, w->tid);
+	return NULL;
+}
+
+int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
+	     void *ctx, double *sec, char *err, size_t errsz)
+{
+	struct worker *w;
+	struct run r;
+	unsigned int i, started = 0;
+	int rc;
+
+	if (!cfg->nthreads || cfg->nthreads > KERN_MAX_THREADS || !cfg->reps) {
+		snprintf(err, errsz, "bad thread or repetition count");
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.cfg = cfg;
+	r.ops = ops;
+	r.ctx = ctx;
+	r.sec = sec;
+	w = calloc(cfg->nthreads, sizeof(*w));
+	if (!w) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.gate, NULL);
+	pthread_barrier_init(&r.bar, NULL, cfg->nthreads);
+	for (i = 0; i < cfg->nthreads; i++) {
+		w[i].run = &r;
+		w[i].tid = i;
+		rc = pthread_create(&w[i].th, NULL, worker, &w[i]);
+		if (rc) {
+			snprintf(err, errsz, "cannot start thread %u: %s", i,
+				 strerror(rc));
+			break;
+		}
+		started++;
+	}
+	pthread_mutex_lock(&r.lock);
+	r.go = started < cfg->nthreads ? -1 : 1;
+	pthread_cond_broadcast(&r.gate);
+	pthread_mutex_unlock(&r.lock);
+	if (started < cfg->nthreads) {
+		for (i = 0; i < started; i++)
+			pthread_join(w[i].th, NULL);
+		goto out;
+	}
+	for (i = 0; i < cfg->nthreads; i++)
+		pthread_join(w[i].th, NULL);
+	if (r.failed)
+		snprintf(err, errsz, "%s", r.err);
+out:
+	pthread_barrier_destroy(&r.bar);
+	pthread_cond_destroy(&r.gate);
+	pthread_mutex_destroy(&r.lock);
+	free(w);
+	return started < cfg->nthreads || r.failed ? -1 : 0;
+}
+
+double kern_tsc_ghz(void)
+{
+#if HAVE_TSC
+	double t0, t1;
+	uint64_t c0, c1;
+
+	t0 = kern_now();
+	c0 = __rdtsc();
+	do
+		t1 = kern_now();
+	while (t1 - t0 < 0.05);
+	c1 = __rdtsc();
+	return (double)(c1 - c0) / ((t1 - t0) * 1e9);
+#else
+	return 0;
+#endif
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency.c - load-to-use latency by pointer chasing: one pointer per
+ * 64-byte line, the lines linked in a random order that is one cycle
+ * through all of them (Sattolo's algorithm), so that every load depends
+ * on the previous one and the prefetchers cannot guess the next line.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+#define LAT_MIN_LOADS (1u << 21)	/* enough to time small sets */
+#define LAT_UNROLL 8
+
+struct lat_line {
+	struct lat_line *next;
+	char pad[KERN_LINE - sizeof(struct lat_line *)];
+};
+
+struct lat_thread {
+	struct lat_line *lines;
+	size_t bytes;
+	struct lat_line *p;	/* where the chase is */
+};
+
+struct lat_ctx {
+	const struct kern_cfg *cfg;
+	size_t bytes;		/* working set per thread */
+	uint64_t loads;		/* per thread per repetition */
+	struct lat_thread *t;
+};
+
+static void *volatile lat_sink;
+
+/* xorshift64*: reproducible, good enough to shuffle */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+static struct lat_line *chase(struct lat_line *p, uint64_t loads)
+{
+	uint64_t i;
+
+	for (i = 0; i < loads; i += LAT_UNROLL) {
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+	}
+	return p;
+}
+
+static int lat_setup(void *vctx, unsigned int tid)
+{
+	struct lat_ctx *ctx = vctx;
+	struct lat_thread *t = &ctx->t[tid];
+	size_t n = ctx->bytes / KERN_LINE, i, j, tmp;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)tid << 32 | n);
+	size_t *succ;
+
+	succ = malloc(n * sizeof(*succ));
+	if (!succ)
+		return -1;
+	t->bytes = n * KERN_LINE;
+	t->lines = kern_alloc(t->bytes, ctx->cfg->hugepages);
+	if (!t->lines) {
+		free(succ);
+		return -1;
+	}
+	/* Sattolo: a uniformly random permutation with a single cycle */
+	for (i = 0; i < n; i++)
+		succ[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = (size_t)(rnd(&seed) % i);
+		tmp = succ[i];
+		succ[i] = succ[j];
+		succ[j] = tmp;
+	}
+	for (i = 0; i < n; i++)	/* first touch, by this thread */
+		t->lines[i].next = &t->lines[succ[i]];
+	free(succ);
+	/* warm the caches and TLBs up with one lap (at most one rep's worth) */
+	t->p = chase(&t->lines[0], n < ctx->loads ?
+		     (n + LAT_UNROLL - 1) / LAT_UNROLL * LAT_UNROLL : ctx->loads);
+	return 0;
+}
+
+static void lat_body(void *vctx, unsigned int tid, unsigned int phase)
+{
+	struct lat_ctx *ctx = vctx;
+	struct lat_thread *t = &ctx->t[tid];
+
+	(void)phase;
+	t->p = chase(t->p, ctx->loads);
+	lat_sink = t->p;
+}
+
+static void lat_teardown(void *vctx, unsigned int tid)
+{
+	struct lat_ctx *ctx = vctx;
+
+	kern_free(ctx->t[tid].lines, ctx->t[tid].bytes);
+	ctx->t[tid].lines = NULL;
+}
+
+int latency_run(const struct kern_cfg *cfg, size_t bytes,
+		struct latency_result *r, char *err, size_t errsz)
+{
+	static const struct kern_ops ops = {
+		lat_setup, lat_body, lat_teardown, 1
+	};
+	struct lat_ctx ctx;
+	struct lat_thread *t;
+	unsigned int k;
+	size_t n = bytes / KERN_LINE;
+	double *s;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (n < 2) {
+		snprintf(err, errsz, "the working set must be at least %d bytes",
+			 2 * KERN_LINE);
+		return -1;
+	}
+	ctx.cfg = cfg;
+	ctx.bytes = bytes;
+	ctx.loads = n > LAT_MIN_LOADS ? n : LAT_MIN_LOADS;
+	ctx.loads = (ctx.loads + LAT_UNROLL - 1) / LAT_UNROLL * LAT_UNROLL;
+	s = calloc(cfg->reps, sizeof(*s));
+	t = calloc(cfg->nthreads, sizeof(*t));
+	if (!s || !t) {
+		free(s);
+		free(t);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	ctx.t = t;
+	rc = kern_run(cfg, &ops, &ctx, s, err, errsz);
+	if (!rc) {
+		r->loads = ctx.loads;
+		/* every thread chases its own list: time per load of each */
+		for (k = 0; k < cfg->reps; k++)
+			s[k] = s[k] * 1e9 / (double)ctx.loads;
+		kern_stats(s, cfg->reps, &r->ns);
+	}
+	free(s);
+	free(t);
+	return rc;
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * read_delay.c - the memory read benchmark of Helm & Taura (Fig. 2): an
+ * array of 64-byte records, of which only the first 8-byte element is
+ * read (through a volatile pointer), four records at a time from four
+ * quarters of the thread's slice, then @delay NOPs; each line comes from
+ * DRAM once per sweep when the array is far larger than the LLC.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+struct record {
+	uint64_t first;
+	uint64_t pad[KERN_LINE / sizeof(uint64_t) - 1];
+};
+
+struct rd_thread {
+	struct record *a;	/* this thread's slice */
+	size_t bytes;
+	size_t per_quarter;	/* records in each of the four quarters */
+};
+
+struct rd_ctx {
+	const struct kern_cfg *cfg;
+	size_t bytes_per_thread;
+	unsigned long delay;
+	struct rd_thread *t;
+};
+
+static volatile uint64_t rd_sink;
+
+static int rd_setup(void *vctx, unsigned int tid)
+{
+	struct rd_ctx *ctx = vctx;
+	struct rd_thread *t = &ctx->t[tid];
+	size_t i, n;
+
+	t->bytes = ctx->bytes_per_thread;
+	t->a = kern_alloc(t->bytes, ctx->cfg->hugepages);
+	if (!t->a)
+		return -1;
+	n = t->bytes / sizeof(struct record);
+	t->per_quarter = n / 4;
+	for (i = 0; i < n; i++)	/* first touch, by this thread */
+		t->a[i].first = i;
+	return 0;
+}
+
+static void rd_body(void *vctx, unsigned int tid, unsigned int phase)
+{
+	struct rd_ctx *ctx = vctx;
+	struct rd_thread *t = &ctx->t[tid];
+	volatile struct record *a0 = t->a;
+	volatile struct record *a1 = a0 + t->per_quarter;
+	volatile struct record *a2 = a1 + t->per_quarter;
+	volatile struct record *a3 = a2 + t->per_quarter;
+	unsigned long delay = ctx->delay, d;
+	uint64_t sum = 0;
+	size_t i, n = t->per_quarter;
+
+	(void)phase;
+	for (i = 0; i < n; i++) {
+		sum += a0[i].first;
+		sum += a1[i].first;
+		sum += a2[i].first;
+		sum += a3[i].first;
+		for (d = 0; d < delay; d++)
+			__asm__ __volatile__("nop");
+	}
+	rd_sink = sum;
+}
+
+static void rd_teardown(void *vctx, unsigned int tid)
+{
+	struct rd_ctx *ctx = vctx;
+
+	kern_free(ctx->t[tid].a, ctx->t[tid].bytes);
+	ctx->t[tid].a = NULL;
+}
+
+int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
+		   unsigned long delay, struct read_delay_result *r,
+		   char *err, size_t errsz)
+{
+	static const struct kern_ops ops = {
+		rd_setup, rd_body, rd_teardown, 1
+	};
+	struct rd_thread *t;
+	struct rd_ctx ctx;
+	double *s;
+	unsigned int i;
+	size_t per;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	per = bytes / cfg->nthreads / (4 * KERN_LINE) * (4 * KERN_LINE);
+	if (!per) {
+		snprintf(err, errsz, "the array is too small for %u threads",
+			 cfg->nthreads);
+		return -1;
+	}
+	s = calloc(cfg->reps, sizeof(*s));
+	if (!s) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	t = calloc(cfg->nthreads, sizeof(*t));
+	if (!t) {
+		free(s);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	ctx.cfg = cfg;
+	ctx.bytes_per_thread = per;
+	ctx.delay = delay;
+	ctx.t = t;
+	rc = kern_run(cfg, &ops, &ctx, s, err, errsz);
+	if (!rc) {
+		r->records = (uint64_t)(per / KERN_LINE) * cfg->nthreads;
+		for (i = 0; i < cfg->reps; i++)
+			s[i] = (double)r->records * KERN_LINE / s[i] / 1e9;
+		kern_stats(s, cfg->reps, &r->gbps);
+	}
+	free(t);
+	free(s);
+	return rc;
+}
