@@ -19,10 +19,10 @@
  * 6.16 renamed the 64-bit MSR helpers from *l* to *q* and kept wrappers for
  * only some of the old names; the *l* forms are real functions, so #ifdef
  * cannot see them. Write the new names and map them back on older kernels.
+ * memdiag reaches MSRs only through platform_hw.c's per-CPU batch, which
+ * needs just the local safe accessors.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
-#define rdmsrq_safe_on_cpu(cpu, msr, q)	rdmsrl_safe_on_cpu(cpu, msr, q)
-#define wrmsrq_safe_on_cpu(cpu, msr, q)	wrmsrl_safe_on_cpu(cpu, msr, q)
 #define rdmsrq_safe(msr, q)		rdmsrl_safe(msr, q)
 #define wrmsrq_safe(msr, q)		wrmsrl_safe(msr, q)
 #endif
