@@ -6,6 +6,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -14,29 +15,33 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../kernels/kernel.h"
 #include "cmd.h"
 #include "cpulist.h"
 #include "parse.h"
+#include "run.h"
 
 #define RUN_DEFAULT_REPS 5
 #define RUN_MAX_REPS 1000
-#define RUN_MAX_SIZES 16
 #define RUN_MIN_SIZE 4096ull
 #define RUN_MAX_SIZE (1ull << 40)
 #define RUN_MAX_DELAY 1000000000ull
 
-enum run_kernel { K_READ_DELAY, K_STREAM, K_LATENCY, K_NR };
-
-static const char *const kernel_name[K_NR] = {
-	"read-delay", "stream", "latency"
-};
-
-/* read-delay: far larger than any LLC here; stream: per array */
-static const uint64_t default_size[K_NR] = { 1ull << 30, 256ull << 20, 0 };
+/* latency: one size in each of L1, L2, L3 and DRAM of a typical server */
 static const uint64_t default_lat_sizes[] = {
-	16ull << 10, 256ull << 10, 8ull << 20, 256ull << 20
+	16ull << 10, 256ull << 10, 8ull << 20, 256ull << 20, 0
 };
+
+/* The kernels, in the order --help lists them. */
+static const struct run_kernel run_kernels[] = {
+	/* read-delay: far larger than any LLC here; stream: per array */
+	{ .name = "read-delay", .default_size = 1ull << 30, .has_delay = true,
+	  .run = run_read_delay },
+	{ .name = "stream", .default_size = 256ull << 20, .run = run_stream },
+	{ .name = "latency", .default_sizes = default_lat_sizes,
+	  .size_list = true, .run = run_latency },
+};
+
+#define NR_KERNELS (sizeof(run_kernels) / sizeof(run_kernels[0]))
 
 static const char counters_text[] =
 	"counters: unavailable (not integrated with the memdiag module yet)\n";
@@ -96,21 +101,6 @@ static const struct option run_options[] = {
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
-};
-
-struct run_args {
-	enum run_kernel kernel;
-	uint64_t threads;
-	bool have_threads;
-	int *cpu;		/* --cpus, then the threads' CPUs */
-	size_t nr_cpu;
-	bool have_cpus;
-	uint64_t size[RUN_MAX_SIZES];
-	size_t nr_size;
-	uint64_t delay;
-	bool have_delay;
-	uint64_t reps;
-	bool hugepages;
 };
 
 /* "64K", "1M", "1G" (binary multiples) or plain bytes. */
@@ -242,6 +232,30 @@ bad:
 	return -1;
 }
 
+/*
+ * "a, b or c": the names of the kernels, or with @flag (the offset of a
+ * bool in struct run_kernel) of those that have it set.
+ */
+static void kernel_list(char *buf, size_t size, size_t flag)
+{
+	size_t k, n = 0, len = 0, nr = 0;
+
+	for (k = 0; k < NR_KERNELS; k++)
+		if (flag == offsetof(struct run_kernel, name) ||
+		    *(const bool *)((const char *)&run_kernels[k] + flag))
+			nr++;
+	buf[0] = 0;
+	for (k = 0; k < NR_KERNELS && len < size; k++) {
+		if (flag != offsetof(struct run_kernel, name) &&
+		    !*(const bool *)((const char *)&run_kernels[k] + flag))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					!n ? "" : n + 1 == nr ? " or " : ", ",
+					run_kernels[k].name);
+		n++;
+	}
+}
+
 static int parse_args(struct run_args *a, struct opts *o, int argc,
 		      char **argv)
 {
@@ -249,8 +263,9 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 	const char *kname;
 	cpu_set_t allowed;
 	long online;
-	char err[200];
-	int c, k, i;
+	char err[200], names[256];
+	size_t k, i;
+	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->reps = RUN_DEFAULT_REPS;
@@ -307,32 +322,36 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 			return cli_bad_option(cmd, c, argv);
 		}
 	}
+	kernel_list(names, sizeof(names), offsetof(struct run_kernel, name));
 	if (optind >= argc)
-		return cli_usage(cmd, "no kernel given: read-delay, stream or latency");
+		return cli_usage(cmd, "no kernel given: %s", names);
 	kname = argv[optind++];
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	for (k = 0; k < K_NR && strcmp(kname, kernel_name[k]); k++)
+	for (k = 0; k < NR_KERNELS && strcmp(kname, run_kernels[k].name); k++)
 		;
-	if (k == K_NR)
-		return cli_usage(cmd, "unknown kernel '%s': use read-delay, stream or latency",
-				 kname);
-	a->kernel = (enum run_kernel)k;
-	if (a->have_delay && a->kernel != K_READ_DELAY)
-		return cli_usage(cmd, "option '--delay': kernel '%s' has no delay (only read-delay has)",
-				 kname);
-	if (a->nr_size > 1 && a->kernel != K_LATENCY)
-		return cli_usage(cmd, "option '--size': kernel '%s' takes one size (only latency takes a list)",
-				 kname);
-	if (!a->nr_size) {
-		if (a->kernel == K_LATENCY) {
-			for (i = 0; i < 4; i++)
-				a->size[i] = default_lat_sizes[i];
-			a->nr_size = 4;
-		} else {
-			a->size[0] = default_size[a->kernel];
-			a->nr_size = 1;
-		}
+	if (k == NR_KERNELS)
+		return cli_usage(cmd, "unknown kernel '%s': use %s", kname, names);
+	a->kernel = &run_kernels[k];
+	if (a->have_delay && !a->kernel->has_delay) {
+		kernel_list(names, sizeof(names),
+			    offsetof(struct run_kernel, has_delay));
+		return cli_usage(cmd, "option '--delay': kernel '%s' has no delay (only %s %s)",
+				 kname, names, strchr(names, ' ') ? "have" : "has");
+	}
+	if (a->nr_size > 1 && !a->kernel->size_list) {
+		kernel_list(names, sizeof(names),
+			    offsetof(struct run_kernel, size_list));
+		return cli_usage(cmd, "option '--size': kernel '%s' takes one size (only %s %s a list)",
+				 kname, names, strchr(names, ' ') ? "take" : "takes");
+	}
+	if (!a->nr_size && a->kernel->default_sizes) {
+		for (i = 0; a->kernel->default_sizes[i]; i++)
+			a->size[i] = a->kernel->default_sizes[i];
+		a->nr_size = (size_t)i;
+	} else if (!a->nr_size) {
+		a->size[0] = a->kernel->default_size;
+		a->nr_size = 1;
 	}
 	online = sysconf(_SC_NPROCESSORS_ONLN);
 	if (a->have_threads && online > 0 && a->threads > (uint64_t)online)
@@ -367,7 +386,7 @@ static void progress(void *arg, unsigned int rep, unsigned int reps)
 }
 
 /* "64M" when it is a whole multiple, else bytes. */
-static void fmt_size(char *buf, size_t size, uint64_t v)
+void run_fmt_size(char *buf, size_t size, uint64_t v)
 {
 	if (v >= (1ull << 30) && !(v % (1ull << 30)))
 		snprintf(buf, size, "%" PRIu64 "G", v >> 30);
@@ -379,7 +398,7 @@ static void fmt_size(char *buf, size_t size, uint64_t v)
 		snprintf(buf, size, "%" PRIu64, v);
 }
 
-static void print_head(struct printer *p, const struct run_args *a)
+void run_print_head(struct printer *p, const struct run_args *a)
 {
 	uint32_t cpu[KERN_MAX_THREADS];
 	char list[256];
@@ -389,7 +408,7 @@ static void print_head(struct printer *p, const struct run_args *a)
 		cpu[i] = (uint32_t)a->cpu[i];
 	cpulist_format(list, sizeof(list), cpu, a->nr_cpu);
 	print_open_object(p, NULL);
-	print_string(p, PRINT_ANY, "kernel", "kernel %s", kernel_name[a->kernel]);
+	print_string(p, PRINT_ANY, "kernel", "kernel %s", a->kernel->name);
 	print_u64(p, PRINT_ANY, "threads", ", %" PRIu64 " thread", a->threads);
 	print_textf(p, "%s", a->threads == 1 ? "" : "s");
 	print_string(p, PRINT_TEXT, NULL, " on CPU %s", list);
@@ -400,22 +419,22 @@ static void print_head(struct printer *p, const struct run_args *a)
 	print_u64(p, PRINT_ANY, "reps", ", %" PRIu64 " rep", a->reps);
 	print_textf(p, "%s", a->reps == 1 ? "" : "s");
 	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
-	if (a->kernel == K_READ_DELAY)
+	if (a->kernel->has_delay)
 		print_u64(p, PRINT_ANY, "delay", ", delay %" PRIu64 " NOPs", a->delay);
 	print_textf(p, "\n");
 }
 
 /* The keys every result has, in the same order. */
-static void result_common(struct printer *p, const struct run_args *a,
+void run_result_common(struct printer *p, const struct run_args *a,
 			  uint64_t size)
 {
-	print_string(p, PRINT_JSON, "kernel", "%s", kernel_name[a->kernel]);
+	print_string(p, PRINT_JSON, "kernel", "%s", a->kernel->name);
 	print_u64(p, PRINT_JSON, "threads", "%" PRIu64, a->threads);
 	print_u64(p, PRINT_JSON, "size_bytes", "%" PRIu64, size);
 	print_u64(p, PRINT_JSON, "reps", "%" PRIu64, a->reps);
 }
 
-static void stats_json(struct printer *p, const char *prefix,
+void run_stats_json(struct printer *p, const char *prefix,
 		       const struct kern_stats *s)
 {
 	char key[64];
@@ -426,137 +445,8 @@ static void stats_json(struct printer *p, const char *prefix,
 	print_double(p, PRINT_JSON, key, "%f", s->max);
 }
 
-static int run_read_delay(const char *cmd, struct printer *p,
-			  const struct run_args *a, const struct kern_cfg *cfg,
-			  bool *printed)
-{
-	struct read_delay_result r;
-	char err[200], sz[32];
-
-	if (read_delay_run(cfg, a->size[0], a->delay, &r, err, sizeof(err))) {
-		cli_err(cmd, "read-delay failed", "%s", err);
-		return MDC_EXIT_LOCAL;
-	}
-	fmt_size(sz, sizeof(sz), a->size[0]);
-	print_head(p, a);
-	*printed = true;
-	print_textf(p, "%-8s %10s %10s %10s %8s\n", "size", "GB/s", "min",
-		    "max", "cov");
-	print_open_array(p, "results");
-	print_open_object(p, NULL);
-	result_common(p, a, a->size[0]);
-	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
-	print_u64(p, PRINT_JSON, "delay", "%" PRIu64, a->delay);
-	print_double(p, PRINT_ANY, "gbps", " %10.2f", r.gbps.median);
-	stats_json(p, "gbps", &r.gbps);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.min);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.max);
-	/* reads only: what is named is what moves */
-	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
-	print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps.cov);
-	print_string(p, PRINT_JSON, "verified", "%s", NULL);
-	print_u64(p, PRINT_JSON, "records", "%" PRIu64, r.records);
-	print_close_object(p);
-	print_close_array(p);
-	return MDC_EXIT_OK;
-}
-
-static int run_stream(const char *cmd, struct printer *p,
-		      const struct run_args *a, const struct kern_cfg *cfg,
-		      bool *printed)
-{
-	struct stream_result r;
-	char err[200], sz[32];
-	int op;
-
-	if (stream_run(cfg, a->size[0], &r, err, sizeof(err))) {
-		cli_err(cmd, "stream failed", "%s", err);
-		return MDC_EXIT_LOCAL;
-	}
-	fmt_size(sz, sizeof(sz), a->size[0]);
-	print_head(p, a);
-	*printed = true;
-	print_string(p, PRINT_TEXT, NULL, "%s per array\n", sz);
-	print_textf(p, "%-6s %10s %10s %10s %13s %8s\n", "op", "GB/s", "min",
-		    "max", "traffic_GB/s", "cov");
-	print_open_array(p, "results");
-	for (op = 0; op < STREAM_NR_OPS; op++) {
-		print_open_object(p, NULL);
-		result_common(p, a, a->size[0]);
-		print_string(p, PRINT_ANY, "op", "%-6s", stream_op_name[op]);
-		print_double(p, PRINT_ANY, "gbps", " %10.2f", r.gbps[op].median);
-		stats_json(p, "gbps", &r.gbps[op]);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps[op].min);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps[op].max);
-		print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
-			     r.traffic_gbps[op].median);
-		print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps[op].cov);
-		print_bool(p, PRINT_JSON, "verified", "%s", r.verified);
-		print_close_object(p);
-	}
-	print_close_array(p);
-	print_bool(p, PRINT_TEXT, NULL, "verified: %s", r.verified);
-	print_textf(p, " (average relative error a %.3g, b %.3g, c %.3g; limit 1e-13)\n",
-		    r.avg_rel_err[0], r.avg_rel_err[1], r.avg_rel_err[2]);
-	if (r.verified)
-		return MDC_EXIT_OK;
-	cli_err(cmd, "stream results failed validation",
-		"average relative error above 1e-13: see the output");
-	return MDC_EXIT_LOCAL;
-}
-
-static int run_latency(const char *cmd, struct printer *p,
-		       const struct run_args *a, const struct kern_cfg *cfg,
-		       bool *printed)
-{
-	struct latency_result r[RUN_MAX_SIZES];
-	char err[200], sz[32];
-	double ghz = kern_tsc_ghz();
-	size_t i;
-
-	for (i = 0; i < a->nr_size; i++) {
-		if (latency_run(cfg, a->size[i], &r[i], err, sizeof(err))) {
-			cli_err(cmd, "latency failed", "%s", err);
-			return MDC_EXIT_LOCAL;
-		}
-	}
-	print_head(p, a);
-	*printed = true;
-	print_textf(p, "%-8s %10s %10s %10s %8s %12s\n", "size", "ns/load",
-		    "min", "max", "cov", "cycles/load");
-	print_open_array(p, "results");
-	for (i = 0; i < a->nr_size; i++) {
-		fmt_size(sz, sizeof(sz), a->size[i]);
-		print_open_object(p, NULL);
-		result_common(p, a, a->size[i]);
-		print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
-		/* a chase moves one line per load, but that is no bandwidth */
-		print_string(p, PRINT_JSON, "gbps", "%s", NULL);
-		print_string(p, PRINT_JSON, "traffic_gbps", "%s", NULL);
-		print_double(p, PRINT_ANY, "ns_per_load", " %10.2f", r[i].ns.median);
-		stats_json(p, "ns_per_load", &r[i].ns);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.min);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.max);
-		print_double(p, PRINT_ANY, "cov", " %8.4f", r[i].ns.cov);
-		print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f\n",
-			     ghz > 0 ? r[i].ns.median * ghz : NAN);
-		print_string(p, PRINT_JSON, "verified", "%s", NULL);
-		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r[i].loads);
-		print_close_object(p);
-	}
-	print_close_array(p);
-	print_double(p, PRINT_ANY, "tsc_ghz", "cycles: TSC cycles at %.3f GHz\n",
-		     ghz > 0 ? ghz : NAN);
-	return MDC_EXIT_OK;
-}
-
 int cmd_run(const struct opts *gopts, int argc, char **argv)
 {
-	static int (*const run[K_NR])(const char *, struct printer *,
-				      const struct run_args *,
-				      const struct kern_cfg *, bool *) = {
-		run_read_delay, run_stream, run_latency
-	};
 	const char *cmd = "run";
 	struct opts o = *gopts;
 	struct kern_cfg cfg;
@@ -581,10 +471,10 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	cfg.hugepages = a.hugepages;
 	if (isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
 		cfg.progress = progress;
-		cfg.progress_arg = (void *)(uintptr_t)kernel_name[a.kernel];
+		cfg.progress_arg = (void *)(uintptr_t)a.kernel->name;
 	}
 	print_init(&p, stdout, o.json, o.pretty);
-	rc = run[a.kernel](cmd, &p, &a, &cfg, &printed);
+	rc = a.kernel->run(cmd, &p, &a, &cfg, &printed);
 	free(a.cpu);
 	if (!printed)
 		return rc;	/* the kernel failed: reported, nothing printed */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.h - what "memdiagctl run" (cmd_run.c) shares with the files that
+ * run and print one kernel each (run_<kernel>.c): the parsed options, the
+ * table of kernels, and the pieces of output every result has.
+ */
+
+#ifndef MEMDIAGCTL_RUN_H
+#define MEMDIAGCTL_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../kernels/kernel.h"
+#include "cli.h"
+#include "print.h"
+
+#define RUN_MAX_SIZES 16
+
+struct run_kernel;
+
+struct run_args {
+	const struct run_kernel *kernel;
+	uint64_t threads;
+	bool have_threads;
+	int *cpu;		/* --cpus, then the threads' CPUs */
+	size_t nr_cpu;
+	bool have_cpus;
+	uint64_t size[RUN_MAX_SIZES];
+	size_t nr_size;
+	uint64_t delay;
+	bool have_delay;
+	uint64_t reps;
+	bool hugepages;
+};
+
+/*
+ * One kernel of "memdiagctl run". run() runs it with @cfg, then prints
+ * the head (run_print_head()) and a "results" array, one object per
+ * result starting with run_result_common(), and sets *printed once
+ * anything is printed; it returns an MDC_EXIT_* code, reporting errors
+ * itself with cli_err().
+ */
+struct run_kernel {
+	const char *name;
+	uint64_t default_size;		/* 0: default_sizes instead */
+	const uint64_t *default_sizes;	/* 0-terminated list */
+	bool size_list;			/* --size takes a comma list */
+	bool has_delay;			/* --delay means something */
+	int (*run)(const char *cmd, struct printer *p,
+		   const struct run_args *a, const struct kern_cfg *cfg,
+		   bool *printed);
+};
+
+int run_read_delay(const char *cmd, struct printer *p,
+		   const struct run_args *a, const struct kern_cfg *cfg,
+		   bool *printed);
+int run_stream(const char *cmd, struct printer *p, const struct run_args *a,
+	       const struct kern_cfg *cfg, bool *printed);
+int run_latency(const char *cmd, struct printer *p, const struct run_args *a,
+		const struct kern_cfg *cfg, bool *printed);
+
+/* "64M" when @v is a whole multiple, else bytes. */
+void run_fmt_size(char *buf, size_t size, uint64_t v);
+/* Open the document and print what was run, on which CPUs, how often. */
+void run_print_head(struct printer *p, const struct run_args *a);
+/* kernel, threads, size_bytes, reps: the keys every result starts with */
+void run_result_common(struct printer *p, const struct run_args *a,
+		       uint64_t size);
+/* PREFIX_min and PREFIX_max of @s into the JSON object. */
+void run_stats_json(struct printer *p, const char *prefix,
+		    const struct kern_stats *s);
+
+#endif /* MEMDIAGCTL_RUN_H */

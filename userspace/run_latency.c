@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_latency.c - "memdiagctl run latency": the pointer chase, ns and TSC
+ * cycles per load for each working-set size.
+ */
+
+#include <inttypes.h>
+#include <math.h>
+
+#include "run.h"
+
+int run_latency(const char *cmd, struct printer *p,
+		       const struct run_args *a, const struct kern_cfg *cfg,
+		       bool *printed)
+{
+	struct latency_result r[RUN_MAX_SIZES];
+	char err[200], sz[32];
+	double ghz = kern_tsc_ghz();
+	size_t i;
+
+	for (i = 0; i < a->nr_size; i++) {
+		if (latency_run(cfg, a->size[i], &r[i], err, sizeof(err))) {
+			cli_err(cmd, "latency failed", "%s", err);
+			return MDC_EXIT_LOCAL;
+		}
+	}
+	run_print_head(p, a);
+	*printed = true;
+	print_textf(p, "%-8s %10s %10s %10s %8s %12s\n", "size", "ns/load",
+		    "min", "max", "cov", "cycles/load");
+	print_open_array(p, "results");
+	for (i = 0; i < a->nr_size; i++) {
+		run_fmt_size(sz, sizeof(sz), a->size[i]);
+		print_open_object(p, NULL);
+		run_result_common(p, a, a->size[i]);
+		print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
+		/* a chase moves one line per load, but that is no bandwidth */
+		print_string(p, PRINT_JSON, "gbps", "%s", NULL);
+		print_string(p, PRINT_JSON, "traffic_gbps", "%s", NULL);
+		print_double(p, PRINT_ANY, "ns_per_load", " %10.2f", r[i].ns.median);
+		run_stats_json(p, "ns_per_load", &r[i].ns);
+		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.min);
+		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.max);
+		print_double(p, PRINT_ANY, "cov", " %8.4f", r[i].ns.cov);
+		print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f\n",
+			     ghz > 0 ? r[i].ns.median * ghz : NAN);
+		print_string(p, PRINT_JSON, "verified", "%s", NULL);
+		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r[i].loads);
+		print_close_object(p);
+	}
+	print_close_array(p);
+	print_double(p, PRINT_ANY, "tsc_ghz", "cycles: TSC cycles at %.3f GHz\n",
+		     ghz > 0 ? ghz : NAN);
+	return MDC_EXIT_OK;
+}
+
