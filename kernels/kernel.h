@@ -90,15 +90,30 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 enum stream_op { STREAM_COPY, STREAM_SCALE, STREAM_ADD, STREAM_TRIAD,
 		 STREAM_NR_OPS };
 extern const char *const stream_op_name[STREAM_NR_OPS];
+/* the code the loops run: plain C, or x86 SIMD of one width */
+enum stream_isa { STREAM_ISA_C, STREAM_ISA_SSE2, STREAM_ISA_AVX,
+		  STREAM_ISA_AVX512, STREAM_NR_ISAS };
+extern const char *const stream_isa_name[STREAM_NR_ISAS];	/* c, sse2, avx, avx512 */
+/* Whether this CPU (and OS) runs @isa's code. */
+bool stream_isa_supported(enum stream_isa isa);
+/* The widest @isa this CPU runs. */
+enum stream_isa stream_isa_best(void);
+struct stream_opts {
+	enum stream_isa isa;
+	bool nt;		/* non-temporal stores (not with STREAM_ISA_C) */
+};
 struct stream_result {
 	struct kern_stats gbps[STREAM_NR_OPS];		/* named bytes */
-	struct kern_stats traffic_gbps[STREAM_NR_OPS];	/* + write-allocate */
+	/* + the write-allocate read, unless the stores are non-temporal */
+	struct kern_stats traffic_gbps[STREAM_NR_OPS];
 	bool verified;
 	double avg_rel_err[3];	/* a, b, c: average relative error */
+	uint64_t sweeps;	/* passes over the arrays per timed op */
 };
 /* @bytes per array (three arrays), split among the threads. */
 int stream_run(const struct kern_cfg *cfg, size_t bytes,
-	       struct stream_result *r, char *err, size_t errsz);
+	       const struct stream_opts *o, struct stream_result *r,
+	       char *err, size_t errsz);
 
 /* Pointer chase over one working-set size. */
 struct latency_result {

@@ -36,7 +36,8 @@ static const struct run_kernel run_kernels[] = {
 	/* read-delay: far larger than any LLC here; stream: per array */
 	{ .name = "read-delay", .default_size = 1ull << 30, .has_delay = true,
 	  .run = run_read_delay },
-	{ .name = "stream", .default_size = 256ull << 20, .run = run_stream },
+	{ .name = "stream", .default_size = 256ull << 20, .has_nt = true,
+	  .run = run_stream },
 	{ .name = "latency", .default_sizes = default_lat_sizes,
 	  .size_list = true, .run = run_latency },
 };
@@ -49,7 +50,7 @@ static const char counters_text[] =
 void cmd_run_usage(FILE *f)
 {
 	fputs("Usage: " PROG " run KERNEL [--threads N] [--cpus LIST] [--size SIZE]\n"
-	      "                      [--delay N] [--reps N] [--hugepages]\n"
+	      "                      [--delay N] [--nt] [--reps N] [--hugepages]\n"
 	      "                      [-j|--json] [-p|--pretty]\n"
 	      "\n"
 	      "Run a memory micro-kernel on pinned threads, each on memory it\n"
@@ -66,8 +67,8 @@ void cmd_run_usage(FILE *f)
 	      "  stream      STREAM copy, scale, add, triad, verified; gbps counts\n"
 	      "              the bytes the kernel names (16 or 24 per element),\n"
 	      "              traffic_gbps adds the write-allocate (24 or 32)\n"
-	      "              (--size: each of the three arrays, split among the\n"
-	      "              threads; default 256M)\n"
+	      "              unless --nt (--size: each of the three arrays,\n"
+	      "              split among the threads; default 256M)\n"
 	      "  latency     pointer chase over a random cycle of 64-byte lines:\n"
 	      "              ns and TSC cycles per load, per working-set size\n"
 	      "              (--size: a comma list, per thread; default\n"
@@ -80,6 +81,9 @@ void cmd_run_usage(FILE *f)
 	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1M, 1G)\n"
 	      "  -d, --delay N     NOPs after every four reads (read-delay only;\n"
 	      "                    default 0)\n"
+	      "      --nt          non-temporal (streaming) stores, which bypass\n"
+	      "                    the caches and skip the write-allocate read\n"
+	      "                    (stream only)\n"
 	      "  -r, --reps N      repetitions (default 5)\n"
 	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE)\n"
 	      "  -j, --json        print one JSON document\n"
@@ -95,6 +99,7 @@ static const struct option run_options[] = {
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "size", required_argument, NULL, 's' },
 	{ "delay", required_argument, NULL, 'd' },
+	{ "nt", no_argument, NULL, 'N' },
 	{ "reps", required_argument, NULL, 'r' },
 	{ "hugepages", no_argument, NULL, 'H' },
 	{ "json", no_argument, NULL, 'j' },
@@ -309,6 +314,9 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 		case 'H':
 			a->hugepages = true;
 			break;
+		case 'N':
+			a->nt = true;
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -337,6 +345,12 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 		kernel_list(names, sizeof(names),
 			    offsetof(struct run_kernel, has_delay));
 		return cli_usage(cmd, "option '--delay': kernel '%s' has no delay (only %s %s)",
+				 kname, names, strchr(names, ' ') ? "have" : "has");
+	}
+	if (a->nt && !a->kernel->has_nt) {
+		kernel_list(names, sizeof(names),
+			    offsetof(struct run_kernel, has_nt));
+		return cli_usage(cmd, "option '--nt': kernel '%s' has no non-temporal stores (only %s %s)",
 				 kname, names, strchr(names, ' ') ? "have" : "has");
 	}
 	if (a->nr_size > 1 && !a->kernel->size_list) {

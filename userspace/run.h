@@ -33,6 +33,7 @@ struct run_args {
 	bool have_delay;
 	uint64_t reps;
 	bool hugepages;
+	bool nt;		/* --nt: non-temporal stores */
 };
 
 /*
@@ -48,6 +49,7 @@ struct run_kernel {
 	const uint64_t *default_sizes;	/* 0-terminated list */
 	bool size_list;			/* --size takes a comma list */
 	bool has_delay;			/* --delay means something */
+	bool has_nt;			/* --nt means something */
 	int (*run)(const char *cmd, struct printer *p,
 		   const struct run_args *a, const struct kern_cfg *cfg,
 		   bool *printed);

@@ -6,25 +6,60 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "run.h"
+
+/*
+ * MEMDIAG_STREAM_ISA=c|sse2|avx|avx512 picks the loops instead of the
+ * widest this CPU runs: a test hook, so that every instance is checked
+ * on a machine that would only ever run one.
+ */
+static int stream_isa(const char *cmd, enum stream_isa *isa)
+{
+	const char *env = getenv("MEMDIAG_STREAM_ISA");
+	int i;
+
+	*isa = stream_isa_best();
+	if (!env || !*env)
+		return 0;
+	for (i = 0; i < STREAM_NR_ISAS; i++)
+		if (!strcmp(env, stream_isa_name[i]))
+			break;
+	if (i == STREAM_NR_ISAS) {
+		cli_err(cmd, "bad MEMDIAG_STREAM_ISA",
+			"'%s' is not c, sse2, avx or avx512", env);
+		return -1;
+	}
+	*isa = (enum stream_isa)i;
+	return 0;
+}
 
 int run_stream(const char *cmd, struct printer *p,
 		      const struct run_args *a, const struct kern_cfg *cfg,
 		      bool *printed)
 {
+	struct stream_opts o = { .nt = a->nt };
 	struct stream_result r;
 	char err[200], sz[32];
 	int op;
 
-	if (stream_run(cfg, a->size[0], &r, err, sizeof(err))) {
+	if (stream_isa(cmd, &o.isa))
+		return MDC_EXIT_USAGE;
+	if (stream_run(cfg, a->size[0], &o, &r, err, sizeof(err))) {
 		cli_err(cmd, "stream failed", "%s", err);
 		return MDC_EXIT_LOCAL;
 	}
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	run_print_head(p, a);
 	*printed = true;
-	print_string(p, PRINT_TEXT, NULL, "%s per array\n", sz);
+	print_string(p, PRINT_TEXT, NULL, "%s per array", sz);
+	print_string(p, PRINT_ANY, "isa", ", %s code", stream_isa_name[o.isa]);
+	print_bool(p, PRINT_JSON, "nt", "%s", o.nt);
+	print_textf(p, ", %s stores", o.nt ? "non-temporal" : "normal");
+	print_u64(p, PRINT_ANY, "sweeps", ", %" PRIu64, r.sweeps);
+	print_textf(p, " sweep%s per op\n", r.sweeps == 1 ? "" : "s");
 	print_textf(p, "%-6s %10s %10s %10s %13s %8s\n", "op", "GB/s", "min",
 		    "max", "traffic_GB/s", "cov");
 	print_open_array(p, "results");
@@ -40,6 +75,7 @@ int run_stream(const char *cmd, struct printer *p,
 			     r.traffic_gbps[op].median);
 		print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps[op].cov);
 		print_bool(p, PRINT_JSON, "verified", "%s", r.verified);
+		print_bool(p, PRINT_JSON, "nt", "%s", o.nt);
 		print_close_object(p);
 	}
 	print_close_array(p);

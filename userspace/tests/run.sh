@@ -144,6 +144,9 @@ t 1 err "memdiagctl: run: option '--delay': kernel 'stream' has no delay (only r
 t 1 err "memdiagctl: run: option '--delay': kernel 'latency' has no delay" run latency --delay 0
 t 1 err "memdiagctl: run: option '--delay': 'x' is not a number" run read-delay --delay x
 t 1 err "memdiagctl: run: option '--reps': '0' is out of range: it must be from 1 to 1000" run stream --reps 0
+t 1 err "memdiagctl: run: option '--nt': kernel 'latency' has no non-temporal stores (only stream has): $rh" run latency --nt
+t 1 err "memdiagctl: run: option '--nt': kernel 'read-delay' has no non-temporal stores" run read-delay --nt
+t 1 err "memdiagctl: run: option '--nt=1' takes no value" run stream --nt=1
 t 1 err "memdiagctl: run: unknown option '--bogus': $rh" run stream --bogus
 t 1 err "memdiagctl: run: unexpected argument 'extra'" run stream extra
 
@@ -186,6 +189,40 @@ grep -qF '"size_bytes":4194304' "$tmp/out" && grep -qF '"reps":2' "$tmp/out" &&
 	grep -qF '"threads":1' "$tmp/out" && grep -qF '"kernel":"stream"' "$tmp/out" &&
 	grep -qF '"cov":' "$tmp/out"
 ok "memdiagctl run stream -j: kernel, threads, size_bytes, reps, cov" $?
+
+# stream --nt: the destination is not read first, so traffic is what is named
+"$bin" run stream --size 4M --reps 2 --nt -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
+	[ "$(jvals nt | sort -u)" = true ] &&
+	[ "$(jvals gbps)" = "$(jvals traffic_gbps)" ]
+ok "memdiagctl run stream --nt -j: verified, \"nt\":true, traffic_gbps = gbps" $?
+# Every instance of the loops (MEMDIAG_STREAM_ISA, a test hook), normal and
+# streaming stores, on 2 threads and a size that leaves a scalar tail.
+for isa in c sse2 avx avx512; do
+	case $isa in
+	avx) grep -qw avx /proc/cpuinfo || { skip "stream $isa" "no AVX"; continue; } ;;
+	avx512) grep -qw avx512f /proc/cpuinfo || { skip "stream $isa" "no AVX-512"; continue; } ;;
+	esac
+	for nt in "" --nt; do
+		[ "$isa$nt" = c--nt ] && continue
+		MEMDIAG_STREAM_ISA=$isa "$bin" run stream --size 200008 --threads 2 \
+			--reps 2 $nt -j > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ "$rc" -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
+			[ "$(jvals verified | wc -l)" -eq 4 ] &&
+			[ "$(jvals isa)" = "\"$isa\"" ]
+		ok "MEMDIAG_STREAM_ISA=$isa memdiagctl run stream --size 200008 --threads 2${nt:+ $nt}: $isa code, verified" $?
+	done
+done
+MEMDIAG_STREAM_ISA=c "$bin" run stream --size 64K --reps 1 --nt > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 6 ] && [ ! -s "$tmp/out" ] &&
+	grep -qF "stream failed: non-temporal stores need the SIMD code (x86-64)" "$tmp/err"
+ok "MEMDIAG_STREAM_ISA=c memdiagctl run stream --nt -> exit 6, no streaming stores in C" $?
+MEMDIAG_STREAM_ISA=mmx "$bin" run stream --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -qF "bad MEMDIAG_STREAM_ISA: 'mmx' is not c, sse2, avx or avx512" "$tmp/err"
+ok "MEMDIAG_STREAM_ISA=mmx memdiagctl run stream -> exit 1, names the choices" $?
 
 "$bin" run latency --size 16K,64M --reps 1 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?

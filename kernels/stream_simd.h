@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stream_simd.h - one STREAM sweep loop, instantiated by stream.c once per
+ * instruction set. Before including it, stream.c defines:
+ *
+ *   ST_NAME(x)	 the name of this instance's function x (x_avx512, ...)
+ *   ST_TARGET	 the GCC target attribute string ("avx512f", ...)
+ *   ST_W	 doubles per vector
+ *   st_vec	 the vector type
+ *   st_set1(x), st_load(p), st_store(p, v), st_stream(p, v),
+ *   st_add(x, y), st_mul(x, y)
+ *
+ * Each iteration moves four vectors per stream, enough independent loads
+ * and stores to keep the load/store units busy at L1 without relying on
+ * the compiler to unroll; what does not fill four vectors is done by the
+ * scalar tail. The arrays are page-aligned (kern_alloc), so the aligned
+ * loads and the non-temporal stores, which need alignment, are safe.
+ */
+
+/*
+ * The store: normal, or non-temporal (bypassing the caches, so without
+ * the write-allocate read). @nt is a constant in each inlined copy.
+ */
+#define ST_PUT(p, v) do {			\
+		if (nt)				\
+			st_stream((p), (v));	\
+		else				\
+			st_store((p), (v));	\
+	} while (0)
+
+static inline __attribute__((always_inline, target(ST_TARGET))) void
+ST_NAME(sweep)(unsigned int op, double *restrict a, double *restrict b,
+	       double *restrict c, size_t n, const bool nt)
+{
+	const st_vec s = st_set1(STREAM_SCALAR);
+	const size_t step = 4 * ST_W, nv = n - n % step;
+	st_vec x0, x1, x2, x3;
+	size_t j;
+
+	switch (op) {
+	case STREAM_COPY:		/* c = a */
+		for (j = 0; j < nv; j += step) {
+			x0 = st_load(a + j);
+			x1 = st_load(a + j + ST_W);
+			x2 = st_load(a + j + 2 * ST_W);
+			x3 = st_load(a + j + 3 * ST_W);
+			ST_PUT(c + j, x0);
+			ST_PUT(c + j + ST_W, x1);
+			ST_PUT(c + j + 2 * ST_W, x2);
+			ST_PUT(c + j + 3 * ST_W, x3);
+		}
+		for (; j < n; j++)
+			c[j] = a[j];
+		break;
+	case STREAM_SCALE:		/* b = s * c */
+		for (j = 0; j < nv; j += step) {
+			x0 = st_mul(s, st_load(c + j));
+			x1 = st_mul(s, st_load(c + j + ST_W));
+			x2 = st_mul(s, st_load(c + j + 2 * ST_W));
+			x3 = st_mul(s, st_load(c + j + 3 * ST_W));
+			ST_PUT(b + j, x0);
+			ST_PUT(b + j + ST_W, x1);
+			ST_PUT(b + j + 2 * ST_W, x2);
+			ST_PUT(b + j + 3 * ST_W, x3);
+		}
+		for (; j < n; j++)
+			b[j] = STREAM_SCALAR * c[j];
+		break;
+	case STREAM_ADD:		/* c = a + b */
+		for (j = 0; j < nv; j += step) {
+			x0 = st_add(st_load(a + j), st_load(b + j));
+			x1 = st_add(st_load(a + j + ST_W), st_load(b + j + ST_W));
+			x2 = st_add(st_load(a + j + 2 * ST_W),
+				    st_load(b + j + 2 * ST_W));
+			x3 = st_add(st_load(a + j + 3 * ST_W),
+				    st_load(b + j + 3 * ST_W));
+			ST_PUT(c + j, x0);
+			ST_PUT(c + j + ST_W, x1);
+			ST_PUT(c + j + 2 * ST_W, x2);
+			ST_PUT(c + j + 3 * ST_W, x3);
+		}
+		for (; j < n; j++)
+			c[j] = a[j] + b[j];
+		break;
+	case STREAM_TRIAD:		/* a = b + s * c, not fused (-ffp-contract=off) */
+		for (j = 0; j < nv; j += step) {
+			x0 = st_add(st_load(b + j), st_mul(s, st_load(c + j)));
+			x1 = st_add(st_load(b + j + ST_W),
+				    st_mul(s, st_load(c + j + ST_W)));
+			x2 = st_add(st_load(b + j + 2 * ST_W),
+				    st_mul(s, st_load(c + j + 2 * ST_W)));
+			x3 = st_add(st_load(b + j + 3 * ST_W),
+				    st_mul(s, st_load(c + j + 3 * ST_W)));
+			ST_PUT(a + j, x0);
+			ST_PUT(a + j + ST_W, x1);
+			ST_PUT(a + j + 2 * ST_W, x2);
+			ST_PUT(a + j + 3 * ST_W, x3);
+		}
+		for (; j < n; j++)
+			a[j] = b[j] + STREAM_SCALAR * c[j];
+		break;
+	}
+}
+
+/* @sweeps passes of @op; the fence orders the streaming stores before the
+ * harness's barrier, so the time covers them. */
+static __attribute__((target(ST_TARGET))) void
+ST_NAME(run)(unsigned int op, double *a, double *b, double *c, size_t n,
+	     size_t sweeps, bool nt)
+{
+	size_t k;
+
+	if (nt) {
+		for (k = 0; k < sweeps; k++)
+			ST_NAME(sweep)(op, a, b, c, n, true);
+		_mm_sfence();
+	} else {
+		for (k = 0; k < sweeps; k++)
+			ST_NAME(sweep)(op, a, b, c, n, false);
+	}
+}
+
+#undef ST_PUT
