@@ -127,6 +127,8 @@ t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST] [--size SIZE]"
 t 0 out "Usage: memdiagctl run KERNEL" help run
 t 1 err "memdiagctl: run: no kernel given: read-delay, stream or latency: $rh" run
 t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream or latency: $rh" run bogus
+t 0 out "Usage: memdiagctl run KERNEL" run stream --help
+t 1 err "memdiagctl: run: unknown kernel 'bogus': use " run bogus --help
 t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G): $rh" run stream --size 12Q
 t 1 err "memdiagctl: run: option '--size': '1k2' is not a size" run latency --size 1k2
 t 1 err "memdiagctl: run: option '--size': '16K,,1M' is not a list of sizes" run latency --size 16K,,1M
