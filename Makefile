@@ -8,7 +8,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check run deps clean help
+	check run bench deps clean help
 
 all: module userspace
 
@@ -21,6 +21,9 @@ help:
 	@echo "make check        install what is missing and run every test"
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
+	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
+	@echo "                  chase, interleaved (about 15 min; BENCH_QUICK=1: about 2;"
+	@echo "                  BENCH_ARGS=--help for options); a benchmark, not a test"
 
 module:
 	@if [ ! -d "$(KDIR)" ]; then \
@@ -53,6 +56,10 @@ check:
 
 run:
 	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)
+
+# a benchmark, not a test: "make check" never runs it
+bench:
+	BENCH_QUICK=$(BENCH_QUICK) scripts/bench.sh $(BENCH_ARGS)
 
 clean:
 	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

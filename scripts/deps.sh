@@ -8,7 +8,7 @@ pkgs="make gcc libc6-dev pkg-config libmnl-dev jq iproute2 kmod util-linux
 xz-utils cpio python3 python3-yaml python3-jsonschema
 linux-headers-amd64 linux-headers-6.12-amd64
 linux-image-amd64 linux-image-6.12-amd64
-linux-source-6.12 qemu-system-x86 busybox-static"
+linux-source-6.12 qemu-system-x86 busybox-static likwid"
 
 missing=
 for p in $pkgs; do

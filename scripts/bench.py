@@ -1,0 +1,441 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench.py - "make bench": memdiag's micro-kernels and their peers side by
+side on this machine (likwid-bench for bandwidth, a plain pointer chase for
+latency). A benchmark, not a test: it prints numbers and ratios and exits 0
+whatever they are.
+
+Each pair is run N times, interleaved (memdiag, peer, memdiag, peer, ...;
+the order flips every trial so drift does not favour one side), and
+compared by the median and the best of the N values. Bytes are counted the
+same way on both sides: likwid-bench counts the bytes a kernel names (no
+write-allocate) in MByte = 10^6 B, memdiag's "gbps" counts the named bytes
+in 10^9 B/s; the peer's MByte/s is divided by 1000.
+
+Sizes: a level's working set W is per thread. memdiag stream touches three
+arrays of A = W/3 per thread (--size is per array, split among threads:
+A * T); likwid-bench's --size is all streams of all threads (-W
+S0:SIZE:T), so copy (2 streams) gets 2 * A * T and stream triad (3
+streams) 3 * A * T: both sides then work on arrays of A bytes per thread.
+Load kernels read W per thread: likwid W * T, memdiag read-delay W * T
+(split), throughput W (per thread).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+K, M = 1 << 10, 1 << 20
+
+# Working set per thread of each level, for this VM (lscpu: 32K L1d and
+# 1M L2 per core, 32M L3). The L3 point is small because the latency
+# curve here leaves L3 speed between 2M and 4M (the L3 is shared with the
+# host's other tenants), and with two threads both working sets must fit.
+# DRAM is over ten times the 32M L3; the latency curve is flat from 16M
+# to 128M (beyond, page walks add to it even with hugepages).
+BW_LEVELS = {"L1": 24 * K, "L2": 768 * K, "L3": 1536 * K, "DRAM": 384 * M}
+LAT_LEVELS = {"L1": 16 * K, "L2": 512 * K, "L3": 2 * M, "DRAM": 128 * M}
+ALL = ("L1", "L2", "L3", "DRAM")
+CURVE = "1M,2M,4M,8M,16M,32M,64M,128M,256M"
+QUICK_LEVELS = ("L1", "DRAM")	# BENCH_QUICK=1: the two ends only
+
+
+def stream_op(op):
+    """memdiag stream: the median GB/s of one op, verified."""
+    def get(doc, sz):
+        for r in doc["results"]:
+            if r["op"] == op:
+                if r.get("verified") is not True:
+                    raise RuntimeError("stream result not verified")
+                return r["gbps"]
+        raise RuntimeError("no '%s' in the stream results" % op)
+    return get
+
+
+def first_gbps(doc, sz):
+    return doc["results"][0]["gbps"]
+
+
+def latency_at(doc, sz):
+    for r in doc["results"]:
+        if r["size_bytes"] == sz["w"]:
+            return r["ns_per_load"]
+    raise RuntimeError("no latency result for %d bytes" % sz["w"])
+
+
+def throughput_load(doc, sz):
+    """memdiag throughput (another branch): the load-only row at W."""
+    for r in doc["results"]:
+        if r.get("size_bytes") == sz["w"] and r.get("mix", "load") == "load":
+            return r["gbps"]
+    raise RuntimeError("no load result for %d bytes" % sz["w"])
+
+
+# One line per pair: name, memdiag kernel it needs, levels, thread counts,
+# memdiag arguments, how to read memdiag's value, the peer, the unit.
+# In the arguments, {at} is A * T, {wt} W * T, {w} W, {sizes} every level
+# of the pair (one memdiag run serves them all); the peer is
+# ("likwid", TEST, SIZE) or ("chase", SIZES). For "ns" (latency) lower is
+# better and the ratio is peer / memdiag, so ratio >= 1 means memdiag is as
+# good as its peer everywhere.
+PAIRS = [
+    ("copy", "stream", ALL, (1, 2), "stream --size {at}", stream_op("copy"),
+     ("likwid", "copy_avx512", "{a2t}"), "GB/s"),
+    ("copy-nt", "stream", ALL, (1, 2), "stream --nt --size {at}",
+     stream_op("copy"), ("likwid", "copy_mem_avx512", "{a2t}"), "GB/s"),
+    ("triad", "stream", ALL, (1, 2), "stream --size {at}", stream_op("triad"),
+     ("likwid", "stream_avx512", "{a3t}"), "GB/s"),
+    ("triad-nt", "stream", ALL, (1, 2), "stream --nt --size {at}",
+     stream_op("triad"), ("likwid", "stream_mem_avx512", "{a3t}"), "GB/s"),
+    ("read-delay/clload", "read-delay", ("DRAM",), (1, 2),
+     "read-delay --delay 0 --size {wt}", first_gbps,
+     ("likwid", "clload", "{wt}"), "GB/s"),
+    ("read-delay/load_avx512", "read-delay", ("DRAM",), (1, 2),
+     "read-delay --delay 0 --size {wt}", first_gbps,
+     ("likwid", "load_avx512", "{wt}"), "GB/s"),
+    ("throughput-avx512", "throughput", ALL, (1, 2),
+     "throughput --width avx512 --mix load --size {sizes}", throughput_load,
+     ("likwid", "load_avx512", "{wt}"), "GB/s"),
+    ("throughput-avx", "throughput", ALL, (1, 2),
+     "throughput --width avx --mix load --size {sizes}", throughput_load,
+     ("likwid", "load_avx", "{wt}"), "GB/s"),
+    ("latency", "latency", ALL, (1,), "latency --hugepages --size {sizes}",
+     latency_at, ("chase", "{sizes}"), "ns"),
+]
+
+
+def sizes_for(level, threads, levels, dram):
+    table = dict(LAT_LEVELS if levels is LAT_LEVELS else BW_LEVELS)
+    if levels is BW_LEVELS:
+        table["DRAM"] = dram
+    w = table[level]
+    a = w // 3
+    return {"w": w, "wt": w * threads, "a": a, "at": a * threads,
+            "a2t": 2 * a * threads, "a3t": 3 * a * threads}
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.memdiag = args.memdiag
+        self.likwid_iters = {}	# likwid command -> iterations it chose
+        self.log = []		# every command run: argv, seconds, status
+
+    def run(self, argv):
+        t0 = time.monotonic()
+        p = subprocess.run(argv, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        self.log.append({"argv": argv, "seconds": round(time.monotonic() - t0, 3),
+                         "status": p.returncode})
+        if self.args.verbose:
+            print("  %s (%.1fs, exit %d)" % (" ".join(map(shlex.quote, argv)),
+                  time.monotonic() - t0, p.returncode), file=sys.stderr)
+        return p
+
+    def memdiag_run(self, args, threads):
+        argv = [self.memdiag, "run"] + args.split() + \
+            ["--threads", str(threads), "--reps", str(self.args.reps), "-j"]
+        p = self.run(argv)
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError:
+            raise RuntimeError("memdiagctl exit %d: %s" %
+                               (p.returncode, p.stderr.strip()))
+        if p.returncode:
+            raise RuntimeError("memdiagctl exit %d: %s" %
+                               (p.returncode, p.stderr.strip()))
+        return doc
+
+    def likwid_run(self, test, size, threads):
+        key = (test, size, threads)
+        argv = ["likwid-bench", "-t", test, "-W", "S0:%dB:%d" % (size, threads)]
+        # the first run finds how many iterations last --seconds; later
+        # ones reuse that count and skip likwid-bench's calibration
+        if key in self.likwid_iters:
+            argv += ["-i", str(self.likwid_iters[key])]
+        else:
+            argv += ["-s", str(self.args.seconds)]
+        p = self.run(argv)
+        out = p.stdout + p.stderr
+        mbs = re.search(r"^MByte/s:\s+([0-9.]+)", out, re.M)
+        it = re.search(r"^Iterations per thread:\s+(\d+)", out, re.M)
+        got = re.search(r"^Size \(Byte\):\s+(\d+)", out, re.M)
+        if p.returncode or not mbs:
+            raise RuntimeError("likwid-bench exit %d: %s" %
+                               (p.returncode, out.strip()[-300:]))
+        if it:
+            self.likwid_iters.setdefault(key, int(it.group(1)))
+        if got and int(got.group(1)) != size:
+            raise RuntimeError("likwid-bench used %s bytes, not %d" %
+                               (got.group(1), size))
+        return float(mbs.group(1)) / 1000.0	# MByte/s (10^6) -> GB/s
+
+    def chase_run(self, sizes):
+        argv = [self.args.chase, "--hugepages", "--reps",
+                str(self.args.reps)] + sizes.split(",")
+        p = self.run(argv)
+        if p.returncode:
+            raise RuntimeError("bench-chase exit %d: %s" %
+                               (p.returncode, p.stderr.strip()))
+        rows = [json.loads(line) for line in p.stdout.splitlines() if line]
+        return {d["size_bytes"]: d["ns_per_load"] for d in rows}
+
+
+def fmt_size(v):
+    for unit, m in (("G", 1 << 30), ("M", M), ("K", K)):
+        if v >= m and v % m == 0:
+            return "%d%s" % (v // m, unit)
+    return str(v)
+
+
+def machine():
+    info = {"date": datetime.datetime.now(datetime.timezone.utc)
+            .strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "kernel": platform.release(), "cpus": os.cpu_count()}
+    try:
+        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
+        for key in ("Model name", "Hypervisor vendor", "L1d cache", "L2 cache",
+                    "L3 cache"):
+            m = re.search(r"^%s:\s+(.*)$" % re.escape(key), out, re.M)
+            if m:
+                info[key.lower().replace(" ", "_")] = m.group(1).strip()
+    except OSError:
+        pass
+    try:
+        out = subprocess.run(["likwid-bench", "-h"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True).stdout
+        m = re.search(r"Version\s+([0-9.]+)", out)
+        info["likwid_version"] = m.group(1) if m else None
+    except OSError:
+        info["likwid_version"] = None
+    try:
+        info["memdiag_commit"] = subprocess.run(
+            ["git", "-C", TOP, "describe", "--always", "--dirty"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True).stdout.strip() or None
+    except OSError:
+        info["memdiag_commit"] = None
+    return info
+
+
+def main():
+    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    ap = argparse.ArgumentParser(
+        description="memdiag's kernels against likwid-bench and a plain "
+        "pointer chase, interleaved; a benchmark, not a test")
+    ap.add_argument("--trials", type=int,
+                    default=int(os.environ.get("BENCH_TRIALS",
+                                               "2" if quick else "5")),
+                    help="runs of each side of each pair (default 5, "
+                    "BENCH_QUICK=1: 2)")
+    ap.add_argument("--reps", type=int, default=3 if quick else 5,
+                    help="memdiag --reps and chase repetitions per run")
+    ap.add_argument("--seconds", type=float, default=0.3 if quick else 1.0,
+                    help="likwid-bench -s for its first run of a pair")
+    ap.add_argument("--dram", default="192M" if quick else "384M",
+                    help="DRAM working set per thread (K, M or G)")
+    ap.add_argument("--only", default=None,
+                    help="only pairs whose name matches this regex "
+                    "(e.g. 'triad.*DRAM')")
+    ap.add_argument("--json", default=os.path.join(TOP, "build", "bench",
+                                                   "bench.json"),
+                    help="where to write everything (default build/bench/bench.json)")
+    ap.add_argument("--memdiag", default=os.path.join(TOP, "userspace",
+                                                      "memdiagctl"))
+    ap.add_argument("--chase", default=os.path.join(TOP, "build", "bench",
+                                                    "chase"))
+    ap.add_argument("--no-curve", action="store_true",
+                    help="skip the latency curve (always skipped in quick mode)")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="print each command to stderr")
+    args = ap.parse_args()
+    if args.trials < 1 or args.reps < 1:
+        ap.error("--trials and --reps must be at least 1")
+    m = re.fullmatch(r"(\d+)([KMG])", args.dram)
+    if not m:
+        ap.error("--dram: '%s' is not a size like 384M" % args.dram)
+    dram = int(m.group(1)) << {"K": 10, "M": 20, "G": 30}[m.group(2)]
+    if dram % 768:
+        ap.error("--dram: must be a multiple of 768 bytes (3 arrays of "
+                 "256-byte steps)")
+
+    b = Bench(args)
+    result = {"machine": machine(), "quick": quick,
+              "config": {"trials": args.trials, "reps": args.reps,
+                         "likwid_seconds": args.seconds,
+                         "levels": {k: v for k, v in BW_LEVELS.items()},
+                         "latency_levels": LAT_LEVELS},
+              "notes": [], "pairs": []}
+    result["config"]["levels"]["DRAM"] = dram
+
+    # which memdiag kernels exist
+    have = {}
+    for kern in sorted({p[1] for p in PAIRS}):
+        r = subprocess.run([args.memdiag, "run", kern, "--help"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        have[kern] = r.returncode == 0
+        if not have[kern]:
+            note = "memdiag kernel '%s' not available" % kern
+            result["notes"].append(note)
+            print("note: %s: its pairs are skipped" % note)
+
+    # the pair instances, grouped so that pairs sharing a memdiag run follow
+    # each other
+    inst = []
+    for idx, (name, kern, levels, threads, md, get, peer, unit) in \
+            enumerate(PAIRS):
+        lat = peer[0] == "chase"
+        if quick:
+            levels = [lv for lv in levels if lv in QUICK_LEVELS]
+        for t in threads:
+            for lv in levels:
+                sz = sizes_for(lv, t, LAT_LEVELS if lat else BW_LEVELS, dram)
+                lvl_sizes = [sizes_for(x, t, LAT_LEVELS if lat else BW_LEVELS,
+                                       dram)["w"] for x in levels]
+                sz["sizes"] = ",".join(map(str, lvl_sizes))
+                full = "%s %s %dT" % (name, lv, t)
+                if args.only and not re.search(args.only, full):
+                    continue
+                inst.append({"name": full, "pair": name, "kernel": kern,
+                             "level": lv, "threads": t, "unit": unit,
+                             "memdiag_args": md.format(**sz), "get": get,
+                             "peer": peer, "sz": sz,
+                             "peer_args": peer[-1].format(**sz),
+                             "order": (ALL.index(lv), t, idx),
+                             "memdiag": [], "peer_values": [], "errors": []})
+    inst.sort(key=lambda i: i["order"])
+
+    if not args.no_curve and not quick and not args.only and have["latency"]:
+        print("latency curve (memdiag, hugepages, 1 rep): where it flattens "
+              "is where DRAM starts")
+        p = b.run([args.memdiag, "run", "latency", "--hugepages", "--size",
+                   CURVE, "--reps", "1", "-j"])
+        try:
+            doc = json.loads(p.stdout)
+            curve = [(r["size_bytes"], r["ns_per_load"]) for r in doc["results"]]
+            print("  " + "  ".join("%s %.0fns" % (fmt_size(s), v)
+                                   for s, v in curve))
+            result["latency_curve"] = [{"size_bytes": s, "ns_per_load": v}
+                                       for s, v in curve]
+        except (ValueError, KeyError):
+            result["notes"].append("latency curve failed: " + p.stderr.strip())
+
+    todo = [i for i in inst if have[i["kernel"]]]
+    skipped = [i for i in inst if not have[i["kernel"]]]
+    t_start = time.monotonic()
+    for trial in range(args.trials):
+        md_cache, peer_cache = {}, {}
+        for i in todo:
+            def side_memdiag():
+                key = (i["memdiag_args"], i["threads"])
+                if key not in md_cache:
+                    try:
+                        md_cache[key] = b.memdiag_run(i["memdiag_args"],
+                                                      i["threads"])
+                    except RuntimeError as e:
+                        md_cache[key] = e
+                doc = md_cache[key]
+                if isinstance(doc, Exception):
+                    raise doc
+                return i["get"](doc, i["sz"])
+
+            def side_peer():
+                peer = i["peer"]
+                if peer[0] == "likwid":
+                    return b.likwid_run(peer[1], int(i["peer_args"]),
+                                        i["threads"])
+                key = i["peer_args"]
+                if key not in peer_cache:
+                    try:
+                        peer_cache[key] = b.chase_run(key)
+                    except RuntimeError as e:
+                        peer_cache[key] = e
+                if isinstance(peer_cache[key], Exception):
+                    raise peer_cache[key]
+                return peer_cache[key][i["sz"]["w"]]
+
+            sides = [("memdiag", side_memdiag), ("peer_values", side_peer)]
+            if trial % 2:
+                sides.reverse()
+            for what, fn in sides:
+                try:
+                    i[what].append(fn())
+                except (RuntimeError, KeyError, ValueError, TypeError) as e:
+                    i["errors"].append("trial %d, %s: %s" % (trial + 1, what, e))
+        print("trial %d/%d done (%.0fs)" % (trial + 1, args.trials,
+                                            time.monotonic() - t_start),
+              file=sys.stderr)
+
+    # the table
+    hdr = "%-30s %9s %9s %6s   %9s %9s %6s  %s" % (
+        "pair", "memdiag", "peer", "ratio", "best_md", "best_peer", "ratio",
+        "unit")
+    print()
+    print("median of %d trials, then best of %d; ratio = memdiag/peer "
+          "(peer/memdiag for ns)" % (args.trials, args.trials))
+    print(hdr)
+    low = 0
+    for i in inst:
+        row = {"name": i["name"], "pair": i["pair"], "level": i["level"],
+               "threads": i["threads"], "unit": i["unit"],
+               "memdiag_command": "memdiagctl run %s --threads %d --reps %d -j"
+               % (i["memdiag_args"], i["threads"], args.reps),
+               "peer": i["peer"][0] if i["peer"][0] == "chase"
+               else "likwid-bench -t %s -W S0:%sB:%d" % (
+                   i["peer"][1], i["peer_args"], i["threads"]),
+               "working_set_per_thread": i["sz"]["w"],
+               "memdiag_values": i["memdiag"], "peer_values": i["peer_values"],
+               "errors": i["errors"]}
+        if not have[i["kernel"]]:
+            row["skipped"] = "memdiag kernel '%s' not available" % i["kernel"]
+            result["pairs"].append(row)
+            continue
+        if not i["memdiag"] or not i["peer_values"]:
+            print("%-30s %s" % (i["name"], "error: " + (i["errors"] or ["?"])[0]))
+            result["pairs"].append(row)
+            continue
+        lower_better = i["unit"] == "ns"
+        md_med = statistics.median(i["memdiag"])
+        pe_med = statistics.median(i["peer_values"])
+        best = min if lower_better else max
+        md_best, pe_best = best(i["memdiag"]), best(i["peer_values"])
+        if lower_better:
+            ratio, ratio_best = pe_med / md_med, pe_best / md_best
+        else:
+            ratio, ratio_best = md_med / pe_med, md_best / pe_best
+        row.update({"memdiag_median": md_med, "peer_median": pe_med,
+                    "ratio_median": round(ratio, 4), "memdiag_best": md_best,
+                    "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
+        flag = ""
+        if ratio < 0.98:
+            flag = "  < 0.98"
+            low += 1
+        print("%-30s %9.2f %9.2f %6.3f   %9.2f %9.2f %6.3f  %s%s" % (
+            i["name"], md_med, pe_med, ratio, md_best, pe_best, ratio_best,
+            i["unit"], flag))
+        result["pairs"].append(row)
+    for note in result["notes"]:
+        print("note: " + note)
+    result["seconds"] = round(time.monotonic() - t_start, 1)
+    result["commands"] = b.log
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=1)
+    print("%d pairs, %d with a median ratio below 0.98; %.0f s; all values "
+          "in %s" % (len([r for r in result["pairs"] if "ratio_median" in r]),
+                     low, result["seconds"], args.json))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
