@@ -159,12 +159,14 @@ class Bench:
     def likwid_run(self, test, size, threads):
         key = (test, size, threads)
         argv = ["likwid-bench", "-t", test, "-W", "S0:%dB:%d" % (size, threads)]
-        # the first run finds how many iterations last --seconds; later
-        # ones reuse that count and skip likwid-bench's calibration
+        # The first run lets likwid-bench find how many iterations last a
+        # second (its -s takes whole seconds: "-s 0.5" runs 10 iterations,
+        # microseconds at L1); later ones run that many, scaled to
+        # --seconds, and skip the calibration.
         if key in self.likwid_iters:
             argv += ["-i", str(self.likwid_iters[key])]
         else:
-            argv += ["-s", str(self.args.seconds)]
+            argv += ["-s", "1"]
         p = self.run(argv)
         out = p.stdout + p.stderr
         mbs = re.search(r"^MByte/s:\s+([0-9.]+)", out, re.M)
@@ -173,8 +175,10 @@ class Bench:
         if p.returncode or not mbs:
             raise RuntimeError("likwid-bench exit %d: %s" %
                                (p.returncode, out.strip()[-300:]))
-        if it:
-            self.likwid_iters.setdefault(key, int(it.group(1)))
+        secs = re.search(r"^Time:\s+([0-9.e+-]+)", out, re.M)
+        if it and secs and key not in self.likwid_iters:
+            iters = int(it.group(1)) * self.args.seconds / float(secs.group(1))
+            self.likwid_iters[key] = max(10, int(iters))
         if got and int(got.group(1)) != size:
             raise RuntimeError("likwid-bench used %s bytes, not %d" %
                                (got.group(1), size))
@@ -241,7 +245,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3 if quick else 5,
                     help="memdiag --reps and chase repetitions per run")
     ap.add_argument("--seconds", type=float, default=0.3 if quick else 1.0,
-                    help="likwid-bench -s for its first run of a pair")
+                    help="seconds each likwid-bench run lasts after the first "
+                    "of a pair (which lasts 1 s)")
     ap.add_argument("--dram", default="192M" if quick else "384M",
                     help="DRAM working set per thread (K, M or G)")
     ap.add_argument("--only", default=None,
