@@ -29,10 +29,14 @@
 #define STREAM_SCALAR 3.0
 #define STREAM_EPSILON 1e-13	/* STREAM's bound for doubles */
 /*
- * Bytes of each array a timed phase sweeps at least: about 1 ms even at
- * L1 bandwidth, against barriers of some microseconds.
+ * Bytes of each array a timed phase sweeps at least: half a millisecond
+ * or more even at L1 bandwidth, against barriers of some microseconds.
+ * Not much longer: on a shared machine a phase that outlasts the
+ * scheduler's slice is preempted on one thread or the other (each
+ * phase waits for both), and the median repetition should be one that
+ * was not.
  */
-#define STREAM_MIN_PHASE_BYTES (256ull << 20)
+#define STREAM_MIN_PHASE_BYTES (64ull << 20)
 
 const char *const stream_op_name[STREAM_NR_OPS] = {
 	"copy", "scale", "add", "triad"
