@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# deps.sh - install the Debian packages memdiag's build and tests need, if
-# any is missing. Needs root (or sudo) only when something is missing.
+# deps.sh - install the Debian packages memdiag's build, tests and benchmark
+# (likwid, for "make bench") need, if any is missing. Needs root (or sudo)
+# only when something is missing.
 set -eu
 
 pkgs="make gcc libc6-dev pkg-config libmnl-dev jq iproute2 kmod util-linux
