@@ -114,11 +114,8 @@ PAIRS = [
 ]
 
 
-def sizes_for(level, threads, levels, dram):
-    table = dict(LAT_LEVELS if levels is LAT_LEVELS else BW_LEVELS)
-    if levels is BW_LEVELS:
-        table["DRAM"] = dram
-    w = table[level]
+def sizes_for(w, threads):
+    """The sizes a pair line can name, for a working set W per thread."""
     a = w // 3
     return {"w": w, "wt": w * threads, "a": a, "at": a * threads,
             "a2t": 2 * a * threads, "a3t": 3 * a * threads}
@@ -127,7 +124,6 @@ def sizes_for(level, threads, levels, dram):
 class Bench:
     def __init__(self, args):
         self.args = args
-        self.memdiag = args.memdiag
         self.likwid_iters = {}	# likwid command -> iterations it chose
         self.log = []		# every command run: argv, seconds, status
 
@@ -143,7 +139,7 @@ class Bench:
         return p
 
     def memdiag_run(self, args, threads):
-        argv = [self.memdiag, "run"] + args.split() + \
+        argv = [self.args.memdiag, "run"] + args.split() + \
             ["--threads", str(threads), "--reps", str(self.args.reps), "-j"]
         p = self.run(argv)
         try:
@@ -278,10 +274,9 @@ def main():
     result = {"machine": machine(), "quick": quick,
               "config": {"trials": args.trials, "reps": args.reps,
                          "likwid_seconds": args.seconds,
-                         "levels": {k: v for k, v in BW_LEVELS.items()},
+                         "levels": dict(BW_LEVELS, DRAM=dram),
                          "latency_levels": LAT_LEVELS},
               "notes": [], "pairs": []}
-    result["config"]["levels"]["DRAM"] = dram
 
     # which memdiag kernels exist
     have = {}
@@ -299,15 +294,14 @@ def main():
     inst = []
     for idx, (name, kern, levels, threads, md, get, peer, unit) in \
             enumerate(PAIRS):
-        lat = peer[0] == "chase"
+        ws = dict(LAT_LEVELS) if peer[0] == "chase" else dict(BW_LEVELS,
+                                                              DRAM=dram)
         if quick:
             levels = [lv for lv in levels if lv in QUICK_LEVELS]
         for t in threads:
             for lv in levels:
-                sz = sizes_for(lv, t, LAT_LEVELS if lat else BW_LEVELS, dram)
-                lvl_sizes = [sizes_for(x, t, LAT_LEVELS if lat else BW_LEVELS,
-                                       dram)["w"] for x in levels]
-                sz["sizes"] = ",".join(map(str, lvl_sizes))
+                sz = sizes_for(ws[lv], t)
+                sz["sizes"] = ",".join(str(ws[x]) for x in levels)
                 full = "%s %s %dT" % (name, lv, t)
                 if args.only and not re.search(args.only, full):
                     continue
