@@ -152,13 +152,18 @@ class Bench:
                                (p.returncode, p.stderr.strip()))
         return doc
 
-    def likwid_run(self, test, size, threads):
+    def likwid_run(self, test, size, threads, gbps_hint):
         key = (test, size, threads)
         argv = ["likwid-bench", "-t", test, "-W", "S0:%dB:%d" % (size, threads)]
-        # The first run lets likwid-bench find how many iterations last a
-        # second (its -s takes whole seconds: "-s 0.5" runs 10 iterations,
-        # microseconds at L1); later ones run that many, scaled to
-        # --seconds, and skip the calibration.
+        # How many iterations (each moves SIZE named bytes) last --seconds:
+        # from memdiag's GB/s on the same pair, which the first trial
+        # measures first. Otherwise likwid-bench calibrates itself, which
+        # takes several seconds, and only in whole seconds ("-s 0.5" runs
+        # 10 iterations, microseconds at L1); later runs reuse its count,
+        # scaled.
+        if key not in self.likwid_iters and gbps_hint:
+            self.likwid_iters[key] = max(10, int(self.args.seconds *
+                                                 gbps_hint * 1e9 / size))
         if key in self.likwid_iters:
             argv += ["-i", str(self.likwid_iters[key])]
         else:
@@ -241,8 +246,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3 if quick else 5,
                     help="memdiag --reps and chase repetitions per run")
     ap.add_argument("--seconds", type=float, default=0.3 if quick else 1.0,
-                    help="seconds each likwid-bench run lasts after the first "
-                    "of a pair (which lasts 1 s)")
+                    help="about how long each likwid-bench run measures "
+                    "(default 1, BENCH_QUICK=1: 0.3)")
     ap.add_argument("--dram", default="192M" if quick else "384M",
                     help="DRAM working set per thread (K, M or G)")
     ap.add_argument("--only", default=None,
@@ -352,7 +357,8 @@ def main():
                 peer = i["peer"]
                 if peer[0] == "likwid":
                     return b.likwid_run(peer[1], int(i["peer_args"]),
-                                        i["threads"])
+                                        i["threads"],
+                                        max(i["memdiag"], default=None))
                 key = i["peer_args"]
                 if key not in peer_cache:
                     try:
