@@ -8,11 +8,11 @@
  * Access pattern: unit stride over whole arrays, 16 (copy, scale) or 24
  * (add, triad) bytes named per element. The loops are explicit SIMD code
  * (AVX-512, AVX or SSE2, the widest the CPU runs, chosen at run time)
- * because the compiler's scalar loops at -O2 leave a third of the
- * bandwidth on the table; with non-temporal stores (--nt) the destination
- * is not read first (no write-allocate). Working sets that fit in a cache
- * are swept several times per timed phase so the phase lasts long enough
- * for the clock and the barriers not to matter.
+ * because the compiler's scalar loops at -O2 reached half of
+ * likwid-bench's bandwidth; with non-temporal stores (--nt) the
+ * destination is not read first (no write-allocate). Working sets that
+ * fit in a cache are swept several times per timed phase so the phase
+ * lasts long enough for the clock and the barriers not to matter.
  */
 
 #include <math.h>
@@ -93,17 +93,7 @@ static void run_c(unsigned int op, double *restrict a, double *restrict b,
 #define st_stream _mm_stream_pd
 #define st_add _mm_add_pd
 #define st_mul _mm_mul_pd
-#include "stream_simd.h"
-#undef ST_NAME
-#undef ST_TARGET
-#undef ST_W
-#undef st_vec
-#undef st_set1
-#undef st_load
-#undef st_store
-#undef st_stream
-#undef st_add
-#undef st_mul
+#include "stream_simd.h"	/* which #undefs the parameters */
 
 #define ST_NAME(x) x##_avx
 #define ST_TARGET "avx"
@@ -116,16 +106,6 @@ static void run_c(unsigned int op, double *restrict a, double *restrict b,
 #define st_add _mm256_add_pd
 #define st_mul _mm256_mul_pd
 #include "stream_simd.h"
-#undef ST_NAME
-#undef ST_TARGET
-#undef ST_W
-#undef st_vec
-#undef st_set1
-#undef st_load
-#undef st_store
-#undef st_stream
-#undef st_add
-#undef st_mul
 
 #define ST_NAME(x) x##_avx512
 #define ST_TARGET "avx512f"
@@ -138,16 +118,6 @@ static void run_c(unsigned int op, double *restrict a, double *restrict b,
 #define st_add _mm512_add_pd
 #define st_mul _mm512_mul_pd
 #include "stream_simd.h"
-#undef ST_NAME
-#undef ST_TARGET
-#undef ST_W
-#undef st_vec
-#undef st_set1
-#undef st_load
-#undef st_store
-#undef st_stream
-#undef st_add
-#undef st_mul
 #endif /* __x86_64__ */
 
 typedef void st_run_fn(unsigned int op, double *a, double *b, double *c,

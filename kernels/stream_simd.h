@@ -10,6 +10,8 @@
  *   st_set1(x), st_load(p), st_store(p, v), st_stream(p, v),
  *   st_add(x, y), st_mul(x, y)
  *
+ * and it #undefs them all at the end, ready for the next instance.
+ *
  * Each iteration moves four vectors per stream, enough independent loads
  * and stores to keep the load/store units busy at L1 without relying on
  * the compiler to unroll; what does not fill four vectors is done by the
@@ -121,3 +123,13 @@ ST_NAME(run)(unsigned int op, double *a, double *b, double *c, size_t n,
 }
 
 #undef ST_PUT
+#undef ST_NAME
+#undef ST_TARGET
+#undef ST_W
+#undef st_vec
+#undef st_set1
+#undef st_load
+#undef st_store
+#undef st_stream
+#undef st_add
+#undef st_mul

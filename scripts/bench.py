@@ -131,8 +131,9 @@ class Bench:
         t0 = time.monotonic()
         p = subprocess.run(argv, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
+        # the 1-minute load average after it: how busy the machine was
         self.log.append({"argv": argv, "seconds": round(time.monotonic() - t0, 3),
-                         "status": p.returncode})
+                         "status": p.returncode, "loadavg": os.getloadavg()[0]})
         if self.args.verbose:
             print("  %s (%.1fs, exit %d)" % (" ".join(map(shlex.quote, argv)),
                   time.monotonic() - t0, p.returncode), file=sys.stderr)
