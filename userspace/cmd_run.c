@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_run.c - "memdiagctl run": the micro-kernels of kernels/ (memory read
- * benchmark with NOP delays, STREAM, pointer-chase latency) on pinned
- * threads, N repetitions summarized as median, min, max and CoV.
+ * benchmark with NOP delays, STREAM, pointer-chase latency, load
+ * throughput, transpose) on pinned threads, N repetitions summarized as
+ * median, min, max and CoV.
  */
 
 #include <errno.h>
@@ -26,9 +27,17 @@
 #define RUN_MAX_SIZE (1ull << 40)
 #define RUN_MAX_DELAY 1000000000ull
 
+/* long options without a short form */
+enum { OPT_WIDTH = 0x100, OPT_MIX, OPT_VARIANT, OPT_DISTANCE };
+
 /* latency: one size in each of L1, L2, L3 and DRAM of a typical server */
 static const uint64_t default_lat_sizes[] = {
 	16ull << 10, 256ull << 10, 8ull << 20, 256ull << 20, 0
+};
+
+/* throughput: L1, L2, L3 and, beyond even large L3s, DRAM */
+static const uint64_t default_tp_sizes[] = {
+	16ull << 10, 256ull << 10, 8ull << 20, 1ull << 30, 0
 };
 
 /* The kernels, in the order --help lists them. */
@@ -39,6 +48,11 @@ static const struct run_kernel run_kernels[] = {
 	{ .name = "stream", .default_size = 256ull << 20, .run = run_stream },
 	{ .name = "latency", .default_sizes = default_lat_sizes,
 	  .size_list = true, .run = run_latency },
+	{ .name = "throughput", .default_sizes = default_tp_sizes,
+	  .size_list = true, .has_width = true, .run = run_throughput },
+	/* 128M: N = 4096, as in the seed */
+	{ .name = "transpose", .default_size = 128ull << 20,
+	  .has_variant = true, .run = run_transpose },
 };
 
 #define NR_KERNELS (sizeof(run_kernels) / sizeof(run_kernels[0]))
@@ -50,6 +64,8 @@ void cmd_run_usage(FILE *f)
 {
 	fputs("Usage: " PROG " run KERNEL [--threads N] [--cpus LIST] [--size SIZE]\n"
 	      "                      [--delay N] [--reps N] [--hugepages]\n"
+	      "                      [--width W] [--mix LIST]\n"
+	      "                      [--variant LIST] [--distance D]\n"
 	      "                      [-j|--json] [-p|--pretty]\n"
 	      "\n"
 	      "Run a memory micro-kernel on pinned threads, each on memory it\n"
@@ -72,6 +88,18 @@ void cmd_run_usage(FILE *f)
 	      "              ns and TSC cycles per load, per working-set size\n"
 	      "              (--size: a comma list, per thread; default\n"
 	      "              16K,256K,8M,256M)\n"
+	      "  throughput  x86-membench-style load loops in assembly at one SIMD\n"
+	      "              width, loads only or mixed with FP adds or NOPs, each\n"
+	      "              thread on its own buffer, timed with the TSC: GB/s of\n"
+	      "              bytes loaded (= traffic: nothing is written) and bytes\n"
+	      "              per TSC cycle per thread (--size: a comma list of\n"
+	      "              multiples of 1K, per thread; default 16K,256K,8M,1G)\n"
+	      "  transpose   N x N double matrix transpose: naive, sse,\n"
+	      "              sse-prefetch, avx, avx-prefetch, each verified against\n"
+	      "              naive; GB/s counts 2*N*N*8 bytes, traffic_gbps adds the\n"
+	      "              write-allocate (--size: bytes of one matrix, N the\n"
+	      "              largest multiple of 8 that fits; default 128M, N = 4096;\n"
+	      "              threads split the destination's rows)\n"
 	      "\n"
 	      "Options:\n"
 	      "  -t, --threads N   threads (default: the number of --cpus, or 1)\n"
@@ -82,6 +110,16 @@ void cmd_run_usage(FILE *f)
 	      "                    default 0)\n"
 	      "  -r, --reps N      repetitions (default 5)\n"
 	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE)\n"
+	      "      --width W     throughput: sse (128-bit), avx2 (256) or avx512\n"
+	      "                    (512) loads (default: the widest this CPU has)\n"
+	      "      --mix LIST    throughput: a comma list of load, load-fadd and\n"
+	      "                    load-nop (default: all three)\n"
+	      "      --variant LIST\n"
+	      "                    transpose: a comma list of naive, sse,\n"
+	      "                    sse-prefetch, avx and avx-prefetch (default: all\n"
+	      "                    this CPU runs)\n"
+	      "      --distance D  transpose: prefetch the source D rows ahead\n"
+	      "                    (0 to 1024; default 8)\n"
 	      "  -j, --json        print one JSON document\n"
 	      "  -p, --pretty      indent the JSON output (implies --json)\n"
 	      "\n"
@@ -97,6 +135,10 @@ static const struct option run_options[] = {
 	{ "delay", required_argument, NULL, 'd' },
 	{ "reps", required_argument, NULL, 'r' },
 	{ "hugepages", no_argument, NULL, 'H' },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "mix", required_argument, NULL, OPT_MIX },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "distance", required_argument, NULL, OPT_DISTANCE },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
@@ -256,6 +298,18 @@ static void kernel_list(char *buf, size_t size, size_t flag)
 	}
 }
 
+/* Option @opt, which kernel @kname has no @what for: a usage error. */
+static int not_for_kernel(const char *cmd, const char *opt, const char *what,
+			  const char *kname, size_t flag)
+{
+	char names[256];
+
+	kernel_list(names, sizeof(names), flag);
+	return cli_usage(cmd, "option '%s': kernel '%s' has no %s (only %s %s)",
+			 opt, kname, what, names,
+			 strchr(names, ' ') ? "have" : "has");
+}
+
 static int parse_args(struct run_args *a, struct opts *o, int argc,
 		      char **argv)
 {
@@ -309,6 +363,21 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 		case 'H':
 			a->hugepages = true;
 			break;
+		case OPT_WIDTH:
+			a->width = optarg;
+			break;
+		case OPT_MIX:
+			a->mix = optarg;
+			break;
+		case OPT_VARIANT:
+			a->variant = optarg;
+			break;
+		case OPT_DISTANCE:
+			if (parse_uint(optarg, 0, TR_MAX_DISTANCE, &a->distance,
+				       err, sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--distance': %s", err);
+			a->have_distance = true;
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -339,6 +408,14 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 		return cli_usage(cmd, "option '--delay': kernel '%s' has no delay (only %s %s)",
 				 kname, names, strchr(names, ' ') ? "have" : "has");
 	}
+	if ((a->width || a->mix) && !a->kernel->has_width)
+		return not_for_kernel(cmd, a->width ? "--width" : "--mix",
+				      a->width ? "width" : "mix", kname,
+				      offsetof(struct run_kernel, has_width));
+	if ((a->variant || a->have_distance) && !a->kernel->has_variant)
+		return not_for_kernel(cmd, a->variant ? "--variant" : "--distance",
+				      a->variant ? "variants" : "prefetch distance",
+				      kname, offsetof(struct run_kernel, has_variant));
 	if (a->nr_size > 1 && !a->kernel->size_list) {
 		kernel_list(names, sizeof(names),
 			    offsetof(struct run_kernel, size_list));

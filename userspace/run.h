@@ -33,6 +33,12 @@ struct run_args {
 	bool have_delay;
 	uint64_t reps;
 	bool hugepages;
+	/* throughput, transpose: names as given, checked by the kernel's file */
+	const char *width;	/* --width */
+	const char *mix;	/* --mix */
+	const char *variant;	/* --variant */
+	uint64_t distance;	/* --distance */
+	bool have_distance;
 };
 
 /*
@@ -48,6 +54,8 @@ struct run_kernel {
 	const uint64_t *default_sizes;	/* 0-terminated list */
 	bool size_list;			/* --size takes a comma list */
 	bool has_delay;			/* --delay means something */
+	bool has_width;			/* --width and --mix do */
+	bool has_variant;		/* --variant and --distance do */
 	int (*run)(const char *cmd, struct printer *p,
 		   const struct run_args *a, const struct kern_cfg *cfg,
 		   bool *printed);
@@ -60,6 +68,30 @@ int run_stream(const char *cmd, struct printer *p, const struct run_args *a,
 	       const struct kern_cfg *cfg, bool *printed);
 int run_latency(const char *cmd, struct printer *p, const struct run_args *a,
 		const struct kern_cfg *cfg, bool *printed);
+int run_throughput(const char *cmd, struct printer *p,
+		   const struct run_args *a, const struct kern_cfg *cfg,
+		   bool *printed);
+int run_transpose(const char *cmd, struct printer *p,
+		  const struct run_args *a, const struct kern_cfg *cfg,
+		  bool *printed);
+
+/*
+ * One of @nr @names, or with @list a comma list of them, given to option
+ * @opt, into a bit mask (bit i: names[i]); @what names one ("mix").
+ * Returns MDC_EXIT_OK, or reports a usage error (unknown or repeated
+ * name) and returns MDC_EXIT_USAGE.
+ */
+int run_parse_names(const char *cmd, const char *opt, const char *what,
+		    const char *s, const char *const *names, unsigned int nr,
+		    bool list, unsigned int *mask);
+/* "a, b or c" of the names whose bit is set in @mask. */
+void run_name_list(char *buf, size_t size, const char *const *names,
+		   unsigned int nr, unsigned int mask);
+/*
+ * kern_cpu_has(), except for the features the test hook
+ * MEMDIAG_TEST_HIDE_CPU (a comma list such as "avx512f,avx2") hides.
+ */
+bool run_cpu_has(enum kern_cpu_feature f);
 
 /* "64M" when @v is a whole multiple, else bytes. */
 void run_fmt_size(char *buf, size_t size, uint64_t v);
