@@ -125,13 +125,13 @@ rh="see 'memdiagctl run --help'"
 t 0 out "  run  " help
 t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST] [--size SIZE]" run --help
 t 0 out "Usage: memdiagctl run KERNEL" help run
-t 1 err "memdiagctl: run: no kernel given: read-delay, stream or latency: $rh" run
-t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream or latency: $rh" run bogus
+t 1 err "memdiagctl: run: no kernel given: read-delay, stream, latency, throughput or transpose: $rh" run
+t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latency, throughput or transpose: $rh" run bogus
 t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G): $rh" run stream --size 12Q
 t 1 err "memdiagctl: run: option '--size': '1k2' is not a size" run latency --size 1k2
 t 1 err "memdiagctl: run: option '--size': '16K,,1M' is not a list of sizes" run latency --size 16K,,1M
 t 1 err "memdiagctl: run: option '--size': '100' is out of range: it must be from 4K to 1024G" run stream --size 100
-t 1 err "memdiagctl: run: option '--size': kernel 'stream' takes one size (only latency takes a list)" run stream --size 1M,2M
+t 1 err "memdiagctl: run: option '--size': kernel 'stream' takes one size (only latency or throughput take a list)" run stream --size 1M,2M
 t 1 err "memdiagctl: run: option '--size' needs a value: $rh" run stream --size
 ncpu=$(getconf _NPROCESSORS_ONLN)
 t 1 err "memdiagctl: run: option '--threads': '$((ncpu + 1))' is more than the $ncpu online CPUs: $rh" run stream --threads $((ncpu + 1))
@@ -146,6 +146,35 @@ t 1 err "memdiagctl: run: option '--delay': 'x' is not a number" run read-delay 
 t 1 err "memdiagctl: run: option '--reps': '0' is out of range: it must be from 1 to 1000" run stream --reps 0
 t 1 err "memdiagctl: run: unknown option '--bogus': $rh" run stream --bogus
 t 1 err "memdiagctl: run: unexpected argument 'extra'" run stream extra
+# throughput and transpose options
+t 0 out "  throughput  x86-membench-style load loops in assembly" run --help
+t 0 out "  transpose   N x N double matrix transpose" run --help
+t 1 err "memdiagctl: run: option '--width': 'avx3' is not a width: use sse, avx2 or avx512: $rh" run throughput --width avx3
+t 1 err "memdiagctl: run: option '--width': 'sse,avx2' is not a width: use sse, avx2 or avx512: $rh" run throughput --width sse,avx2
+t 1 err "memdiagctl: run: option '--width' needs a value: $rh" run throughput --width
+t 1 err "memdiagctl: run: option '--mix': 'fma' is not a mix: use load, load-fadd or load-nop (or a comma list of them): $rh" run throughput --mix fma
+t 1 err "memdiagctl: run: option '--mix': mix 'load' is listed twice" run throughput --mix load,load-nop,load
+t 1 err "memdiagctl: run: option '--mix': '' is not a mix" run throughput --mix load,
+t 1 err "memdiagctl: run: option '--size': '5000' is not a multiple of 1K (throughput loads whole 1K blocks): $rh" run throughput --size 16K,5000
+t 1 err "memdiagctl: run: option '--width': kernel 'stream' has no width (only throughput has): $rh" run stream --width sse
+t 1 err "memdiagctl: run: option '--mix': kernel 'transpose' has no mix (only throughput has)" run transpose --mix load
+t 1 err "memdiagctl: run: option '--variant': 'avx512' is not a variant: use naive, sse, sse-prefetch, avx or avx-prefetch (or a comma list of them): $rh" run transpose --variant avx512
+t 1 err "memdiagctl: run: option '--variant': variant 'sse' is listed twice" run transpose --variant sse,naive,sse
+t 1 err "memdiagctl: run: option '--distance': 'far' is not a number: $rh" run transpose --distance far
+t 1 err "memdiagctl: run: option '--distance': '-1' is not a number" run transpose --distance=-1
+t 1 err "memdiagctl: run: option '--distance': '1025' is out of range: it must be from 0 to 1024" run transpose --distance 1025
+t 1 err "memdiagctl: run: option '--variant': kernel 'latency' has no variants (only transpose has): $rh" run latency --variant naive
+t 1 err "memdiagctl: run: option '--distance': kernel 'throughput' has no prefetch distance (only transpose has)" run throughput --distance 8
+t 1 err "memdiagctl: run: option '--size': kernel 'transpose' takes one size (only latency or throughput take a list)" run transpose --size 1M,2M
+# what the CPU lacks, simulated with the test hook MEMDIAG_TEST_HIDE_CPU
+MEMDIAG_TEST_HIDE_CPU=avx512f
+export MEMDIAG_TEST_HIDE_CPU
+t 1 err "memdiagctl: run: option '--width': this CPU has no avx512 (avx512f): use sse" run throughput --width avx512
+MEMDIAG_TEST_HIDE_CPU=avx2,avx512f
+t 1 err "memdiagctl: run: option '--width': this CPU has no avx2 (avx2): use sse: $rh" run throughput --width avx2 --size 16K
+MEMDIAG_TEST_HIDE_CPU=avx
+t 1 err "memdiagctl: run: option '--variant': avx-prefetch needs avx, which this CPU lacks: use naive, sse or sse-prefetch: $rh" run transpose --variant naive,avx-prefetch
+unset MEMDIAG_TEST_HIDE_CPU
 
 # ok NAME CONDITION-STATUS: one TAP row from the last command's outcome
 ok() { # name status [diagnostic file]
@@ -206,6 +235,108 @@ rc=$?
 slow=$(jvals gbps)
 [ "$rc" -eq 0 ] && gt "$slow" 0 && gt "$fast" "$slow"
 ok "memdiagctl run read-delay --delay 200: gbps $slow < $fast (delay 0)" $?
+
+# throughput: the widest width by default, L1 faster than memory
+if grep -qw avx512f /proc/cpuinfo; then widest=avx512
+elif grep -qw avx2 /proc/cpuinfo; then widest=avx2
+else widest=sse
+fi
+"$bin" run throughput --size 16K,64M --mix load --reps 3 -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+l1=$(jvals gbps | sed -n 1p)
+mem=$(jvals gbps | sed -n 2p)
+[ "$rc" -eq 0 ] && gt "$mem" 0 && gt "$l1" "$mem"
+ok "memdiagctl run throughput --size 16K,64M --mix load -j: gbps 16K ($l1) > 64M ($mem) > 0" $?
+[ "$(jvals width | sort -u)" = "\"$widest\"" ] && [ "$(jvals mix | sort -u)" = '"load"' ]
+ok "memdiagctl run throughput -j: default width $widest (the widest in /proc/cpuinfo), mix load" $?
+[ "$(jvals traffic_gbps)" = "$(jvals gbps)" ] && [ "$(jvals verified | sort -u)" = null ] &&
+	[ "$(jvals size_bytes | paste -sd,)" = 16384,67108864 ] &&
+	[ "$(jvals passes | paste -sd,)" = 32768,8 ] &&
+	grep -qF '"kernel":"throughput","threads":1,' "$tmp/out" &&
+	grep -qF '"reps":3,' "$tmp/out" && [ "$(jvals cov | wc -l)" -eq 2 ]
+ok "memdiagctl run throughput -j: traffic_gbps = gbps, verified null, size_bytes, passes, reps, cov" $?
+ghz=$(jvals tsc_ghz)
+st=0
+for i in 1 2; do
+	# bytes per TSC cycle per thread: gbps / tsc_ghz / threads (1)
+	awk -v g="$(jvals gbps | sed -n ${i}p)" -v b="$(jvals bytes_per_cycle | sed -n ${i}p)" \
+	    -v f="$ghz" 'BEGIN { d = b - g / f; exit !(f > 0 && b > 0 && d < 0.01 && d > -0.01) }' || st=1
+done
+ok "memdiagctl run throughput -j: bytes_per_cycle = gbps / tsc_ghz ($ghz)" $st
+for w in sse avx2 avx512; do
+	feature=$w
+	[ $w = sse ] && feature=sse2
+	[ $w = avx512 ] && feature=avx512f
+	if ! grep -qw $feature /proc/cpuinfo; then
+		skip "memdiagctl run throughput --width $w --threads 2" "no $feature"
+		continue
+	fi
+	"$bin" run throughput --width $w --size 16K,256K --threads 2 --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	st=0
+	for v in $(jvals gbps); do gt "$v" 0 || st=1; done
+	[ "$rc" -eq 0 ] && [ $st -eq 0 ] && [ "$(jvals gbps | wc -l)" -eq 6 ] &&
+		[ "$(jvals mix | paste -sd,)" = '"load","load-fadd","load-nop","load","load-fadd","load-nop"' ] &&
+		[ "$(jvals width | sort -u)" = "\"$w\"" ] && [ "$(jvals width_bits)" -gt 0 ] &&
+		[ "$(jvals threads | sort -u)" = 2 ]
+	ok "memdiagctl run throughput --width $w --size 16K,256K --threads 2: three mixes, each gbps > 0" $?
+done
+MEMDIAG_TEST_HIDE_CPU=avx2,avx512f "$bin" run throughput --size 16K --mix load-nop,load-fadd --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && [ "$(jvals width | sort -u)" = '"sse"' ] && [ "$(jvals width_bits)" = 128 ] &&
+	[ "$(jvals mix | paste -sd,)" = '"load-fadd","load-nop"' ]
+ok "memdiagctl run throughput with avx2 and avx512f hidden (MEMDIAG_TEST_HIDE_CPU): width sse" $?
+"$bin" run throughput --size 16K --mix load --reps 1 > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^16K  *load  ' "$tmp/out" &&
+	grep -qF "traffic = GB/s" "$tmp/out"
+ok "memdiagctl run throughput (text): a 16K load row, nothing on stderr" $?
+
+# transpose: every variant equals naive, naive equals the definition
+all_variants='"naive","sse","sse-prefetch","avx","avx-prefetch"'
+grep -qw avx /proc/cpuinfo || all_variants='"naive","sse","sse-prefetch"'
+"$bin" run transpose --size 1M --threads 2 --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(jvals variant | paste -sd,)" = "$all_variants" ] &&
+	[ "$(jvals verified | sort -u)" = true ] && [ "$(jvals mismatches | sort -u)" = 0 ]
+ok "memdiagctl run transpose --size 1M --threads 2 -j: $all_variants verified" $?
+# 1M holds 362 x 362 doubles; N is a multiple of 8
+[ "$(jvals n | sort -u)" = 360 ] && [ "$(jvals size_bytes | sort -u)" = 1036800 ] &&
+	grep -qF '"variant":"sse","n":360,"distance":null,' "$tmp/out" &&
+	grep -qF '"variant":"sse-prefetch","n":360,"distance":8,' "$tmp/out" &&
+	grep -qF '"kernel":"transpose","threads":2,' "$tmp/out"
+ok "memdiagctl run transpose -j: n 360, size_bytes N*N*8, distance 8 for the prefetching variants" $?
+st=0
+n=$(jvals gbps | wc -l)
+for i in $(seq "$n"); do
+	g=$(jvals gbps | sed -n ${i}p)
+	tr=$(jvals traffic_gbps | sed -n ${i}p)
+	gt "$g" 0 && awk -v g="$g" -v t="$tr" 'BEGIN { d = t - 1.5 * g; exit !(d < 0.001 * t && d > -0.001 * t) }' || st=1
+done
+ok "memdiagctl run transpose -j: gbps > 0, traffic_gbps = 1.5 gbps (write-allocate)" $st
+for args in "--size 4K --distance 0" "--size 100K --distance 3 --threads 2" "--size 64K --distance 1024"; do
+	# shellcheck disable=SC2086 # $args is several arguments
+	"$bin" run transpose $args --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	[ $? -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
+		[ "$(jvals verified | wc -l)" -eq "$(echo "$all_variants" | tr , '\n' | wc -l)" ]
+	ok "memdiagctl run transpose $args: every variant verified" $?
+done
+MEMDIAG_TEST_HIDE_CPU=avx "$bin" run transpose --size 64K --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && [ "$(jvals variant | paste -sd,)" = '"naive","sse","sse-prefetch"' ]
+ok "memdiagctl run transpose with avx hidden (MEMDIAG_TEST_HIDE_CPU): naive, sse, sse-prefetch" $?
+# the check must catch one flipped bit (MEMDIAG_TEST_CORRUPT, a test hook)
+MEMDIAG_TEST_CORRUPT=sse-prefetch "$bin" run transpose --size 64K --threads 2 --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 6 ] && grep -qF '"variant":"sse-prefetch",' "$tmp/out" &&
+	[ "$(jvals verified | paste -sd,)" = "$(echo "$all_variants" | sed 's/"sse-prefetch"/false/; s/"[a-z-]*"/true/g')" ] &&
+	[ "$(jvals mismatches | sort -u | paste -sd,)" = 0,1 ] &&
+	grep -qF "memdiagctl: run: transpose results failed validation: sse-prefetch: see the output" "$tmp/err"
+ok "memdiagctl run transpose, one bit of sse-prefetch flipped: it alone not verified, exit 6" $?
+MEMDIAG_TEST_CORRUPT=naive "$bin" run transpose --size 64K --variant naive --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 6 ] && [ "$(jvals verified)" = false ] && [ "$(jvals mismatches)" = 1 ]
+ok "memdiagctl run transpose --variant naive, one bit flipped: not verified against the definition, exit 6" $?
+"$bin" run transpose --size 64K --variant sse-prefetch,naive --reps 1 > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^naive ' "$tmp/out" &&
+	grep -q '^sse-prefetch ' "$tmp/out" && ! grep -q '^avx' "$tmp/out" &&
+	grep -qF 'verified: yes' "$tmp/out" && grep -qF 'N = 88 ' "$tmp/out"
+ok "memdiagctl run transpose --variant sse-prefetch,naive (text): two rows, N = 88, verified" $?
 
 # text: a table and the truth about the counters; quiet when not a tty
 t 0 out "counters: unavailable (not integrated with the memdiag module yet)" run read-delay --size 4M --reps 1
