@@ -8,7 +8,7 @@
 #include "kernel.h"
 
 const char *const kern_cpu_feature_name[KERN_CPU_NR_FEATURES] = {
-	"sse2", "avx", "avx2", "avx512f"
+	"sse2", "avx", "avx512f"
 };
 
 bool kern_cpu_has(enum kern_cpu_feature f)
@@ -21,8 +21,6 @@ bool kern_cpu_has(enum kern_cpu_feature f)
 		return __builtin_cpu_supports("sse2");
 	case KERN_CPU_AVX:
 		return __builtin_cpu_supports("avx");
-	case KERN_CPU_AVX2:
-		return __builtin_cpu_supports("avx2");
 	case KERN_CPU_AVX512F:
 		return __builtin_cpu_supports("avx512f");
 	default:

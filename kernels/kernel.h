@@ -111,9 +111,9 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 
 /* ---- SIMD kernels: which instructions this CPU runs ---- */
 
-enum kern_cpu_feature { KERN_CPU_SSE2, KERN_CPU_AVX, KERN_CPU_AVX2,
-			KERN_CPU_AVX512F, KERN_CPU_NR_FEATURES };
-/* "sse2", "avx", "avx2", "avx512f": as /proc/cpuinfo and GCC name them */
+enum kern_cpu_feature { KERN_CPU_SSE2, KERN_CPU_AVX, KERN_CPU_AVX512F,
+			KERN_CPU_NR_FEATURES };
+/* "sse2", "avx", "avx512f": as /proc/cpuinfo and GCC name them */
 extern const char *const kern_cpu_feature_name[KERN_CPU_NR_FEATURES];
 /* Whether the CPU and the OS (XSAVE state) support @f; false off x86. */
 bool kern_cpu_has(enum kern_cpu_feature f);
@@ -123,9 +123,9 @@ bool kern_cpu_has(enum kern_cpu_feature f);
  * and over with hand-written loops at one SIMD width, loads only or mixed
  * with FP adds or NOPs, timed with serialized TSC reads.
  */
-enum tp_width { TP_SSE, TP_AVX2, TP_AVX512, TP_NR_WIDTHS };
+enum tp_width { TP_SSE, TP_AVX, TP_AVX512, TP_NR_WIDTHS };
 enum tp_mix { TP_LOAD, TP_LOAD_FADD, TP_LOAD_NOP, TP_NR_MIXES };
-extern const char *const tp_width_name[TP_NR_WIDTHS];	/* sse, avx2, avx512 */
+extern const char *const tp_width_name[TP_NR_WIDTHS];	/* sse, avx, avx512 */
 extern const unsigned int tp_width_bits[TP_NR_WIDTHS];	/* 128, 256, 512 */
 extern const enum kern_cpu_feature tp_width_feature[TP_NR_WIDTHS];
 extern const char *const tp_mix_name[TP_NR_MIXES];	/* load, load-fadd, load-nop */

@@ -21,10 +21,10 @@
  */
 #define TP_TARGET_BYTES (512ull << 20)
 
-const char *const tp_width_name[TP_NR_WIDTHS] = { "sse", "avx2", "avx512" };
+const char *const tp_width_name[TP_NR_WIDTHS] = { "sse", "avx", "avx512" };
 const unsigned int tp_width_bits[TP_NR_WIDTHS] = { 128, 256, 512 };
 const enum kern_cpu_feature tp_width_feature[TP_NR_WIDTHS] = {
-	KERN_CPU_SSE2, KERN_CPU_AVX2, KERN_CPU_AVX512F
+	KERN_CPU_SSE2, KERN_CPU_AVX, KERN_CPU_AVX512F
 };
 const char *const tp_mix_name[TP_NR_MIXES] = {
 	"load", "load-fadd", "load-nop"
@@ -35,12 +35,12 @@ typedef void tp_fn(const void *buf, size_t bytes, uint64_t passes);
 #if defined(__x86_64__)
 /* throughput_x86.S */
 tp_fn tp_load_sse, tp_fadd_sse, tp_nop_sse;
-tp_fn tp_load_avx2, tp_fadd_avx2, tp_nop_avx2;
+tp_fn tp_load_avx, tp_fadd_avx, tp_nop_avx;
 tp_fn tp_load_avx512, tp_fadd_avx512, tp_nop_avx512;
 
 static tp_fn *const tp_fns[TP_NR_WIDTHS][TP_NR_MIXES] = {
 	{ tp_load_sse, tp_fadd_sse, tp_nop_sse },
-	{ tp_load_avx2, tp_fadd_avx2, tp_nop_avx2 },
+	{ tp_load_avx, tp_fadd_avx, tp_nop_avx },
 	{ tp_load_avx512, tp_fadd_avx512, tp_nop_avx512 },
 };
 

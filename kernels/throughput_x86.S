@@ -14,9 +14,10 @@
  * measures an instruction reading its operand from memory) or nop (each
  * load followed by a one-byte NOP, which costs front-end and retire
  * slots but no execution unit). WIDTH is sse (128-bit movapd/addpd),
- * avx2 (256-bit VEX) or avx512 (512-bit EVEX). @buf is aligned to 64
- * bytes, @bytes a non-zero multiple of 16 loads of the width (1 KiB covers
- * all), @passes at least 1. The caller checks the CPU has the width.
+ * avx (256-bit VEX: AVX suffices, no AVX2 instruction is used) or avx512
+ * (512-bit EVEX). @buf is aligned to 64 bytes, @bytes a non-zero multiple
+ * of 16 loads of the width (1 KiB covers all), @passes at least 1. The
+ * caller checks the CPU has the width.
  */
 
 #if defined(__x86_64__)
@@ -95,9 +96,9 @@ tp_\kind\()_\wname:
 TP_FUNC load, sse, 0
 TP_FUNC fadd, sse, 0
 TP_FUNC nop, sse, 0
-TP_FUNC load, avx2, 1
-TP_FUNC fadd, avx2, 1
-TP_FUNC nop, avx2, 1
+TP_FUNC load, avx, 1
+TP_FUNC fadd, avx, 1
+TP_FUNC nop, avx, 1
 TP_FUNC load, avx512, 2
 TP_FUNC fadd, avx512, 2
 TP_FUNC nop, avx512, 2

@@ -110,7 +110,7 @@ void cmd_run_usage(FILE *f)
 	      "                    default 0)\n"
 	      "  -r, --reps N      repetitions (default 5)\n"
 	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE)\n"
-	      "      --width W     throughput: sse (128-bit), avx2 (256) or avx512\n"
+	      "      --width W     throughput: sse (128-bit), avx (256) or avx512\n"
 	      "                    (512) loads (default: the widest this CPU has)\n"
 	      "      --mix LIST    throughput: a comma list of load, load-fadd and\n"
 	      "                    load-nop (default: all three)\n"

@@ -89,7 +89,7 @@ void run_name_list(char *buf, size_t size, const char *const *names,
 		   unsigned int nr, unsigned int mask);
 /*
  * kern_cpu_has(), except for the features the test hook
- * MEMDIAG_TEST_HIDE_CPU (a comma list such as "avx512f,avx2") hides.
+ * MEMDIAG_TEST_HIDE_CPU (a comma list such as "avx512f,avx") hides.
  */
 bool run_cpu_has(enum kern_cpu_feature f);
 

@@ -42,12 +42,12 @@ int run_throughput(const char *cmd, struct printer *p,
 			;
 		if (!(usable & wmask)) {
 			if (!usable)
-				return cli_usage(cmd, "option '--width': this CPU has no %s (%s), nor any other width: throughput needs x86-64",
+				return cli_usage(cmd, "option '--width': %s needs %s, which this CPU lacks, as it lacks every width: throughput needs x86-64",
 						 tp_width_name[w],
 						 kern_cpu_feature_name[tp_width_feature[w]]);
 			run_name_list(names, sizeof(names), tp_width_name,
 				      TP_NR_WIDTHS, usable);
-			return cli_usage(cmd, "option '--width': this CPU has no %s (%s): use %s",
+			return cli_usage(cmd, "option '--width': %s needs %s, which this CPU lacks: use %s",
 					 tp_width_name[w],
 					 kern_cpu_feature_name[tp_width_feature[w]],
 					 names);
@@ -57,7 +57,7 @@ int run_throughput(const char *cmd, struct printer *p,
 			;	/* the widest */
 	} else {
 		cli_err(cmd, "throughput cannot run",
-			"this CPU has none of the SIMD widths (sse, avx2, avx512): throughput needs x86-64");
+			"this CPU has none of the SIMD widths (sse, avx, avx512): throughput needs x86-64");
 		return MDC_EXIT_LOCAL;
 	}
 	mixes = (1u << TP_NR_MIXES) - 1;
