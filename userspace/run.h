@@ -92,6 +92,12 @@ void run_name_list(char *buf, size_t size, const char *const *names,
  * MEMDIAG_TEST_HIDE_CPU (a comma list such as "avx512f,avx") hides.
  */
 bool run_cpu_has(enum kern_cpu_feature f);
+/*
+ * Whether @bytes of buffers leave a quarter of the machine's memory free:
+ * beyond that, first-touching them would wake the OOM killer rather than
+ * fail cleanly (mmap overcommits). True when the size is unknown.
+ */
+bool run_fits_memory(uint64_t bytes);
 
 /* "64M" when @v is a whole multiple, else bytes. */
 void run_fmt_size(char *buf, size_t size, uint64_t v);

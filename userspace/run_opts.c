@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run.h"
 
@@ -80,4 +81,13 @@ static bool hidden(const char *name)
 bool run_cpu_has(enum kern_cpu_feature f)
 {
 	return kern_cpu_has(f) && !hidden(kern_cpu_feature_name[f]);
+}
+
+bool run_fits_memory(uint64_t bytes)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || size <= 0)
+		return true;
+	return bytes / 3 <= (uint64_t)pages / 4 * (uint64_t)size;
 }

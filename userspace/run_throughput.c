@@ -68,11 +68,15 @@ int run_throughput(const char *cmd, struct printer *p,
 			return rc;
 	}
 	for (i = 0; i < a->nr_size; i++) {
-		if (a->size[i] % TP_SIZE_ALIGN) {
-			run_fmt_size(sz, sizeof(sz), a->size[i]);
+		run_fmt_size(sz, sizeof(sz), a->size[i]);
+		if (a->size[i] % TP_SIZE_ALIGN)
 			return cli_usage(cmd, "option '--size': '%s' is not a multiple of 1K (throughput loads whole 1K blocks)",
 					 sz);
-		}
+		/* each thread has a buffer of its own */
+		if (!run_fits_memory(a->size[i] * a->threads))
+			return cli_usage(cmd, "option '--size': %s x %" PRIu64 " thread%s needs more than 3/4 of this machine's memory: give smaller sizes",
+					 sz, a->threads,
+					 a->threads == 1 ? "" : "s");
 	}
 	ghz = kern_tsc_ghz();
 	if (!(ghz > 0)) {

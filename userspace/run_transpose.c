@@ -70,6 +70,11 @@ int run_transpose(const char *cmd, struct printer *p,
 		return cli_usage(cmd, "option '--size': a %s matrix (N = %zu) is too small for %" PRIu64 " threads: each needs %d rows",
 				 sz, n, a->threads, TR_ALIGN);
 	}
+	if (!run_fits_memory(3 * n * n * sizeof(double))) {
+		run_fmt_size(sz, sizeof(sz), a->size[0]);
+		return cli_usage(cmd, "option '--size': three %s matrices need more than 3/4 of this machine's memory: give a smaller size",
+				 sz);
+	}
 	if (transpose_run(cfg, n, variants, distance, corrupt_variant(), &r,
 			  err, sizeof(err))) {
 		cli_err(cmd, "transpose failed", "%s", err);

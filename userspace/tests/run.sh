@@ -166,6 +166,19 @@ t 1 err "memdiagctl: run: option '--distance': '1025' is out of range: it must b
 t 1 err "memdiagctl: run: option '--variant': kernel 'latency' has no variants (only transpose has): $rh" run latency --variant naive
 t 1 err "memdiagctl: run: option '--distance': kernel 'throughput' has no prefetch distance (only transpose has)" run throughput --distance 8
 t 1 err "memdiagctl: run: option '--size': kernel 'transpose' takes one size (only latency or throughput take a list)" run transpose --size 1M,2M
+# no buffers the first touch could not get (sizes from this machine's
+# memory; ulimit -v turns a missing check into a failed mmap, not the OOM
+# killer)
+memk=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+# two threads where there are two CPUs: each thread has its own buffers
+thr=2
+[ "$ncpu" -ge 2 ] || thr=1
+(
+	ulimit -v 4194304
+	t 1 err "memdiagctl: run: option '--size': ${memk}K x 1 thread needs more than 3/4 of this machine's memory: give smaller sizes: $rh" run throughput --size 16K,${memk}K
+	t 1 err "memdiagctl: run: option '--size': $((memk / thr + 1))K x $thr thread" run throughput --size $((memk / thr + 1))K --threads $thr
+	t 1 err "memdiagctl: run: option '--size': three $((memk / 2))K matrices need more than 3/4 of this machine's memory: give a smaller size: $rh" run transpose --size $((memk / 2))K
+)
 # what the CPU lacks, simulated with the test hook MEMDIAG_TEST_HIDE_CPU
 MEMDIAG_TEST_HIDE_CPU=avx512f
 export MEMDIAG_TEST_HIDE_CPU
@@ -268,18 +281,18 @@ for w in sse avx avx512; do
 	[ $w = sse ] && feature=sse2
 	[ $w = avx512 ] && feature=avx512f
 	if ! grep -qw $feature /proc/cpuinfo; then
-		skip "memdiagctl run throughput --width $w --threads 2" "no $feature"
+		skip "memdiagctl run throughput --width $w --threads $thr" "no $feature"
 		continue
 	fi
-	"$bin" run throughput --width $w --size 16K,256K --threads 2 --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	"$bin" run throughput --width $w --size 16K,256K --threads $thr --reps 1 -j > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	st=0
 	for v in $(jvals gbps); do gt "$v" 0 || st=1; done
 	[ "$rc" -eq 0 ] && [ $st -eq 0 ] && [ "$(jvals gbps | wc -l)" -eq 6 ] &&
 		[ "$(jvals mix | paste -sd,)" = '"load","load-fadd","load-nop","load","load-fadd","load-nop"' ] &&
 		[ "$(jvals width | sort -u)" = "\"$w\"" ] && [ "$(jvals width_bits)" -gt 0 ] &&
-		[ "$(jvals threads | sort -u)" = 2 ]
-	ok "memdiagctl run throughput --width $w --size 16K,256K --threads 2: three mixes, each gbps > 0" $?
+		[ "$(jvals threads | sort -u)" = $thr ]
+	ok "memdiagctl run throughput --width $w --size 16K,256K --threads $thr: three mixes, each gbps > 0" $?
 done
 MEMDIAG_TEST_HIDE_CPU=avx,avx512f "$bin" run throughput --size 16K --mix load-nop,load-fadd --reps 1 -j > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ "$(jvals width | sort -u)" = '"sse"' ] && [ "$(jvals width_bits)" = 128 ] &&
@@ -293,16 +306,16 @@ ok "memdiagctl run throughput (text): a 16K load row, nothing on stderr" $?
 # transpose: every variant equals naive, naive equals the definition
 all_variants='"naive","sse","sse-prefetch","avx","avx-prefetch"'
 grep -qw avx /proc/cpuinfo || all_variants='"naive","sse","sse-prefetch"'
-"$bin" run transpose --size 1M --threads 2 --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run transpose --size 1M --threads $thr --reps 1 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(jvals variant | paste -sd,)" = "$all_variants" ] &&
 	[ "$(jvals verified | sort -u)" = true ] && [ "$(jvals mismatches | sort -u)" = 0 ]
-ok "memdiagctl run transpose --size 1M --threads 2 -j: $all_variants verified" $?
+ok "memdiagctl run transpose --size 1M --threads $thr -j: $all_variants verified" $?
 # 1M holds 362 x 362 doubles; N is a multiple of 8
 [ "$(jvals n | sort -u)" = 360 ] && [ "$(jvals size_bytes | sort -u)" = 1036800 ] &&
 	grep -qF '"variant":"sse","n":360,"distance":null,' "$tmp/out" &&
 	grep -qF '"variant":"sse-prefetch","n":360,"distance":8,' "$tmp/out" &&
-	grep -qF '"kernel":"transpose","threads":2,' "$tmp/out"
+	grep -qF '"kernel":"transpose","threads":'"$thr"',' "$tmp/out"
 ok "memdiagctl run transpose -j: n 360, size_bytes N*N*8, distance 8 for the prefetching variants" $?
 st=0
 n=$(jvals gbps | wc -l)
@@ -312,7 +325,7 @@ for i in $(seq "$n"); do
 	gt "$g" 0 && awk -v g="$g" -v t="$tr" 'BEGIN { d = t - 1.5 * g; exit !(d < 0.001 * t && d > -0.001 * t) }' || st=1
 done
 ok "memdiagctl run transpose -j: gbps > 0, traffic_gbps = 1.5 gbps (write-allocate)" $st
-for args in "--size 4K --distance 0" "--size 100K --distance 3 --threads 2" "--size 64K --distance 1024"; do
+for args in "--size 4K --distance 0" "--size 100K --distance 3 --threads $thr" "--size 64K --distance 1024"; do
 	# shellcheck disable=SC2086 # $args is several arguments
 	"$bin" run transpose $args --reps 1 -j > "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
@@ -323,7 +336,7 @@ MEMDIAG_TEST_HIDE_CPU=avx "$bin" run transpose --size 64K --reps 1 -j > "$tmp/ou
 [ $? -eq 0 ] && [ "$(jvals variant | paste -sd,)" = '"naive","sse","sse-prefetch"' ]
 ok "memdiagctl run transpose with avx hidden (MEMDIAG_TEST_HIDE_CPU): naive, sse, sse-prefetch" $?
 # the check must catch one flipped bit (MEMDIAG_TEST_CORRUPT, a test hook)
-MEMDIAG_TEST_CORRUPT=sse-prefetch "$bin" run transpose --size 64K --threads 2 --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_TEST_CORRUPT=sse-prefetch "$bin" run transpose --size 64K --threads $thr --reps 1 -j > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 6 ] && grep -qF '"variant":"sse-prefetch",' "$tmp/out" &&
 	[ "$(jvals verified | paste -sd,)" = "$(echo "$all_variants" | sed 's/"sse-prefetch"/false/; s/"[a-z-]*"/true/g')" ] &&
 	[ "$(jvals mismatches | sort -u | paste -sd,)" = 0,1 ] &&
