@@ -118,6 +118,21 @@ t 1 err "memdiagctl: snapshot: option '--socket': 'one' is not a number: $sh" sn
 t 1 err "memdiagctl: snapshot: options '--socket' and '--all' exclude each other: $sh" snapshot --socket 0 --all
 t 1 err "memdiagctl: snapshot: unknown option '--interval': $sh" snapshot --interval 1s
 t 1 err "memdiagctl: snapshot: option '--channels=yes' takes no value" snapshot --channels=yes
+ph="see 'memdiagctl prefetch --help'"
+t 0 out "  prefetch  " help
+t 0 out "Usage: memdiagctl prefetch status  [--socket N | --cpu LIST]" prefetch --help
+t 0 out "a request covers whole" prefetch --help
+t 1 err "memdiagctl: prefetch: no action given: status, disable, enable or restore: $ph" prefetch
+t 1 err "memdiagctl: prefetch: unknown action 'off': use status, disable, enable or restore: $ph" prefetch off
+t 1 err "memdiagctl: prefetch: option '--cpu': 'x' is not a CPU list (like 0-3,8): $ph" prefetch disable --cpu x
+t 1 err "memdiagctl: prefetch: option '--cpu': '3-1' is not a CPU list" prefetch disable --cpu 3-1
+t 1 err "memdiagctl: prefetch: option '--cpu': CPU 2 is listed twice" prefetch disable --cpu 0-3,2
+t 1 err "memdiagctl: prefetch: option '--cpu': '1,' is not a CPU list" prefetch disable --cpu 1,
+t 1 err "memdiagctl: prefetch: option '--socket': 'one' is not a number" prefetch status --socket one
+t 1 err "memdiagctl: prefetch: options '--socket' and '--cpu' exclude each other" prefetch disable --socket 0 --cpu 1
+t 1 err "memdiagctl: prefetch: 'status' takes no prefetcher names (it covers them all): unexpected 'l2-stream'" prefetch status l2-stream
+t 1 err "memdiagctl: prefetch: 'restore' takes no prefetcher names" prefetch restore all
+t 1 err "memdiagctl: prefetch: unknown option '--all': $ph" prefetch status --all
 t 1 err "memdiagctl: snapshot: unexpected argument '0'" snapshot 0
 
 # run: the micro-kernels (no module needed). Option errors first.

@@ -1584,6 +1584,9 @@ static void test_snapshot_show(void)
 	       "lfb-hit                          1500000000                    -\n"
 	       "l1-miss-any                               -                    -\n"
 	       "offcore-dram-reads               1000000000                    -\n"
+	       "prefetch-disabled                         -                    -\n"
+	       "prefetch-mixed                            -                    -\n"
+	       "prefetch-changed                          -                    -\n"
 	       "channel 0 read-bytes           600000000000        1500000000000\n"
 	       "channel 0 write-bytes          250000000000         600000000000\n"
 	       "channel 1 read-bytes           400000000000                    -\n"
@@ -1693,9 +1696,9 @@ static void wrun_end(struct wrun *r, char **out, char **err)
 }
 
 static const char watch_text[] =
-	"sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat\n"
-	"   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no\n"
-	"   1    80.00    20.00    100.00     32.00        500.0        400.0       200.0  yes\n";
+	"sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch\n"
+	"   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no  -\n"
+	"   1    80.00    20.00    100.00     32.00        500.0        400.0       200.0  yes  -\n";
 
 static const char watch_json[] =
 	"{\"socket\":0,\"t_ns\":1001000000000,\"interval_ns\":1000000000,"
@@ -1703,13 +1706,13 @@ static const char watch_json[] =
 	"\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	"\"offcore_read_bytes\":19200000000,\"offcore_read_gbps\":19.2,"
 	"\"l1_miss_latency_cycles\":300,\"load_miss_real_latency_cycles\":200,"
-	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false}\n"
+	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n"
 	"{\"socket\":1,\"t_ns\":1001000001000,\"interval_ns\":1000000000,"
 	"\"valid\":true,\"read_bytes\":80000000000,\"write_bytes\":20000000000,"
 	"\"read_gbps\":80,\"write_gbps\":20,\"total_gbps\":100,"
 	"\"offcore_read_bytes\":32000000000,\"offcore_read_gbps\":32,"
 	"\"l1_miss_latency_cycles\":500,\"load_miss_real_latency_cycles\":400,"
-	"\"core_ghz\":2,\"load_miss_real_latency_ns\":200,\"saturated\":true}\n";
+	"\"core_ghz\":2,\"load_miss_real_latency_ns\":200,\"saturated\":true,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n";
 
 static void test_watch_canned(void)
 {
@@ -1768,10 +1771,10 @@ static void test_watch_epoch(void)
 		wrun_end(&r, &out, &err);
 		if (!json) {
 			is_str(out,
-			       "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat\n"
-			       "   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no\n"
-			       "   0        -        -         -      0.00            -            -           -    -\n"
-			       "   0     2.00     0.00      2.00      0.00            -            -           -    -\n",
+			       "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch\n"
+			       "   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no  -\n"
+			       "   0        -        -         -      0.00            -            -           -    -  -\n"
+			       "   0     2.00     0.00      2.00      0.00            -            -           -    -  -\n",
 			       "watch text: an imc-epoch change blanks that interval's DRAM columns, then resumes");
 			is_str(err,
 			       "memdiagctl: watch: note: socket 0: imc-epoch changed from 1 to 2 (counting restarted), so this interval's rd_GB/s, wr_GB/s and tot_GB/s are not shown\n",
@@ -1783,7 +1786,7 @@ static void test_watch_epoch(void)
 				"\"read_gbps\":null,\"write_gbps\":null,\"total_gbps\":null,"
 				"\"offcore_read_bytes\":0,\"offcore_read_gbps\":0,"
 				"\"l1_miss_latency_cycles\":null,\"load_miss_real_latency_cycles\":null,"
-				"\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null}\n",
+				"\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
 				"watch json: the invalid interval: valid false, DRAM keys null");
 			has_str(out, "\"valid\":true,\"read_bytes\":2000000000,\"write_bytes\":0,\"read_gbps\":2,",
 				"watch json: the next interval is valid from the new baseline");
@@ -1807,7 +1810,7 @@ static void test_watch_epoch(void)
 	is_str(err,
 	       "memdiagctl: watch: note: socket 0: imc-epoch changed from 1 to 7 (counting restarted) and core-epoch changed from 1 to 3 (counting restarted), so none of this interval's metrics is shown\n",
 	       "watch: both epochs in one note line");
-	has_str(out, "   0        -        -         -         -            -            -           -    -\n",
+	has_str(out, "   0        -        -         -         -            -            -           -    -  -\n",
 		"watch: every metric blank when both groups restarted");
 	free(out);
 	free(err);
@@ -1870,7 +1873,7 @@ static void test_watch_unavailable(void)
 	       "\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	       "\"offcore_read_bytes\":null,\"offcore_read_gbps\":null,"
 	       "\"l1_miss_latency_cycles\":null,\"load_miss_real_latency_cycles\":null,"
-	       "\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null}\n",
+	       "\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
 	       "watch json: unavailable metrics are null, never 0");
 	free(out);
 	free(err);
@@ -1891,7 +1894,7 @@ static void test_watch_unavailable(void)
 	       "memdiagctl: watch: note: rd_GB/s, wr_GB/s and tot_GB/s will be -: the memdiag module sends no DRAM counters\n",
 	       "watch: no tsc-khz, and counters missing though listed available");
 	has_str(out,
-		"   0        -        -         -     19.20        300.0        200.0           -   no\n",
+		"   0        -        -         -     19.20        300.0        200.0           -   no  -\n",
 		"watch text: '-' for what is missing, the rest printed");
 	free(out);
 	free(err);
@@ -1952,7 +1955,7 @@ static void test_watch_flow(void)
 			rows++;
 	}
 	ok(rows == 21 && headers == 2 && !strncmp(out, "sock ", 5) &&
-	   strstr(out, "\n   0     1.00     0.00      1.00      0.00        100.0        100.0        40.0   no\nsock "),
+	   strstr(out, "\n   0     1.00     0.00      1.00      0.00        100.0        100.0        40.0   no  -\nsock "),
 	   "watch text: the header repeats after 20 rows (%d rows, %d headers)",
 	   rows, headers);
 	free(out);
