@@ -77,8 +77,8 @@ jqcheck "memdiagctl reports the four capabilities by name" \
 jqcheck "every unavailable capability has a reason" \
 	'[.capability[] | select(.available == false) | (.reason | length) > 0] | all'
 [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] &&
-	jqcheck "no capability is available in this guest" \
-		'[.capability[].available] | all(. == false)'
+	jqcheck "no counter capability is available in this guest" \
+		'[.capability[] | select(.id != "prefetch-control") | .available] | all(. == false)'
 if [ "${MEMDIAG_EXPECT_UARCH:-}" = unsupported ]; then
 	jqcheck "an unsupported uarch comes with its reason" \
 		'(."uarch-reason" | length) > 0'
@@ -88,6 +88,35 @@ check "memdiagctl info prints the uarch line" \
 	grep -Eq "^uarch +${MEMDIAG_EXPECT_UARCH:-.}" /tmp/info.txt
 expect_rc "memdiagctl info as nobody: exit 3 naming CAP_PERFMON" 3 \
 	"CAP_PERFMON" "${nobody[@]}" "$ctl" info
+
+# Prefetchers: TCG reads MSR 0x1A4 as 0 and drops writes, so a change must
+# fail as "did not stick" and leave nothing changed; AMD family 0x17 has
+# no documented control.
+case ${MEMDIAG_EXPECT_PREFETCH:-} in
+nostick)
+	jqcheck "prefetch-control is available (the MSR reads)" \
+		'.capability[] | select(.id == "prefetch-control") | .available'
+	expect_rc "prefetch status: exit 0, every prefetcher on" 0 \
+		"l2-stream.*l1-ip" "$ctl" prefetch status
+	expect_rc "prefetch disable: exit 5, did not stick, nothing changed" 5 \
+		"did not stick: wrote 0xf, read back 0x0.*nothing was changed" \
+		"$ctl" prefetch disable
+	"$ctl" -j prefetch status > /tmp/pf.json 2>&1
+	check "prefetch status after the failure: no CPU changed, no original held" \
+		jq -e 'all(.cpu_states[]; .changed == false and .original == null and .value == 0)' /tmp/pf.json
+	check "the failed change logged no change" sh -c "! dmesg | grep -q 'prefetch: disabled by'"
+	expect_rc "prefetch disable as nobody: exit 3" 3 "permission denied" \
+		"${nobody[@]}" "$ctl" prefetch disable
+	;;
+unsupported)
+	jqcheck "prefetch-control unavailable with the reason" \
+		'.capability[] | select(.id == "prefetch-control") | .available == false and (.reason | test("no documented prefetcher control for AuthenticAMD family 0x17"))'
+	expect_rc "prefetch status: exit 7, not supported, with the reason" 7 \
+		"cannot be switched on this machine: memdiag knows no documented prefetcher control for AuthenticAMD family 0x17" \
+		"$ctl" prefetch status
+	expect_rc "prefetch disable: exit 7" 7 "cannot be switched" "$ctl" prefetch disable
+	;;
+esac
 
 # Without any counter (a VM hides the IMC and the PMU) watch says why and
 # gives up without starting a session.
