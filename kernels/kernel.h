@@ -25,6 +25,13 @@ struct kern_cfg {
 	/* called by thread 0 after each repetition, or NULL */
 	void (*progress)(void *arg, unsigned int rep, unsigned int reps);
 	void *progress_arg;
+	/*
+	 * Filled by kern_run() when not NULL (nthreads entries, -1 when
+	 * unknown): the NUMA node of each thread's CPU, and the node that
+	 * holds the first page of the first memory the thread placed.
+	 */
+	int *node;
+	int *mem_node;
 };
 
 /* median, min, max and coefficient of variation (stddev / mean) */
@@ -40,11 +47,25 @@ double kern_now(void);
 
 /*
  * A page-aligned buffer of @bytes, madvised for transparent hugepages
- * when asked; NULL when out of memory. Not touched: the caller touches it
- * from the thread that will use it. Freed with kern_free().
+ * when asked, placed (kern_place()) on the calling worker's node; NULL
+ * when out of memory. Not touched: the caller touches it from the thread
+ * that will use it. Freed with kern_free().
  */
 void *kern_alloc(size_t bytes, bool hugepages);
 void kern_free(void *p, size_t bytes);
+
+/*
+ * Prefer the NUMA node of the calling worker's CPU for the whole pages of
+ * [p, p + bytes) (mbind MPOL_PREFERRED), before they are first touched;
+ * for a buffer shared by threads, each places the part it touches. Does
+ * nothing outside a worker or where the kernel has no NUMA support.
+ */
+void kern_place(void *p, size_t bytes);
+
+/* The NUMA node of the CPU the caller runs on (getcpu), or -1. */
+int kern_node_now(void);
+/* The node holding the page at @p (get_mempolicy), or -1. */
+int kern_mem_node(const void *p);
 
 /*
  * What a kernel gives the harness. Each thread calls setup() once (to

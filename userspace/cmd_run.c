@@ -398,6 +398,54 @@ void run_fmt_size(char *buf, size_t size, uint64_t v)
 		snprintf(buf, size, "%" PRIu64, v);
 }
 
+/*
+ * The NUMA node of each thread's CPU and the node its memory landed on
+ * (JSON, null where unknown); in text the nodes the threads ran on.
+ */
+static void print_nodes(struct printer *p, const struct run_args *a)
+{
+	uint32_t node[KERN_MAX_THREADS];
+	char list[256];
+	size_t i, j, n = 0;
+
+	print_open_array(p, "nodes");
+	for (i = 0; i < a->nr_cpu; i++) {
+		if (a->node[i] < 0)
+			print_string(p, PRINT_JSON, NULL, "%s", NULL);
+		else
+			print_uint(p, PRINT_JSON, NULL, "%u",
+				   (unsigned int)a->node[i]);
+	}
+	print_close_array(p);
+	print_open_array(p, "mem_nodes");
+	for (i = 0; i < a->nr_cpu; i++) {
+		if (a->mem_node[i] < 0)
+			print_string(p, PRINT_JSON, NULL, "%s", NULL);
+		else
+			print_uint(p, PRINT_JSON, NULL, "%u",
+				   (unsigned int)a->mem_node[i]);
+	}
+	print_close_array(p);
+	/* the distinct known nodes, ascending, for the text line */
+	for (i = 0; i < a->nr_cpu; i++) {
+		uint32_t v = (uint32_t)a->node[i];
+
+		if (a->node[i] < 0)
+			continue;
+		for (j = 0; j < n && node[j] < v; j++)
+			;
+		if (j < n && node[j] == v)
+			continue;
+		memmove(&node[j + 1], &node[j], (n - j) * sizeof(*node));
+		node[j] = v;
+		n++;
+	}
+	if (n) {
+		cpulist_format(list, sizeof(list), node, n);
+		print_textf(p, " (node%s %s)", n == 1 ? "" : "s", list);
+	}
+}
+
 void run_print_head(struct printer *p, const struct run_args *a)
 {
 	uint32_t cpu[KERN_MAX_THREADS];
@@ -416,6 +464,7 @@ void run_print_head(struct printer *p, const struct run_args *a)
 	for (i = 0; i < a->nr_cpu; i++)
 		print_uint(p, PRINT_JSON, NULL, "%u", cpu[i]);
 	print_close_array(p);
+	print_nodes(p, a);
 	print_u64(p, PRINT_ANY, "reps", ", %" PRIu64 " rep", a->reps);
 	print_textf(p, "%s", a->reps == 1 ? "" : "s");
 	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
@@ -453,6 +502,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	struct run_args a;
 	struct printer p;
 	bool printed = false;
+	size_t i;
 	int rc, orc;
 
 	rc = parse_args(&a, &o, argc, argv);
@@ -464,8 +514,21 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 		free(a.cpu);
 		return rc;
 	}
+	a.node = malloc(a.nr_cpu * sizeof(*a.node));
+	a.mem_node = malloc(a.nr_cpu * sizeof(*a.mem_node));
+	if (!a.node || !a.mem_node) {
+		free(a.cpu);
+		free(a.node);
+		free(a.mem_node);
+		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+		return MDC_EXIT_LOCAL;
+	}
+	for (i = 0; i < a.nr_cpu; i++)
+		a.node[i] = a.mem_node[i] = -1;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.nthreads = (unsigned int)a.threads;
+	cfg.node = a.node;
+	cfg.mem_node = a.mem_node;
 	cfg.cpu = a.cpu;
 	cfg.reps = (unsigned int)a.reps;
 	cfg.hugepages = a.hugepages;
@@ -476,6 +539,8 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	print_init(&p, stdout, o.json, o.pretty);
 	rc = a.kernel->run(cmd, &p, &a, &cfg, &printed);
 	free(a.cpu);
+	free(a.node);
+	free(a.mem_node);
 	if (!printed)
 		return rc;	/* the kernel failed: reported, nothing printed */
 	/* the counters: honest about their absence */

@@ -33,6 +33,9 @@ struct run_args {
 	bool have_delay;
 	uint64_t reps;
 	bool hugepages;
+	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
+	int *node;
+	int *mem_node;
 };
 
 /*

@@ -207,6 +207,33 @@ slow=$(jvals gbps)
 [ "$rc" -eq 0 ] && gt "$slow" 0 && gt "$fast" "$slow"
 ok "memdiagctl run read-delay --delay 200: gbps $slow < $fast (delay 0)" $?
 
+# NUMA: each thread reports its CPU's node as sysfs has it, and the first
+# page of its memory is there (placed with mbind, first touched by it)
+jarr() { # KEY: the members of the array "KEY":[...] in $tmp/out, one a line
+	grep -oE "\"$1\":\[[^]]*\]" "$tmp/out" | head -n 1 |
+		sed 's/^[^[]*\[//; s/\]$//' | tr ',' '\n'
+}
+nt=2
+[ "$ncpu" -ge 2 ] || nt=1
+"$bin" run stream --size 1M --reps 1 --threads $nt -j > "$tmp/out" 2> "$tmp/err"
+rc=$?
+want=
+for c in $(jarr cpus); do
+	n=$(ls -d /sys/devices/system/cpu/cpu"$c"/node* 2>/dev/null | head -n 1)
+	want="$want ${n##*node}"
+done
+got=$(jarr nodes | tr '\n' ' ')
+mem=$(jarr mem_nodes | tr '\n' ' ')
+name="memdiagctl run stream --threads $nt -j: nodes and mem_nodes are the CPUs' sysfs nodes"
+if [ -z "$(echo $want)" ]; then
+	skip "$name" "no NUMA nodes in sysfs (kernel without CONFIG_NUMA)"
+else
+	[ "$rc" -eq 0 ] && [ "$(jarr cpus | wc -l)" -eq $nt ] &&
+		[ "$(echo $want)" = "$(echo $got)" ] &&
+		[ "$(echo $want)" = "$(echo $mem)" ]
+	ok "$name ($(echo $want))" $?
+fi
+
 # text: a table and the truth about the counters; quiet when not a tty
 t 0 out "counters: unavailable (not integrated with the memdiag module yet)" run read-delay --size 4M --reps 1
 "$bin" run stream --size 1M --reps 1 > "$tmp/out" 2> "$tmp/err"
