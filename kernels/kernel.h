@@ -96,6 +96,48 @@ int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
  */
 double kern_tsc_ghz(void);
 
+/* ---- pieces the kernels share ---- */
+
+/*
+ * A pointer chase (latency.c): one pointer per 64-byte line, the lines
+ * linked in one random cycle (Sattolo), first touched by the caller.
+ */
+#define KERN_CHASE_UNROLL 8	/* loads is a multiple of this */
+struct kern_chase {
+	void *lines;
+	size_t bytes;
+	void *p;		/* where the chase is */
+};
+/*
+ * Link bytes / 64 lines (at least 2) in an order drawn from @seed, then
+ * follow @warm pointers (at most one lap) to warm caches and TLBs up.
+ * Returns 0, or -1 when out of memory or too small.
+ */
+int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
+		    uint64_t seed, uint64_t warm);
+/* Follow @loads pointers (a multiple of KERN_CHASE_UNROLL). */
+void kern_chase_run(struct kern_chase *c, uint64_t loads);
+void kern_chase_free(struct kern_chase *c);
+
+/*
+ * One thread's part of the memory read benchmark (read_delay.c): 64-byte
+ * records in four quarters, of which only the first 8 bytes are read.
+ */
+struct kern_rd_slice {
+	void *a;
+	size_t bytes;
+	size_t per_quarter;	/* records in each quarter */
+};
+/* Allocate and first-touch @bytes (a multiple of 256). 0 or -1 (OOM). */
+int kern_rd_slice_init(struct kern_rd_slice *s, size_t bytes, bool hugepages);
+/*
+ * Read record i of each quarter, then @delay NOPs, for i from @from to
+ * @to - 1 (at most per_quarter): 4 * (to - from) records.
+ */
+void kern_rd_slice_read(const struct kern_rd_slice *s, size_t from,
+			size_t to, unsigned long delay);
+void kern_rd_slice_free(struct kern_rd_slice *s);
+
 /* ---- the kernels ---- */
 
 /* Memory read benchmark (the seed paper's Fig. 2). */
