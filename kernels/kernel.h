@@ -171,4 +171,20 @@ struct latency_result {
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz);
 
+/*
+ * Loaded latency: thread 0 chases pointers over @bytes while threads 1..
+ * run the memory read benchmark over @bytes each, once per delay of
+ * @delay (NOPs after every four reads); one point per delay.
+ */
+struct loaded_latency_point {
+	unsigned long delay;
+	struct kern_stats ns;		/* the chase's ns per load */
+	struct kern_stats gbps;		/* the load generators' reads */
+	struct kern_stats traffic_gbps;	/* those and the chase's lines */
+};
+int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
+		       const unsigned long *delay, unsigned int ndelay,
+		       struct loaded_latency_point *r, uint64_t *loads,
+		       char *err, size_t errsz);
+
 #endif /* MEMDIAG_KERNEL_H */

@@ -39,6 +39,10 @@ static const struct run_kernel run_kernels[] = {
 	{ .name = "stream", .default_size = 256ull << 20, .run = run_stream },
 	{ .name = "latency", .default_sizes = default_lat_sizes,
 	  .size_list = true, .run = run_latency },
+	/* loaded-latency: per thread, far larger than any LLC here */
+	{ .name = "loaded-latency", .default_size = 256ull << 20,
+	  .has_delay = true, .delay_list = true, .all_cpus = true,
+	  .run = run_loaded_latency },
 };
 
 #define NR_KERNELS (sizeof(run_kernels) / sizeof(run_kernels[0]))
@@ -72,14 +76,22 @@ void cmd_run_usage(FILE *f)
 	      "              ns and TSC cycles per load, per working-set size\n"
 	      "              (--size: a comma list, per thread; default\n"
 	      "              16K,256K,8M,256M)\n"
+	      "  loaded-latency\n"
+	      "              the chase on the first CPU while the other threads\n"
+	      "              run read-delay, once per --delay: one row per delay\n"
+	      "              with the others' GB/s and the chase's ns and cycles\n"
+	      "              (2 threads or more, default every CPU; --size: per\n"
+	      "              thread, default 256M; --delay: a comma list, default\n"
+	      "              0,20,50,100,200,500,1000,2000,5000,20000)\n"
 	      "\n"
 	      "Options:\n"
-	      "  -t, --threads N   threads (default: the number of --cpus, or 1)\n"
+	      "  -t, --threads N   threads (default: the number of --cpus, or 1;\n"
+	      "                    loaded-latency: every CPU)\n"
 	      "  -c, --cpus LIST   CPUs to pin the threads to, e.g. 0-3,8 (default:\n"
 	      "                    the first CPUs this process may run on)\n"
 	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1M, 1G)\n"
-	      "  -d, --delay N     NOPs after every four reads (read-delay only;\n"
-	      "                    default 0)\n"
+	      "  -d, --delay N     NOPs after every four reads (read-delay, default\n"
+	      "                    0; loaded-latency, a comma list)\n"
 	      "  -r, --reps N      repetitions (default 5)\n"
 	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE)\n"
 	      "  -j, --json        print one JSON document\n"
@@ -172,6 +184,37 @@ static int parse_sizes(const char *s, struct run_args *a, char *err,
 		}
 	}
 	free(copy);
+	return rc;
+}
+
+/* A comma list of delays into a->delays, the first also into a->delay. */
+static int parse_delays(const char *s, struct run_args *a, char *err,
+			size_t size)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	a->nr_delay = 0;
+	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,")) {
+		snprintf(err, size, "'%s' is not a list of delays", s);
+		rc = -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (a->nr_delay == RUN_MAX_DELAYS) {
+			snprintf(err, size, "more than %d delays", RUN_MAX_DELAYS);
+			rc = -1;
+		} else {
+			rc = parse_uint(tok, 0, RUN_MAX_DELAY,
+					&a->delays[a->nr_delay++], err, size);
+		}
+	}
+	free(copy);
+	a->delay = a->nr_delay ? a->delays[0] : 0;
 	return rc;
 }
 
@@ -296,8 +339,7 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 				return cli_usage(cmd, "option '--size': %s", err);
 			break;
 		case 'd':
-			if (parse_uint(optarg, 0, RUN_MAX_DELAY, &a->delay, err,
-				       sizeof(err)) < 0)
+			if (parse_delays(optarg, a, err, sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--delay': %s", err);
 			a->have_delay = true;
 			break;
@@ -339,6 +381,12 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 		return cli_usage(cmd, "option '--delay': kernel '%s' has no delay (only %s %s)",
 				 kname, names, strchr(names, ' ') ? "have" : "has");
 	}
+	if (a->nr_delay > 1 && !a->kernel->delay_list) {
+		kernel_list(names, sizeof(names),
+			    offsetof(struct run_kernel, delay_list));
+		return cli_usage(cmd, "option '--delay': kernel '%s' takes one delay (only %s %s a list)",
+				 kname, names, strchr(names, ' ') ? "take" : "takes");
+	}
 	if (a->nr_size > 1 && !a->kernel->size_list) {
 		kernel_list(names, sizeof(names),
 			    offsetof(struct run_kernel, size_list));
@@ -360,8 +408,15 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 	if (a->have_threads && a->have_cpus && a->threads > a->nr_cpu)
 		return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the CPUs --cpus lists (%zu)",
 				 a->threads, a->nr_cpu);
-	if (!a->have_threads)
-		a->threads = a->have_cpus ? a->nr_cpu : 1;
+	if (!a->have_threads && a->have_cpus) {
+		a->threads = a->nr_cpu;
+	} else if (!a->have_threads) {
+		a->threads = 1;
+		if (a->kernel->all_cpus && CPU_COUNT(&allowed) > 1)
+			a->threads = CPU_COUNT(&allowed) > KERN_MAX_THREADS ?
+				     KERN_MAX_THREADS :
+				     (uint64_t)CPU_COUNT(&allowed);
+	}
 	if (!a->have_cpus) {
 		a->cpu = calloc(a->threads, sizeof(*a->cpu));
 		if (!a->cpu) {
@@ -468,7 +523,7 @@ void run_print_head(struct printer *p, const struct run_args *a)
 	print_u64(p, PRINT_ANY, "reps", ", %" PRIu64 " rep", a->reps);
 	print_textf(p, "%s", a->reps == 1 ? "" : "s");
 	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
-	if (a->kernel->has_delay)
+	if (a->kernel->has_delay && !a->kernel->delay_list)
 		print_u64(p, PRINT_ANY, "delay", ", delay %" PRIu64 " NOPs", a->delay);
 	print_textf(p, "\n");
 }

@@ -125,8 +125,8 @@ rh="see 'memdiagctl run --help'"
 t 0 out "  run  " help
 t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST] [--size SIZE]" run --help
 t 0 out "Usage: memdiagctl run KERNEL" help run
-t 1 err "memdiagctl: run: no kernel given: read-delay, stream or latency: $rh" run
-t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream or latency: $rh" run bogus
+t 1 err "memdiagctl: run: no kernel given: read-delay, stream, latency or loaded-latency: $rh" run
+t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latency or loaded-latency: $rh" run bogus
 t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G): $rh" run stream --size 12Q
 t 1 err "memdiagctl: run: option '--size': '1k2' is not a size" run latency --size 1k2
 t 1 err "memdiagctl: run: option '--size': '16K,,1M' is not a list of sizes" run latency --size 16K,,1M
@@ -140,9 +140,17 @@ t 1 err "memdiagctl: run: option '--threads': '2' is more than the CPUs --cpus l
 t 1 err "memdiagctl: run: option '--cpus': 'x' is not a CPU list (like 0-3,8)" run stream --cpus x
 t 1 err "memdiagctl: run: option '--cpus': CPU 0 is listed twice" run stream --cpus 0,0
 t 1 err "memdiagctl: run: option '--cpus': CPU 100000 is not online or not allowed for this process" run stream --cpus 100000
-t 1 err "memdiagctl: run: option '--delay': kernel 'stream' has no delay (only read-delay has): $rh" run stream --delay 5
+t 1 err "memdiagctl: run: option '--delay': kernel 'stream' has no delay (only read-delay or loaded-latency have): $rh" run stream --delay 5
 t 1 err "memdiagctl: run: option '--delay': kernel 'latency' has no delay" run latency --delay 0
 t 1 err "memdiagctl: run: option '--delay': 'x' is not a number" run read-delay --delay x
+t 1 err "memdiagctl: run: option '--delay': kernel 'read-delay' takes one delay (only loaded-latency takes a list): $rh" run read-delay --delay 0,5
+t 1 err "memdiagctl: run: option '--delay': '0,,5' is not a list of delays" run loaded-latency --delay 0,,5
+t 1 err "memdiagctl: run: option '--delay': '0,' is not a list of delays" run loaded-latency --delay 0,
+t 1 err "memdiagctl: run: option '--delay': '-1' is not a number" run loaded-latency --delay 0,-1
+t 1 err "memdiagctl: run: option '--delay': '1000000001' is out of range: it must be from 0 to 1000000000" run loaded-latency --delay 1000000001
+t 1 err "memdiagctl: run: option '--size': kernel 'loaded-latency' takes one size" run loaded-latency --size 4K,8K
+t 1 err "memdiagctl: run: option '--threads': kernel 'loaded-latency' needs at least 2 threads (one chases pointers, the others load the memory), e.g. --threads 2: $rh" run loaded-latency --threads 1 --size 4K
+t 1 err "memdiagctl: run: option '--threads': kernel 'loaded-latency' needs at least 2 threads" run loaded-latency --cpus 0 --size 4K
 t 1 err "memdiagctl: run: option '--reps': '0' is out of range: it must be from 1 to 1000" run stream --reps 0
 t 1 err "memdiagctl: run: unknown option '--bogus': $rh" run stream --bogus
 t 1 err "memdiagctl: run: unexpected argument 'extra'" run stream extra
@@ -206,6 +214,40 @@ rc=$?
 slow=$(jvals gbps)
 [ "$rc" -eq 0 ] && gt "$slow" 0 && gt "$fast" "$slow"
 ok "memdiagctl run read-delay --delay 200: gbps $slow < $fast (delay 0)" $?
+
+# loaded-latency: one row per delay in the order given, the load falling
+# as the delay grows (a factor of hundreds between 0 and 5000 NOPs, far
+# beyond any noise); the latency itself is too noisy here to assert more
+# than that it was measured
+if [ "$ncpu" -ge 2 ]; then
+	"$bin" run loaded-latency --threads 2 --size 4M --reps 1 --delay 0,5000 -j > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	g0=$(jvals gbps | sed -n 1p)
+	g1=$(jvals gbps | sed -n 2p)
+	[ "$rc" -eq 0 ] && [ "$(jvals delay | tr '\n' ' ')" = "0 5000 " ] &&
+		gt "$g1" 0 && gt "$g0" "$g1"
+	ok "memdiagctl run loaded-latency --delay 0,5000 -j: rows for 0 and 5000, gbps $g0 > $g1 > 0" $?
+	st=0
+	for v in $(jvals ns_per_load) $(jvals cycles_per_load); do
+		gt "$v" 0 || st=1
+	done
+	for i in 1 2; do
+		gt "$(jvals traffic_gbps | sed -n ${i}p)" "$(jvals gbps | sed -n ${i}p)" || st=1
+	done
+	[ "$(jvals ns_per_load | wc -l)" -eq 2 ] && [ "$(jvals verified | sort -u)" = null ] &&
+		grep -qF '"kernel":"loaded-latency","threads":2,"size_bytes":4194304,"reps":1' "$tmp/out" || st=1
+	ok "memdiagctl run loaded-latency -j: ns and cycles per load > 0, traffic_gbps > gbps, verified null" $st
+	# the default list, on a set that stays in L1 so it is quick
+	"$bin" run loaded-latency --threads 2 --size 4K --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	[ $? -eq 0 ] && [ "$(jvals delay | tr '\n' ' ')" = "0 20 50 100 200 500 1000 2000 5000 20000 " ]
+	ok "memdiagctl run loaded-latency: default delays 0 to 20000" $?
+	"$bin" run loaded-latency --size 4K --reps 1 --delay 7 > "$tmp/out" 2> "$tmp/err"
+	[ $? -eq 0 ] && grep -q '^ *7 ' "$tmp/out" &&
+		grep -qF "threads on CPU" "$tmp/out" && grep -qF "load generator" "$tmp/out"
+	ok "memdiagctl run loaded-latency (text): threads default to every CPU, a row for delay 7" $?
+else
+	skip "memdiagctl run loaded-latency" "needs 2 CPUs"
+fi
 
 # NUMA: each thread reports its CPU's node as sysfs has it, and the first
 # page of its memory is there (placed with mbind, first touched by it)
