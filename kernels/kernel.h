@@ -187,4 +187,49 @@ int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 		       struct loaded_latency_point *r, uint64_t *loads,
 		       char *err, size_t errsz);
 
+/*
+ * 3D 7-point stencil sweeps (stencil.c): Jacobi and lexicographic
+ * Gauss-Seidel, threaded or with wavefront temporal blocking, verified
+ * bitwise against the serial sweeps.
+ */
+enum stencil_method { STENCIL_JACOBI, STENCIL_GS, STENCIL_NR_METHODS };
+enum stencil_schedule { STENCIL_THREADED, STENCIL_WAVEFRONT,
+			STENCIL_NR_SCHEDULES };
+enum stencil_barrier { STENCIL_SPIN, STENCIL_TREE, STENCIL_NR_BARRIERS };
+extern const char *const stencil_method_name[STENCIL_NR_METHODS];
+extern const char *const stencil_schedule_name[STENCIL_NR_SCHEDULES];
+extern const char *const stencil_barrier_name[STENCIL_NR_BARRIERS];
+struct stencil_params {
+	size_t n;		/* sites per dimension, boundary included */
+	unsigned int sweeps;	/* per repetition */
+	enum stencil_method method;
+	enum stencil_schedule schedule;
+	enum stencil_barrier barrier;
+	/* wavefront: thread groups, each of threads sharing an LLC: thread
+	 * i is in group i / (nthreads / groups); must divide nthreads */
+	unsigned int groups;
+};
+struct stencil_result {
+	struct kern_stats mlups;	/* 10^6 interior sites updated / s */
+	unsigned int groups, group_size; /* group_size: sweeps per pass */
+	double bytes_per_lup;		/* the model's: a load, a store */
+	double traffic_bytes_per_lup;	/* and the write-allocate */
+	bool verified;			/* bitwise equal to the reference */
+	uint64_t mismatches;		/* sites that differ */
+	double max_abs_diff;
+};
+/*
+ * The grid after @sweeps serial sweeps from the kernel's initial values
+ * (n^3 doubles, malloc()ed), or NULL when out of memory.
+ */
+double *stencil_reference(size_t n, enum stencil_method m, uint64_t sweeps);
+/*
+ * Run cfg->reps repetitions of p->sweeps sweeps each (continuing from one
+ * to the next) and compare the result with @ref, the reference after
+ * reps * sweeps sweeps.
+ */
+int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
+		const double *ref, struct stencil_result *r, char *err,
+		size_t errsz);
+
 #endif /* MEMDIAG_KERNEL_H */

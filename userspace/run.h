@@ -36,6 +36,16 @@ struct run_args {
 	size_t nr_delay;
 	uint64_t reps;
 	bool hugepages;
+	/* stencil */
+	uint64_t sweeps;
+	bool have_sweeps;
+	unsigned int variants;	/* bit 2 * method + schedule; 0: not given */
+	enum stencil_barrier barrier;
+	bool have_barrier;
+	uint64_t groups;
+	bool have_groups;
+	double model_gbps;
+	bool have_model_gbps;
 	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
 	int *node;
 	int *mem_node;
@@ -56,6 +66,7 @@ struct run_kernel {
 	bool has_delay;			/* --delay means something */
 	bool delay_list;		/* --delay takes a comma list */
 	bool all_cpus;			/* threads default to every CPU */
+	bool stencil_opts;		/* --sweeps, --variant, --barrier, ... */
 	int (*run)(const char *cmd, struct printer *p,
 		   const struct run_args *a, const struct kern_cfg *cfg,
 		   bool *printed);
@@ -71,6 +82,8 @@ int run_latency(const char *cmd, struct printer *p, const struct run_args *a,
 int run_loaded_latency(const char *cmd, struct printer *p,
 		       const struct run_args *a, const struct kern_cfg *cfg,
 		       bool *printed);
+int run_stencil(const char *cmd, struct printer *p, const struct run_args *a,
+		const struct kern_cfg *cfg, bool *printed);
 
 /* "64M" when @v is a whole multiple, else bytes. */
 void run_fmt_size(char *buf, size_t size, uint64_t v);
