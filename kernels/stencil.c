@@ -55,7 +55,7 @@
 
 #define C0 0.25			/* weight of the site itself */
 #define C1 0.125		/* weight of each neighbour */
-#define RING 4			/* planes per Jacobi ring (see jac_wave()) */
+#define RING 4			/* planes per Jacobi ring: see jac_wave() */
 #define SPIN_YIELD (1u << 14)	/* spins before letting another task in */
 
 const char *const stencil_method_name[STENCIL_NR_METHODS] = {
@@ -459,11 +459,13 @@ static void jac_wave(struct st_ctx *c, unsigned int tid)
 		for (s = 0; s < steps; s++) {
 			z = s + 1 - 2 * (size_t)k;	/* wraps when ahead */
 			if (k < m && s >= 2 * (size_t)k && z <= n - 2) {
+				/* the last step: in place, or the other grid */
 				if (k + 1 < m)
 					out = ring_plane(c, k, z);
-				else	/* in place, or the other grid */
-					out = c->grid[m > 1 ? t->cur : !t->cur] +
-					      z * pl;
+				else if (m > 1)
+					out = c->grid[t->cur] + z * pl;
+				else
+					out = c->grid[!t->cur] + z * pl;
 				jac_rows(out, wave_in(c, t->cur, k, z - 1),
 					 wave_in(c, t->cur, k, z),
 					 wave_in(c, t->cur, k, z + 1), n, lo,
@@ -546,7 +548,10 @@ static double code_balance(const struct stencil_params *p, unsigned int gsize,
 		return named ? 16 : 24;
 	while (left) {
 		m = left < gsize ? left : gsize;
-		bytes += p->method == STENCIL_JACOBI && m == 1 && !named ? 24 : 16;
+		if (p->method == STENCIL_JACOBI && m == 1 && !named)
+			bytes += 24;
+		else
+			bytes += 16;
 		left -= m;
 	}
 	return bytes / p->sweeps;
