@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_run.c - "memdiagctl run": the micro-kernels of kernels/ (memory read
- * benchmark with NOP delays, STREAM, pointer-chase latency) on pinned
- * threads, N repetitions summarized as median, min, max and CoV.
+ * benchmark with NOP delays, STREAM, pointer-chase latency, loaded
+ * latency, stencils) on pinned threads, N repetitions summarized as
+ * median, min, max and CoV.
  */
 
 #include <errno.h>
@@ -25,6 +26,8 @@
 #define RUN_MIN_SIZE 4096ull
 #define RUN_MAX_SIZE (1ull << 40)
 #define RUN_MAX_DELAY 1000000000ull
+#define RUN_MAX_SWEEPS 100000ull
+#define RUN_MAX_GBPS 1e6	/* GB/s: more than any machine has */
 
 /* latency: one size in each of L1, L2, L3 and DRAM of a typical server */
 static const uint64_t default_lat_sizes[] = {
@@ -39,6 +42,13 @@ static const struct run_kernel run_kernels[] = {
 	{ .name = "stream", .default_size = 256ull << 20, .run = run_stream },
 	{ .name = "latency", .default_sizes = default_lat_sizes,
 	  .size_list = true, .run = run_latency },
+	/* loaded-latency: per thread, far larger than any LLC here */
+	{ .name = "loaded-latency", .default_size = 256ull << 20,
+	  .has_delay = true, .delay_list = true, .all_cpus = true,
+	  .run = run_loaded_latency },
+	/* stencil: one grid (the paper's 200^3 is 61M), N = cbrt(size / 8) */
+	{ .name = "stencil", .default_size = 64ull << 20,
+	  .stencil_opts = true, .run = run_stencil },
 };
 
 #define NR_KERNELS (sizeof(run_kernels) / sizeof(run_kernels[0]))
@@ -50,6 +60,8 @@ void cmd_run_usage(FILE *f)
 {
 	fputs("Usage: " PROG " run KERNEL [--threads N] [--cpus LIST] [--size SIZE]\n"
 	      "                      [--delay N] [--reps N] [--hugepages]\n"
+	      "                      [--sweeps N] [--variant LIST] [--barrier spin|tree]\n"
+	      "                      [--groups N] [--model-gbps X]\n"
 	      "                      [-j|--json] [-p|--pretty]\n"
 	      "\n"
 	      "Run a memory micro-kernel on pinned threads, each on memory it\n"
@@ -72,15 +84,39 @@ void cmd_run_usage(FILE *f)
 	      "              ns and TSC cycles per load, per working-set size\n"
 	      "              (--size: a comma list, per thread; default\n"
 	      "              16K,256K,8M,256M)\n"
+	      "  loaded-latency\n"
+	      "              the chase on the first CPU while the other threads\n"
+	      "              run read-delay, once per --delay: one row per delay\n"
+	      "              with the others' GB/s and the chase's ns and cycles\n"
+	      "              (2 threads or more, default every CPU; --size: per\n"
+	      "              thread, default 256M; --delay: a comma list, default\n"
+	      "              0,20,50,100,200,500,1000,2000,5000,20000)\n"
+	      "  stencil     3D 7-point Jacobi and Gauss-Seidel sweeps, threaded\n"
+	      "              and with wavefront temporal blocking, verified bitwise\n"
+	      "              against serial sweeps: MLUP/s beside the paper's model\n"
+	      "              (bandwidth / bytes per update) (--size: one grid of\n"
+	      "              n^3 doubles, n = cbrt(size / 8); default 64M, n = 203)\n"
 	      "\n"
 	      "Options:\n"
-	      "  -t, --threads N   threads (default: the number of --cpus, or 1)\n"
+	      "  -t, --threads N   threads (default: the number of --cpus, or 1;\n"
+	      "                    loaded-latency: every CPU)\n"
 	      "  -c, --cpus LIST   CPUs to pin the threads to, e.g. 0-3,8 (default:\n"
 	      "                    the first CPUs this process may run on)\n"
 	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1M, 1G)\n"
-	      "  -d, --delay N     NOPs after every four reads (read-delay only;\n"
-	      "                    default 0)\n"
+	      "  -d, --delay N     NOPs after every four reads (read-delay, default\n"
+	      "                    0; loaded-latency, a comma list)\n"
 	      "  -r, --reps N      repetitions (default 5)\n"
+	      "      --sweeps N    stencil: sweeps per repetition (default 8, rounded\n"
+	      "                    up to whole wavefront passes)\n"
+	      "      --variant LIST  stencil: jacobi-threaded, jacobi-wavefront,\n"
+	      "                    gs-threaded, gs-wavefront (default all four)\n"
+	      "      --barrier spin|tree  stencil: the barrier after each plane\n"
+	      "                    (default spin)\n"
+	      "      --groups N    stencil: wavefront thread groups (default: one per\n"
+	      "                    last-level cache); each does one sweep per thread\n"
+	      "                    in a pass\n"
+	      "      --model-gbps X  stencil: the model's bandwidth in GB/s (default:\n"
+	      "                    a STREAM triad on the same threads and size)\n"
 	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE)\n"
 	      "  -j, --json        print one JSON document\n"
 	      "  -p, --pretty      indent the JSON output (implies --json)\n"
@@ -90,7 +126,21 @@ void cmd_run_usage(FILE *f)
 	      f);
 }
 
+/* long-only options */
+enum {
+	OPT_SWEEPS = 256,
+	OPT_VARIANT,
+	OPT_BARRIER,
+	OPT_GROUPS,
+	OPT_MODEL_GBPS,
+};
+
 static const struct option run_options[] = {
+	{ "sweeps", required_argument, NULL, OPT_SWEEPS },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "barrier", required_argument, NULL, OPT_BARRIER },
+	{ "groups", required_argument, NULL, OPT_GROUPS },
+	{ "model-gbps", required_argument, NULL, OPT_MODEL_GBPS },
 	{ "threads", required_argument, NULL, 't' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "size", required_argument, NULL, 's' },
@@ -173,6 +223,106 @@ static int parse_sizes(const char *s, struct run_args *a, char *err,
 	}
 	free(copy);
 	return rc;
+}
+
+/* A comma list of delays into a->delays, the first also into a->delay. */
+static int parse_delays(const char *s, struct run_args *a, char *err,
+			size_t size)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	a->nr_delay = 0;
+	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,")) {
+		snprintf(err, size, "'%s' is not a list of delays", s);
+		rc = -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (a->nr_delay == RUN_MAX_DELAYS) {
+			snprintf(err, size, "more than %d delays", RUN_MAX_DELAYS);
+			rc = -1;
+		} else {
+			rc = parse_uint(tok, 0, RUN_MAX_DELAY,
+					&a->delays[a->nr_delay++], err, size);
+		}
+	}
+	free(copy);
+	a->delay = a->nr_delay ? a->delays[0] : 0;
+	return rc;
+}
+
+/* "jacobi-wavefront,gs-threaded" into the bits of a->variants. */
+static int parse_variants(const char *s, struct run_args *a, char *err,
+			  size_t size)
+{
+	char *copy = strdup(s), *tok, *save = NULL, name[64];
+	unsigned int m, k;
+	int rc = 0;
+
+	if (!copy) {
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	a->variants = 0;
+	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,")) {
+		snprintf(err, size, "'%s' is not a list of variants", s);
+		rc = -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (m = 0; m < STENCIL_NR_METHODS; m++) {
+			for (k = 0; k < STENCIL_NR_SCHEDULES; k++) {
+				snprintf(name, sizeof(name), "%s-%s",
+					 stencil_method_name[m],
+					 stencil_schedule_name[k]);
+				if (!strcmp(tok, name))
+					break;
+			}
+			if (k < STENCIL_NR_SCHEDULES)
+				break;
+		}
+		if (m == STENCIL_NR_METHODS) {
+			snprintf(err, size,
+				 "'%s' is not a variant: use jacobi-threaded, jacobi-wavefront, gs-threaded or gs-wavefront",
+				 tok);
+			rc = -1;
+		} else {
+			a->variants |= 1u << (2 * m + k);
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+/* GB/s: a decimal number above 0 ("25", "12.5"). */
+static int parse_gbps(const char *s, double *v, char *err, size_t size)
+{
+	size_t i = 0, digits = 0;
+	char *end;
+
+	while (s[i] >= '0' && s[i] <= '9')
+		i++, digits++;
+	if (s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits || s[i]) {
+		snprintf(err, size, "'%s' is not a number of GB/s (like 25 or 12.5)",
+			 s);
+		return -1;
+	}
+	/* what was checked above is what the C locale's strtod() reads */
+	*v = strtod(s, &end);
+	if (!(*v > 0) || *v > RUN_MAX_GBPS) {
+		snprintf(err, size, "'%s' is out of range: it must be more than 0 and at most %.0f",
+			 s, RUN_MAX_GBPS);
+		return -1;
+	}
+	return 0;
 }
 
 /* "0-3,8" into a->cpu; each must be a CPU this process may run on. */
@@ -296,8 +446,7 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 				return cli_usage(cmd, "option '--size': %s", err);
 			break;
 		case 'd':
-			if (parse_uint(optarg, 0, RUN_MAX_DELAY, &a->delay, err,
-				       sizeof(err)) < 0)
+			if (parse_delays(optarg, a, err, sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--delay': %s", err);
 			a->have_delay = true;
 			break;
@@ -308,6 +457,38 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 			break;
 		case 'H':
 			a->hugepages = true;
+			break;
+		case OPT_SWEEPS:
+			if (parse_uint(optarg, 1, RUN_MAX_SWEEPS, &a->sweeps,
+				       err, sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--sweeps': %s", err);
+			a->have_sweeps = true;
+			break;
+		case OPT_VARIANT:
+			if (parse_variants(optarg, a, err, sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--variant': %s", err);
+			break;
+		case OPT_BARRIER:
+			for (i = 0; i < STENCIL_NR_BARRIERS &&
+			     strcmp(optarg, stencil_barrier_name[i]); i++)
+				;
+			if (i == STENCIL_NR_BARRIERS)
+				return cli_usage(cmd, "option '--barrier': '%s' is not a barrier: use spin or tree",
+						 optarg);
+			a->barrier = (enum stencil_barrier)i;
+			a->have_barrier = true;
+			break;
+		case OPT_GROUPS:
+			if (parse_uint(optarg, 1, KERN_MAX_THREADS, &a->groups,
+				       err, sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--groups': %s", err);
+			a->have_groups = true;
+			break;
+		case OPT_MODEL_GBPS:
+			if (parse_gbps(optarg, &a->model_gbps, err,
+				       sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--model-gbps': %s", err);
+			a->have_model_gbps = true;
 			break;
 		case 'j':
 			o->json = true;
@@ -339,6 +520,26 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 		return cli_usage(cmd, "option '--delay': kernel '%s' has no delay (only %s %s)",
 				 kname, names, strchr(names, ' ') ? "have" : "has");
 	}
+	if (!a->kernel->stencil_opts) {
+		const char *opt = a->have_sweeps ? "--sweeps" :
+				  a->variants ? "--variant" :
+				  a->have_barrier ? "--barrier" :
+				  a->have_groups ? "--groups" :
+				  a->have_model_gbps ? "--model-gbps" : NULL;
+
+		kernel_list(names, sizeof(names),
+			    offsetof(struct run_kernel, stencil_opts));
+		if (opt)
+			return cli_usage(cmd, "option '%s': kernel '%s' does not take it (only %s %s)",
+					 opt, kname, names,
+					 strchr(names, ' ') ? "do" : "does");
+	}
+	if (a->nr_delay > 1 && !a->kernel->delay_list) {
+		kernel_list(names, sizeof(names),
+			    offsetof(struct run_kernel, delay_list));
+		return cli_usage(cmd, "option '--delay': kernel '%s' takes one delay (only %s %s a list)",
+				 kname, names, strchr(names, ' ') ? "take" : "takes");
+	}
 	if (a->nr_size > 1 && !a->kernel->size_list) {
 		kernel_list(names, sizeof(names),
 			    offsetof(struct run_kernel, size_list));
@@ -360,8 +561,15 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 	if (a->have_threads && a->have_cpus && a->threads > a->nr_cpu)
 		return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the CPUs --cpus lists (%zu)",
 				 a->threads, a->nr_cpu);
-	if (!a->have_threads)
-		a->threads = a->have_cpus ? a->nr_cpu : 1;
+	if (!a->have_threads && a->have_cpus) {
+		a->threads = a->nr_cpu;
+	} else if (!a->have_threads) {
+		a->threads = 1;
+		if (a->kernel->all_cpus && CPU_COUNT(&allowed) > 1)
+			a->threads = CPU_COUNT(&allowed) > KERN_MAX_THREADS ?
+				     KERN_MAX_THREADS :
+				     (uint64_t)CPU_COUNT(&allowed);
+	}
 	if (!a->have_cpus) {
 		a->cpu = calloc(a->threads, sizeof(*a->cpu));
 		if (!a->cpu) {
@@ -376,6 +584,9 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 					 a->threads, a->nr_cpu);
 	}
 	a->nr_cpu = a->threads;
+	if (a->have_groups && a->threads % a->groups)
+		return cli_usage(cmd, "option '--groups': %" PRIu64 " threads do not make %" PRIu64 " groups of equal size: use a divisor of --threads",
+				 a->threads, a->groups);
 	return MDC_EXIT_OK;
 }
 
@@ -398,6 +609,54 @@ void run_fmt_size(char *buf, size_t size, uint64_t v)
 		snprintf(buf, size, "%" PRIu64, v);
 }
 
+/*
+ * The NUMA node of each thread's CPU and the node its memory landed on
+ * (JSON, null where unknown); in text the nodes the threads ran on.
+ */
+static void print_nodes(struct printer *p, const struct run_args *a)
+{
+	uint32_t node[KERN_MAX_THREADS];
+	char list[256];
+	size_t i, j, n = 0;
+
+	print_open_array(p, "nodes");
+	for (i = 0; i < a->nr_cpu; i++) {
+		if (a->node[i] < 0)
+			print_string(p, PRINT_JSON, NULL, "%s", NULL);
+		else
+			print_uint(p, PRINT_JSON, NULL, "%u",
+				   (unsigned int)a->node[i]);
+	}
+	print_close_array(p);
+	print_open_array(p, "mem_nodes");
+	for (i = 0; i < a->nr_cpu; i++) {
+		if (a->mem_node[i] < 0)
+			print_string(p, PRINT_JSON, NULL, "%s", NULL);
+		else
+			print_uint(p, PRINT_JSON, NULL, "%u",
+				   (unsigned int)a->mem_node[i]);
+	}
+	print_close_array(p);
+	/* the distinct known nodes, ascending, for the text line */
+	for (i = 0; i < a->nr_cpu; i++) {
+		uint32_t v = (uint32_t)a->node[i];
+
+		if (a->node[i] < 0)
+			continue;
+		for (j = 0; j < n && node[j] < v; j++)
+			;
+		if (j < n && node[j] == v)
+			continue;
+		memmove(&node[j + 1], &node[j], (n - j) * sizeof(*node));
+		node[j] = v;
+		n++;
+	}
+	if (n) {
+		cpulist_format(list, sizeof(list), node, n);
+		print_textf(p, " (node%s %s)", n == 1 ? "" : "s", list);
+	}
+}
+
 void run_print_head(struct printer *p, const struct run_args *a)
 {
 	uint32_t cpu[KERN_MAX_THREADS];
@@ -416,10 +675,11 @@ void run_print_head(struct printer *p, const struct run_args *a)
 	for (i = 0; i < a->nr_cpu; i++)
 		print_uint(p, PRINT_JSON, NULL, "%u", cpu[i]);
 	print_close_array(p);
+	print_nodes(p, a);
 	print_u64(p, PRINT_ANY, "reps", ", %" PRIu64 " rep", a->reps);
 	print_textf(p, "%s", a->reps == 1 ? "" : "s");
 	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
-	if (a->kernel->has_delay)
+	if (a->kernel->has_delay && !a->kernel->delay_list)
 		print_u64(p, PRINT_ANY, "delay", ", delay %" PRIu64 " NOPs", a->delay);
 	print_textf(p, "\n");
 }
@@ -453,6 +713,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	struct run_args a;
 	struct printer p;
 	bool printed = false;
+	size_t i;
 	int rc, orc;
 
 	rc = parse_args(&a, &o, argc, argv);
@@ -464,8 +725,21 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 		free(a.cpu);
 		return rc;
 	}
+	a.node = malloc(a.nr_cpu * sizeof(*a.node));
+	a.mem_node = malloc(a.nr_cpu * sizeof(*a.mem_node));
+	if (!a.node || !a.mem_node) {
+		free(a.cpu);
+		free(a.node);
+		free(a.mem_node);
+		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+		return MDC_EXIT_LOCAL;
+	}
+	for (i = 0; i < a.nr_cpu; i++)
+		a.node[i] = a.mem_node[i] = -1;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.nthreads = (unsigned int)a.threads;
+	cfg.node = a.node;
+	cfg.mem_node = a.mem_node;
 	cfg.cpu = a.cpu;
 	cfg.reps = (unsigned int)a.reps;
 	cfg.hugepages = a.hugepages;
@@ -476,6 +750,8 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	print_init(&p, stdout, o.json, o.pretty);
 	rc = a.kernel->run(cmd, &p, &a, &cfg, &printed);
 	free(a.cpu);
+	free(a.node);
+	free(a.mem_node);
 	if (!printed)
 		return rc;	/* the kernel failed: reported, nothing printed */
 	/* the counters: honest about their absence */

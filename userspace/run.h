@@ -17,6 +17,7 @@
 #include "print.h"
 
 #define RUN_MAX_SIZES 16
+#define RUN_MAX_DELAYS 64
 
 struct run_kernel;
 
@@ -29,10 +30,25 @@ struct run_args {
 	bool have_cpus;
 	uint64_t size[RUN_MAX_SIZES];
 	size_t nr_size;
-	uint64_t delay;
+	uint64_t delay;		/* the first of --delay */
 	bool have_delay;
+	uint64_t delays[RUN_MAX_DELAYS];	/* --delay, a comma list */
+	size_t nr_delay;
 	uint64_t reps;
 	bool hugepages;
+	/* stencil */
+	uint64_t sweeps;
+	bool have_sweeps;
+	unsigned int variants;	/* bit 2 * method + schedule; 0: not given */
+	enum stencil_barrier barrier;
+	bool have_barrier;
+	uint64_t groups;
+	bool have_groups;
+	double model_gbps;
+	bool have_model_gbps;
+	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
+	int *node;
+	int *mem_node;
 };
 
 /*
@@ -48,6 +64,9 @@ struct run_kernel {
 	const uint64_t *default_sizes;	/* 0-terminated list */
 	bool size_list;			/* --size takes a comma list */
 	bool has_delay;			/* --delay means something */
+	bool delay_list;		/* --delay takes a comma list */
+	bool all_cpus;			/* threads default to every CPU */
+	bool stencil_opts;		/* --sweeps, --variant, --barrier, ... */
 	int (*run)(const char *cmd, struct printer *p,
 		   const struct run_args *a, const struct kern_cfg *cfg,
 		   bool *printed);
@@ -59,6 +78,11 @@ int run_read_delay(const char *cmd, struct printer *p,
 int run_stream(const char *cmd, struct printer *p, const struct run_args *a,
 	       const struct kern_cfg *cfg, bool *printed);
 int run_latency(const char *cmd, struct printer *p, const struct run_args *a,
+		const struct kern_cfg *cfg, bool *printed);
+int run_loaded_latency(const char *cmd, struct printer *p,
+		       const struct run_args *a, const struct kern_cfg *cfg,
+		       bool *printed);
+int run_stencil(const char *cmd, struct printer *p, const struct run_args *a,
 		const struct kern_cfg *cfg, bool *printed);
 
 /* "64M" when @v is a whole multiple, else bytes. */
