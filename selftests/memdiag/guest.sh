@@ -57,7 +57,7 @@ else
 	not_ok "memdiagctl -j info succeeds" "$(cat /tmp/info.err)"
 fi
 jqcheck() { # NAME FILTER: the filter must yield true
-	check "$1" jq -e "$2" /tmp/info.json
+	check "$1" jqt "$2" /tmp/info.json
 }
 [ -n "${MEMDIAG_EXPECT_UARCH:-}" ] &&
 	jqcheck "memdiagctl reports uarch $MEMDIAG_EXPECT_UARCH" \
@@ -103,7 +103,7 @@ nostick)
 		"$ctl" prefetch disable
 	"$ctl" -j prefetch status > /tmp/pf.json 2>&1
 	check "prefetch status after the failure: no CPU changed, no original held" \
-		jq -e 'all(.cpu_states[]; .changed == false and .original == null and .value == 0)' /tmp/pf.json
+		jqt 'all(.cpu_states[]; .changed == false and .original == null and .value == 0)' /tmp/pf.json
 	check "the failed change logged no change" sh -c "! dmesg | grep -q 'prefetch: disabled by'"
 	expect_rc "prefetch disable as nobody: exit 3" 3 "permission denied" \
 		"${nobody[@]}" "$ctl" prefetch disable
@@ -137,7 +137,7 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] && [ "${MEMDIAG_EXPECT_UARCH:-}" != unsu
 	if insmod "$ko" core=perf; then
 		ok "insmod memdiag.ko core=perf"
 		"$ctl" -j info > /tmp/perf.json
-		check "core=perf is reported as the core mode" jq -e '."core-mode" == "perf"' /tmp/perf.json
+		check "core=perf is reported as the core mode" jqt '."core-mode" == "perf"' /tmp/perf.json
 		expect_rc "core=perf without a core PMU: watch exits 7 with perf's refusal" 7 \
 			"perf could not count" "$ctl" watch --count 1
 		rmmod memdiag
@@ -151,7 +151,7 @@ fi
 "${ynl[@]}" --do get-info --json '{}' --output-json > /tmp/ynl.json 2>/tmp/ynl.err
 check "YNL cli.py get-info succeeds" sh -c "[ -s /tmp/ynl.json ] || { cat /tmp/ynl.err; false; }"
 check "YNL and memdiagctl agree on uarch, vendor, model and sockets" \
-	jq -e --slurpfile c /tmp/info.json \
+	jqt --slurpfile c /tmp/info.json \
 	'.uarch == $c[0].uarch and .vendor == $c[0].vendor and .model == $c[0].model and ."nr-sockets" == $c[0]."nr-sockets" and ."proto-version" == 1' \
 	/tmp/ynl.json
 expect_rc "YNL get-info with another proto-version is refused" 1 \

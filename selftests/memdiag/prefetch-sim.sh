@@ -56,15 +56,15 @@ originals "poked originals: siblings share the register (the sim models the scop
 check "insmod memdiag platform=sim" insmod "$ko" platform=sim
 
 "$ctl" -j info > /tmp/info.json
-check "info: prefetch-control available" jq -e \
+check "info: prefetch-control available" jqt \
 	'.capability[] | select(.id == "prefetch-control") | .available' /tmp/info.json
 
 "$ctl" -j prefetch status > /tmp/st.json
-check "status -j: the four Intel prefetchers, in bit order" jq -e \
+check "status -j: the four Intel prefetchers, in bit order" jqt \
 	'[.prefetchers[] | .name] == ["l2-stream","l2-adjacent","l1-nextline","l1-ip"] and .msr == 420' /tmp/st.json
-check "status -j: one group per core value (4 groups of 2 CPUs), nothing changed" jq -e \
+check "status -j: one group per core value (4 groups of 2 CPUs), nothing changed" jqt \
 	'(.groups | length) == 4 and all(.groups[]; (.cpus | length) == 2 and .changed == false and .original == null)' /tmp/st.json
-check "status -j: CPU 2 reads 0x4 (l1-nextline off)" jq -e \
+check "status -j: CPU 2 reads 0x4 (l1-nextline off)" jqt \
 	'.cpu_states[] | select(.cpu == 2) | .value == 4 and .disabled == ["l1-nextline"]' /tmp/st.json
 expect_rc "status (text): a row per group with on/off columns" 0 \
 	'2-3 +0 +1 +0x4 +on +on +off +on  no' "$ctl" prefetch status
@@ -75,7 +75,7 @@ expect_rc "disable --socket 0: exit 0, names the CPUs touched" 0 \
 	"$ctl" prefetch disable --socket 0
 expect "disable --socket 0: CPUs 0-3 0xf, socket 1 untouched" 0xf 0xf 0xf 0xf 0x2 0x2 0x1 0x1
 "$ctl" -j prefetch status --socket 0 > /tmp/st.json
-check "status --socket 0: all four off, changed, originals reported" jq -e \
+check "status --socket 0: all four off, changed, originals reported" jqt \
 	'all(.cpu_states[]; .disabled == ["l2-stream","l2-adjacent","l1-nextline","l1-ip"] and .changed) and
 	 ([.cpu_states[] | .original] == [8,8,4,4])' /tmp/st.json
 
@@ -85,7 +85,7 @@ expect "enable l1-ip: only bit 3 cleared on socket 0" 0x7 0x7 0x7 0x7 0x2 0x2 0x
 
 # a CPU list is widened to whole cores
 "$ctl" -j prefetch disable --cpu 4 l2-stream > /tmp/set.json
-check "disable --cpu 4 l2-stream: touched CPUs 4-5 (the core), reported" jq -e \
+check "disable --cpu 4 l2-stream: touched CPUs 4-5 (the core), reported" jqt \
 	'[.cpu_states[] | .cpu] == [4,5] and .touched == "4-5"' /tmp/set.json
 expect "disable --cpu 4: bit 0 set on CPUs 4 and 5 (siblings), 6-7 untouched" \
 	0x7 0x7 0x7 0x7 0x3 0x3 0x1 0x1
@@ -160,7 +160,7 @@ expect "restore --socket 1: socket 1 back to its originals, socket 0 kept" \
 check "restore: exit 0" "$ctl" prefetch restore
 originals "restore: every CPU back to its original"
 "$ctl" -j prefetch status > /tmp/st.json
-check "status after restore: nothing changed, no originals held" jq -e \
+check "status after restore: nothing changed, no originals held" jqt \
 	'all(.cpu_states[]; .changed == false and .original == null)' /tmp/st.json
 
 check "disable all CPUs: exit 0" "$ctl" prefetch disable
