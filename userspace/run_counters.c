@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/genetlink.h>
@@ -59,6 +60,15 @@ static void say(char *buf, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, size, fmt, ap);
 	va_end(ap);
+}
+
+/* CLOCK_MONOTONIC in seconds: the clock of the harness and the module. */
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- the session ---- */
@@ -441,6 +451,7 @@ void run_counters_mark(struct run_counters *c, bool begin, unsigned int phase)
 	char why[RUN_COUNTERS_REASON];
 	struct rc_slot *s;
 	size_t slot, i;
+	double t;
 
 	if (!c || !c->on || !c->have_base)
 		return;
@@ -458,8 +469,10 @@ void run_counters_mark(struct run_counters *c, bool begin, unsigned int phase)
 		}
 		c->begun = true;
 		c->begin_slot = slot;
+		c->begun_at = now();
 		return;
 	}
+	t = now();
 	if (!c->begun || c->begin_slot != slot || s->failed)
 		return;
 	c->begun = false;
@@ -477,6 +490,7 @@ void run_counters_mark(struct run_counters *c, bool begin, unsigned int phase)
 			pb[i] = c->have_end[i] ? &c->end[i] : NULL;
 		}
 		run_counters_add(c, slot, pa, pb);
+		s->timed += t - c->begun_at;
 	}
 	free(pa);
 	free(pb);
@@ -802,8 +816,10 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
 		valid &= socket_valid(&s->sock[i]);
 	totals(c, s, &t);
 	print_open_object(p, "counters");
+	json_u64(p, "interval_ns", s->ns != 0, s->ns);
 	print_double(p, PRINT_JSON, "interval_s", "%f",
 		     s->ns ? (double)s->ns / 1e9 : NAN);
+	print_double(p, PRINT_JSON, "timed_s", "%f", s->timed > 0 ? s->timed : NAN);
 	print_uint(p, PRINT_JSON, "intervals", "%u", s->intervals);
 	print_bool(p, PRINT_JSON, "valid", "%s", valid);
 	json_u64(p, "read_bytes", t.have_read, t.read);

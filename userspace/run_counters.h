@@ -42,6 +42,7 @@ struct rc_slot {
 	char label[32];
 	unsigned int intervals;	/* BEGIN..END pairs summed */
 	uint64_t ns;		/* their total length (module's clock) */
+	double timed;		/* seconds between the marks, inside that */
 	bool failed;		/* a snapshot failed: no counters */
 	char why[RUN_COUNTERS_REASON];
 	struct rc_socket *sock;	/* nr_sock of them */
@@ -73,6 +74,7 @@ struct run_counters {
 	bool *have_end;
 	bool begun;		/* a BEGIN snapshot is waiting for its END */
 	size_t begin_slot;
+	double begun_at;	/* when the BEGIN mark returned */
 
 	struct rc_slot *slot;
 	size_t nr_slot;

@@ -125,6 +125,7 @@ rh="see 'memdiagctl run --help'"
 t 0 out "  run  " help
 t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST] [--size SIZE]" run --help
 t 0 out "Usage: memdiagctl run KERNEL" help run
+t 0 out "over exactly the timed part; otherwise the run goes on" run --help
 t 1 err "memdiagctl: run: no kernel given: read-delay, stream or latency: $rh" run
 t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream or latency: $rh" run bogus
 t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G): $rh" run stream --size 12Q

@@ -2220,7 +2220,7 @@ static void test_run_counters(void)
 	/* 2 x (25.6 + 6.4 + 80 + 20) GB = 264 GB; 2 x (19.2 + 32) GB offcore */
 	run_counters_traffic(&c, 0, 240000000000, 51200000000);
 	out = rc_out(&c, 0, true, NULL);
-	has_str(out, "\"counters\":{\"interval_s\":2,\"intervals\":2,\"valid\":true,"
+	has_str(out, "\"counters\":{\"interval_ns\":2000000000,\"interval_s\":2,\"timed_s\":null,\"intervals\":2,\"valid\":true,"
 		"\"read_bytes\":211200000000,\"write_bytes\":52800000000,"
 		"\"offcore_read_bytes\":102400000000,\"traffic_bytes\":240000000000,"
 		"\"traffic_read_bytes\":51200000000,\"volume_ratio\":1.1,"
