@@ -95,11 +95,12 @@ if [ "$nsock" -gt 1 ]; then
 fi
 # The interval holds the span between the marks, which holds the timed
 # repetitions; the difference is the latency of the snapshots (two samples
-# of every counter per repetition: milliseconds under TCG).
+# of every counter per repetition: milliseconds under TCG). The timed part
+# comes from the JSON's gbps, rounded to 4 decimals: some 1 % here.
 timed=$(jqv $out "(4194304 / (.results[0].gbps_min * 1e9) + 4194304 / (.results[0].gbps_max * 1e9))")
 check "read-delay: interval ($ns ns) >= the span between the marks ($(jqv $out "$r.timed_s") s) >= the timed reps ($timed s)" \
 	awk -v ns="$ns" -v m="$(jqv $out "$r.timed_s")" -v t="$timed" \
-	'BEGIN { exit !(ns / 1e9 >= m - 5e-5 && m + 5e-5 >= t * 0.999) }'
+	'BEGIN { exit !(ns / 1e9 >= m - 5e-5 && m + 5e-5 >= t * 0.97) }'
 "$ctl" run read-delay --size 4M --reps 1 --delay 1000 > /tmp/rd.txt 2>&1
 check "read-delay text: the counter table, socket 0 row" grep -Eq '^4M +0 +[0-9.]+ +[0-9.]+ ' /tmp/rd.txt
 check "read-delay text: the idle socket's latencies are explained" \
