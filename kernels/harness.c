@@ -262,18 +262,34 @@ static void *worker(void *arg)
 	if (!failed) {
 		for (rep = 0; rep < cfg->reps; rep++) {
 			for (ph = 0; ph < nph; ph++) {
+				/*
+				 * The others are past the previous barrier
+				 * and wait at the next one: nothing runs.
+				 */
+				if (!w->tid && cfg->mark)
+					cfg->mark(cfg->mark_arg, KERN_MARK_BEGIN,
+						  rep, ph);
 				pthread_barrier_wait(&r->bar);
 				if (!w->tid)
 					t0 = kern_now();
 				r->ops->body(r->ctx, w->tid, ph);
 				pthread_barrier_wait(&r->bar);
-				if (!w->tid)
+				if (!w->tid) {
 					r->sec[rep * nph + ph] = kern_now() - t0;
+					if (cfg->mark)
+						cfg->mark(cfg->mark_arg,
+							  KERN_MARK_END, rep, ph);
+				}
 			}
 			if (!w->tid && cfg->progress)
 				cfg->progress(cfg->progress_arg, rep + 1,
 					      cfg->reps);
 		}
+		/*
+		 * Teardown may touch memory (stream verifies its arrays): not
+		 * before the last mark is done.
+		 */
+		pthread_barrier_wait(&r->bar);
 	}
 	if (ok && r->ops->teardown)
 		r->ops->teardown(r->ctx, w->tid);

@@ -16,6 +16,12 @@
 #define KERN_LINE 64		/* bytes per cache line / record */
 #define KERN_MAX_THREADS 1024
 
+/* Which edge of a timed phase kern_cfg.mark is called at. */
+enum kern_mark {
+	KERN_MARK_BEGIN,
+	KERN_MARK_END,
+};
+
 /* How a kernel is run: which CPUs, how often, with which pages. */
 struct kern_cfg {
 	unsigned int nthreads;
@@ -32,6 +38,18 @@ struct kern_cfg {
 	 */
 	int *node;
 	int *mem_node;
+	/*
+	 * Called by thread 0 around the timed part of each phase of each
+	 * repetition, or NULL, so that counters can be read over exactly
+	 * what is timed: KERN_MARK_BEGIN once every thread is done with
+	 * what came before (setup or the previous phase) and before any
+	 * starts the phase, KERN_MARK_END once every thread has finished
+	 * it and before any goes on (to the next phase or to teardown).
+	 * Its own time is not part of the phase's time.
+	 */
+	void (*mark)(void *arg, enum kern_mark m, unsigned int rep,
+		     unsigned int phase);
+	void *mark_arg;
 };
 
 /* median, min, max and coefficient of variation (stddev / mean) */
@@ -158,6 +176,13 @@ struct stream_result {
 	struct kern_stats traffic_gbps[STREAM_NR_OPS];	/* + write-allocate */
 	bool verified;
 	double avg_rel_err[3];	/* a, b, c: average relative error */
+	/*
+	 * Bytes one repetition of each op moves to and from memory, all
+	 * threads, write-allocate included (what the memory controllers
+	 * should count), and the part of them that is reads.
+	 */
+	uint64_t traffic_bytes[STREAM_NR_OPS];
+	uint64_t traffic_read_bytes[STREAM_NR_OPS];
 };
 /* @bytes per array (three arrays), split among the threads. */
 int stream_run(const struct kern_cfg *cfg, size_t bytes,

@@ -115,6 +115,15 @@ for k in "${built[@]}"; do
 
 done
 
+# The counters memdiagctl run reads around its kernels, on the sim.
+for k in "${built[@]}"; do
+	step "VM $k sim: counters around memdiagctl run, clean dmesg" \
+		selftests/vm/run.sh --kernel "$k" --timeout 600 \
+		--env "MEMDIAG_KO=build/$k/memdiag.ko" \
+		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
+		-- selftests/memdiag/sim-run.sh
+done
+
 echo
 for f in "${failures[@]}"; do
 	echo "FAILED: $f"

@@ -15,6 +15,7 @@
 #include "../kernels/kernel.h"
 #include "cli.h"
 #include "print.h"
+#include "run_counters.h"
 
 #define RUN_MAX_SIZES 16
 #define RUN_MAX_DELAYS 64
@@ -49,14 +50,19 @@ struct run_args {
 	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
 	int *node;
 	int *mem_node;
+	/* the memdiag counters around each timed phase (never NULL) */
+	struct run_counters *counters;
 };
 
 /*
  * One kernel of "memdiagctl run". run() runs it with @cfg, then prints
  * the head (run_print_head()) and a "results" array, one object per
- * result starting with run_result_common(), and sets *printed once
- * anything is printed; it returns an MDC_EXIT_* code, reporting errors
- * itself with cli_err().
+ * result starting with run_result_common() and holding its counters
+ * (run_counters_json()), then the counter table (run_counters_text()),
+ * and sets *printed once anything is printed; it returns an MDC_EXIT_*
+ * code, reporting errors itself with cli_err(). Before each kernel call
+ * it reserves the counter slots of that call's phases with
+ * run_counters_next(a->counters, ...).
  */
 struct run_kernel {
 	const char *name;
