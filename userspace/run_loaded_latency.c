@@ -28,6 +28,9 @@ int run_loaded_latency(const char *cmd, struct printer *p,
 	char err[200], sz[32];
 	unsigned int i, n;
 	uint64_t loads = 0;
+	char label[RUN_MAX_DELAYS][24];
+	const char *lp[RUN_MAX_DELAYS];
+	size_t slot;
 
 	if (a->nr_delay) {
 		n = (unsigned int)a->nr_delay;
@@ -40,6 +43,12 @@ int run_loaded_latency(const char *cmd, struct printer *p,
 	}
 	if (cfg->nthreads < 2)
 		return cli_usage(cmd, "option '--threads': kernel 'loaded-latency' needs at least 2 threads (one chases pointers, the others load the memory), e.g. --threads 2");
+	for (i = 0; i < n; i++) {
+		snprintf(label[i], sizeof(label[i]), "%lu", delay[i]);
+		lp[i] = label[i];
+	}
+	/* each delay is a phase of the run: a slot each */
+	slot = run_counters_next(a->counters, n, lp);
 	if (loaded_latency_run(cfg, a->size[0], delay, n, r, &loads, err,
 			       sizeof(err))) {
 		cli_err(cmd, "loaded-latency failed", "%s", err);
@@ -77,9 +86,11 @@ int run_loaded_latency(const char *cmd, struct printer *p,
 			     r[i].traffic_gbps.median);
 		print_string(p, PRINT_JSON, "verified", "%s", NULL);
 		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, loads);
+		run_counters_json(p, a->counters, slot + i);
 		print_close_object(p);
 	}
 	print_close_array(p);
+	run_counters_text(p, a->counters, "delay");
 	print_double(p, PRINT_ANY, "tsc_ghz",
 		     "GB/s: the load generators' reads; cycles: TSC cycles at %.3f GHz\n",
 		     ghz > 0 ? ghz : NAN);

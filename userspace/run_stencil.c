@@ -152,6 +152,9 @@ int run_stencil(const char *cmd, struct printer *p, const struct run_args *a,
 	bool all_ok = true, auto_groups = !a->have_groups, unequal = false;
 	char err[256], name[64];
 	struct kern_cfg c = *cfg;
+	char label[4][32];
+	const char *lp;
+	size_t slot[4] = { 0 };
 	size_t n = grid_n(a->size[0]);
 	int rc = MDC_EXIT_LOCAL;
 
@@ -208,6 +211,11 @@ int run_stencil(const char *cmd, struct printer *p, const struct run_args *a,
 			continue;
 		prm.method = (enum stencil_method)(v / 2);
 		prm.schedule = (enum stencil_schedule)(v % 2);
+		snprintf(label[v], sizeof(label[v]), "%s-%s",
+			 stencil_method_name[v / 2],
+			 stencil_schedule_name[v % 2]);
+		lp = label[v];
+		slot[v] = run_counters_next(a->counters, 1, &lp);
 		if (stencil_run(&c, &prm, ref[v / 2], &r[v], err,
 				sizeof(err))) {
 			cli_err(cmd, "stencil failed", "%s", err);
@@ -284,12 +292,14 @@ int run_stencil(const char *cmd, struct printer *p, const struct run_args *a,
 			  r[v].mismatches);
 		print_double(p, PRINT_JSON, "max_abs_diff", "%g",
 			     r[v].max_abs_diff);
+		run_counters_json(p, a->counters, slot[v]);
 		print_close_object(p);
 	}
 	print_close_array(p);
 	print_textf(p, "B/LUP: memory traffic per update in the paper's model (a load and a store\n"
 		    "per pass, and the write-allocate of a second grid); GB/s = MLUP/s x B/LUP;\n"
 		    "model = bandwidth / B/LUP (MLUP/s); verified: bitwise equal to serial sweeps\n");
+	run_counters_text(p, a->counters, "variant");
 	rc = MDC_EXIT_OK;
 	if (!all_ok) {
 		cli_err(cmd, "stencil results failed validation",

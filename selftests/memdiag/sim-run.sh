@@ -131,6 +131,17 @@ done
 check "stream: each op has its own interval" jt \
 	'[.results[].counters.interval_ns] | unique | length == 4' $out
 
+# every kernel's results carry their own counters: loaded-latency one
+# slot per delay, stencil one per variant
+out=/tmp/ll.json
+"$ctl" run loaded-latency --threads 2 --size 64K --reps 1 --delay 0,1000 -j > $out 2>/tmp/ll.err
+check "loaded-latency: a valid counters object for each delay, socket 0 read > 0" jt \
+	'(.results | length) == 2 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters_reason == null)' $out
+out=/tmp/st.json
+"$ctl" run stencil --size 64K --reps 1 --sweeps 2 --model-gbps 10 -j > $out 2>/tmp/st.err
+check "stencil: a valid counters object for each variant, verified" jt \
+	'(.results | length) == 4 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0)' $out
+
 # Another agent resets an IMC counter control while a repetition runs:
 # the run goes on, its counters say the interval is invalid. A first run
 # tells how long a repetition takes here, so the second lasts seconds.
