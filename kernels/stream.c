@@ -158,6 +158,10 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 	if (!rc) {
 		total = (uint64_t)ctx.n * cfg->nthreads;
 		for (op = 0; op < STREAM_NR_OPS; op++) {
+			r->traffic_bytes[op] = total * traffic_bytes[op];
+			/* each op writes one array: 8 bytes an element */
+			r->traffic_read_bytes[op] = total *
+				(traffic_bytes[op] - sizeof(double));
 			for (k = 0; k < cfg->reps; k++)
 				v[k] = (double)total * named_bytes[op] /
 				       sec[k * STREAM_NR_OPS + op] / 1e9;

@@ -15,8 +15,10 @@
 #include "../kernels/kernel.h"
 #include "cli.h"
 #include "print.h"
+#include "run_counters.h"
 
 #define RUN_MAX_SIZES 16
+#define RUN_MAX_DELAYS 64
 
 struct run_kernel;
 
@@ -29,24 +31,45 @@ struct run_args {
 	bool have_cpus;
 	uint64_t size[RUN_MAX_SIZES];
 	size_t nr_size;
-	uint64_t delay;
+	uint64_t delay;		/* the first of --delay */
 	bool have_delay;
+	uint64_t delays[RUN_MAX_DELAYS];	/* --delay, a comma list */
+	size_t nr_delay;
 	uint64_t reps;
 	bool hugepages;
-	/* throughput, transpose: names as given, checked by the kernel's file */
+	/* stencil, transpose: as given, checked against the kernel's names */
+	const char *variant;	/* --variant */
+	/* stencil */
+	uint64_t sweeps;
+	bool have_sweeps;
+	enum stencil_barrier barrier;
+	bool have_barrier;
+	uint64_t groups;
+	bool have_groups;
+	double model_gbps;
+	bool have_model_gbps;
+	/* throughput: names as given, checked by run_throughput.c */
 	const char *width;	/* --width */
 	const char *mix;	/* --mix */
-	const char *variant;	/* --variant */
+	/* transpose */
 	uint64_t distance;	/* --distance */
 	bool have_distance;
+	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
+	int *node;
+	int *mem_node;
+	/* the memdiag counters around each timed phase (never NULL) */
+	struct run_counters *counters;
 };
 
 /*
  * One kernel of "memdiagctl run". run() runs it with @cfg, then prints
  * the head (run_print_head()) and a "results" array, one object per
- * result starting with run_result_common(), and sets *printed once
- * anything is printed; it returns an MDC_EXIT_* code, reporting errors
- * itself with cli_err().
+ * result starting with run_result_common() and holding its counters
+ * (run_counters_json()), then the counter table (run_counters_text()),
+ * and sets *printed once anything is printed; it returns an MDC_EXIT_*
+ * code, reporting errors itself with cli_err(). Before each kernel call
+ * it reserves the counter slots of that call's phases with
+ * run_counters_next(a->counters, ...).
  */
 struct run_kernel {
 	const char *name;
@@ -54,8 +77,12 @@ struct run_kernel {
 	const uint64_t *default_sizes;	/* 0-terminated list */
 	bool size_list;			/* --size takes a comma list */
 	bool has_delay;			/* --delay means something */
-	bool has_width;			/* --width and --mix do */
-	bool has_variant;		/* --variant and --distance do */
+	bool delay_list;		/* --delay takes a comma list */
+	bool all_cpus;			/* threads default to every CPU */
+	bool has_variant;		/* --variant: run() parses it */
+	bool stencil_opts;		/* --sweeps, --barrier, --groups, ... */
+	bool has_width;			/* --width and --mix mean something */
+	bool has_distance;		/* --distance does */
 	int (*run)(const char *cmd, struct printer *p,
 		   const struct run_args *a, const struct kern_cfg *cfg,
 		   bool *printed);
@@ -68,6 +95,11 @@ int run_stream(const char *cmd, struct printer *p, const struct run_args *a,
 	       const struct kern_cfg *cfg, bool *printed);
 int run_latency(const char *cmd, struct printer *p, const struct run_args *a,
 		const struct kern_cfg *cfg, bool *printed);
+int run_loaded_latency(const char *cmd, struct printer *p,
+		       const struct run_args *a, const struct kern_cfg *cfg,
+		       bool *printed);
+int run_stencil(const char *cmd, struct printer *p, const struct run_args *a,
+		const struct kern_cfg *cfg, bool *printed);
 int run_throughput(const char *cmd, struct printer *p,
 		   const struct run_args *a, const struct kern_cfg *cfg,
 		   bool *printed);
@@ -77,9 +109,10 @@ int run_transpose(const char *cmd, struct printer *p,
 
 /*
  * One of @nr @names, or with @list a comma list of them, given to option
- * @opt, into a bit mask (bit i: names[i]); @what names one ("mix").
- * Returns MDC_EXIT_OK, or reports a usage error (unknown or repeated
- * name) and returns MDC_EXIT_USAGE.
+ * @opt, into a bit mask (bit i: names[i]); @what names one ("mix",
+ * "stencil variant"). Returns MDC_EXIT_OK, or reports a usage error
+ * (unknown or repeated name, empty list item) that lists @names and
+ * returns MDC_EXIT_USAGE.
  */
 int run_parse_names(const char *cmd, const char *opt, const char *what,
 		    const char *s, const char *const *names, unsigned int nr,

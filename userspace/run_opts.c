@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_opts.c - what the SIMD kernels' options share: lists of names
+ * run_opts.c - what kernel-specific options share: lists of names
  * (--mix, --variant) and which instructions the CPU may be asked for,
  * with the hook the tests use to pretend a CPU lacks some.
  */
@@ -23,6 +23,10 @@ int run_parse_names(const char *cmd, const char *opt, const char *what,
 
 	run_name_list(all, sizeof(all), names, nr, (1u << nr) - 1);
 	*mask = 0;
+	if (list && (!*s || *s == ',' || s[strlen(s) - 1] == ',' ||
+		     strstr(s, ",,")))
+		return cli_usage(cmd, "option '%s': '%s' is not a comma list of %s names: use %s (or a comma list of them)",
+				 opt, s, what, all);
 	for (;;) {
 		end = list ? strchr(q, ',') : NULL;
 		len = end ? (size_t)(end - q) : strlen(q);

@@ -44,7 +44,8 @@ int run_transpose(const char *cmd, struct printer *p,
 		    run_cpu_has(tr_variant_feature[v]))
 			usable |= 1u << v;
 	if (a->variant) {
-		rc = run_parse_names(cmd, "--variant", "variant", a->variant,
+		rc = run_parse_names(cmd, "--variant", "transpose variant",
+				     a->variant,
 				     tr_variant_name, TR_NR_VARIANTS, true,
 				     &variants);
 		if (rc != MDC_EXIT_OK)
