@@ -288,9 +288,9 @@ struct throughput_result {
 };
 /*
  * @bytes per thread (a multiple of TP_SIZE_ALIGN), every mix whose bit is
- * set in @mixes, one after the other in each repetition; @tsc_ghz from
- * kern_tsc_ghz(). GB/s is all threads' bytes over the slowest thread's
- * time.
+ * set in @mixes, one after the other in each repetition (the harness's
+ * phases 0, 1, ... in enum order); @tsc_ghz from kern_tsc_ghz(). GB/s is
+ * all threads' bytes over the slowest thread's time.
  */
 int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 		   enum tp_width width, unsigned int mixes, double tsc_ghz,
@@ -327,7 +327,9 @@ size_t transpose_dim(size_t bytes);
  * ones prefetch the source @distance rows ahead. naive's result is checked
  * against the definition, every other one element for element against
  * naive's. @corrupt is a test hook: a variant whose output gets one bit
- * flipped before it is checked, or -1.
+ * flipped before it is checked, or -1. To cfg->mark the variants asked
+ * for are phases 0, 1, ... in enum order; naive run only as the
+ * reference is not marked.
  */
 int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 		  unsigned int distance, int corrupt,

@@ -267,6 +267,24 @@ size_t transpose_dim(size_t bytes)
 	return n / TR_ALIGN * TR_ALIGN;
 }
 
+/*
+ * Each variant is a kern_run() of one phase; to kern_cfg.mark they are
+ * the phases of one run, numbered in the order they run.
+ */
+struct tr_mark {
+	const struct kern_cfg *cfg;
+	unsigned int phase;
+};
+
+static void tr_mark(void *arg, enum kern_mark m, unsigned int rep,
+		    unsigned int phase)
+{
+	const struct tr_mark *tm = arg;
+
+	(void)phase;	/* always 0 */
+	tm->cfg->mark(tm->cfg->mark_arg, m, rep, tm->phase);
+}
+
 int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 		  unsigned int distance, int corrupt,
 		  struct transpose_result *r, char *err, size_t errsz)
@@ -274,7 +292,8 @@ int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 	static const struct kern_ops ops = {
 		tr_setup, tr_body, tr_teardown, 1
 	};
-	struct kern_cfg once;
+	struct kern_cfg once, each;
+	struct tr_mark tm = { cfg, 0 };
 	struct tr_ctx ctx;
 	double *src, *ref, *dst = NULL, *sec;
 	size_t bytes = n * n * sizeof(double);
@@ -326,6 +345,12 @@ int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 	once = *cfg;
 	once.reps = 1;
 	once.progress = NULL;
+	once.mark = NULL;	/* not a result: nothing to count */
+	each = *cfg;
+	if (cfg->mark) {
+		each.mark = tr_mark;
+		each.mark_arg = &tm;
+	}
 	for (v = 0; v < TR_NR_VARIANTS; v++) {
 		bool want = variants & (1u << v);
 		uint64_t bad = 0;
@@ -337,9 +362,11 @@ int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 		ctx.out = v == TR_NAIVE ? ref : dst;
 		ctx.ref = v == TR_NAIVE ? NULL : ref;
 		ctx.corrupt = (int)v == corrupt;
-		rc = kern_run(want ? cfg : &once, &ops, &ctx, sec, err, errsz);
+		rc = kern_run(want ? &each : &once, &ops, &ctx, sec, err,
+			      errsz);
 		if (rc)
 			goto out;
+		tm.phase += want;
 		ctx.init_src = false;
 		for (tid = 0; tid < cfg->nthreads; tid++)
 			bad += ctx.bad[tid];

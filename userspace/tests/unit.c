@@ -2471,6 +2471,51 @@ static void test_harness_marks(void)
 	pthread_mutex_destroy(&mlog.lock);
 }
 
+/* transpose_run(): the variants asked for are phases 0, 1, ... to the marks */
+static char tr_seq[64];
+
+static void tr_log_mark(void *arg, enum kern_mark m, unsigned int rep,
+			unsigned int phase)
+{
+	size_t len = strlen(tr_seq);
+
+	(void)arg;
+	snprintf(tr_seq + len, sizeof(tr_seq) - len, "%c%u%u ",
+		 m == KERN_MARK_BEGIN ? 'b' : 'e', rep, phase);
+}
+
+static void test_transpose_marks(void)
+{
+	struct transpose_result r;
+	struct kern_cfg cfg;
+	cpu_set_t set;
+	char err[160];
+	int cpu = 0, rc;
+
+	if (!kern_cpu_has(KERN_CPU_SSE2)) {
+		skip("transpose: its variants are phases to the marks",
+		     "no SSE2");
+		return;
+	}
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &set))
+			cpu++;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nthreads = 1;
+	cfg.cpu = &cpu;
+	cfg.reps = 2;
+	cfg.mark = tr_log_mark;
+	tr_seq[0] = 0;
+	/* naive not asked for: it runs first as the reference, unmarked */
+	rc = transpose_run(&cfg, 64, 1u << TR_SSE | 1u << TR_SSE_PREFETCH, 8,
+			   -1, &r, err, sizeof(err));
+	ok(rc == 0 && r.verified[TR_SSE] && r.verified[TR_SSE_PREFETCH],
+	   "transpose: sse and sse-prefetch run and are verified (%s)",
+	   rc ? err : "ok");
+	is_str(tr_seq, "b00 e00 b10 e10 b01 e01 b11 e11 ",
+	       "transpose: its variants are phases 0 and 1 to the marks, the reference run unmarked");
+}
+
 /* A notification queued before a reply must not be taken for the reply. */
 static void test_nl_filter(void)
 {
@@ -2692,6 +2737,7 @@ int main(void)
 	test_watch_loop();
 	test_run_counters();
 	test_harness_marks();
+	test_transpose_marks();
 	test_nl_filter();
 	test_nl();
 	printf("# done, %d failed\n", failures);
