@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "run.h"
 
@@ -26,6 +27,10 @@ int run_throughput(const char *cmd, struct printer *p,
 		   bool *printed)
 {
 	struct throughput_result r[RUN_MAX_SIZES];
+	char label[TP_NR_MIXES][48];	/* "16K/load-fadd" */
+	const char *labels[TP_NR_MIXES];
+	size_t slot[RUN_MAX_SIZES];
+	unsigned int nm;
 	unsigned int usable = usable_widths(), mixes, wmask;
 	char err[200], sz[32], names[128];
 	enum tp_width w;
@@ -85,6 +90,17 @@ int run_throughput(const char *cmd, struct printer *p,
 		return MDC_EXIT_LOCAL;
 	}
 	for (i = 0; i < a->nr_size; i++) {
+		/* the mixes are the run's phases, in enum order: a slot each */
+		run_fmt_size(sz, sizeof(sz), a->size[i]);
+		for (m = 0, nm = 0; m < TP_NR_MIXES; m++) {
+			if (!(mixes & (1u << m)))
+				continue;
+			snprintf(label[nm], sizeof(label[nm]), "%s/%s", sz,
+				 tp_mix_name[m]);
+			labels[nm] = label[nm];
+			nm++;
+		}
+		slot[i] = run_counters_next(a->counters, nm, labels);
 		if (throughput_run(cfg, a->size[i], w, mixes, ghz, &r[i], err,
 				   sizeof(err))) {
 			cli_err(cmd, "throughput failed", "%s", err);
@@ -103,7 +119,7 @@ int run_throughput(const char *cmd, struct printer *p,
 	print_open_array(p, "results");
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
-		for (m = 0; m < TP_NR_MIXES; m++) {
+		for (m = 0, nm = 0; m < TP_NR_MIXES; m++) {
 			const struct kern_stats *s = &r[i].gbps[m];
 
 			if (!(mixes & (1u << m)))
@@ -128,9 +144,11 @@ int run_throughput(const char *cmd, struct printer *p,
 			print_u64(p, PRINT_ANY, "passes", " %7" PRIu64 "\n",
 				  r[i].passes);
 			print_string(p, PRINT_JSON, "verified", "%s", NULL);
+			run_counters_json(p, a->counters, slot[i] + nm++);
 			print_close_object(p);
 		}
 	}
 	print_close_array(p);
+	run_counters_text(p, a->counters, "size/mix");
 	return MDC_EXIT_OK;
 }

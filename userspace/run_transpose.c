@@ -35,8 +35,11 @@ int run_transpose(const char *cmd, struct printer *p,
 	unsigned int variants = (1u << TR_NR_VARIANTS) - 1, usable = 0;
 	unsigned int distance = RUN_TR_DEFAULT_DISTANCE;
 	char err[200], sz[40], names[128], failed[128] = "";
+	const char *labels[TR_NR_VARIANTS];
+	size_t slot[TR_NR_VARIANTS] = { 0 };
+	unsigned int nv = 0;
 	bool verified = true;
-	size_t n;
+	size_t n, first;
 	int v, rc;
 
 	for (v = 0; v < TR_NR_VARIANTS; v++)
@@ -76,6 +79,14 @@ int run_transpose(const char *cmd, struct printer *p,
 		return cli_usage(cmd, "option '--size': three %s matrices need more than 3/4 of this machine's memory: give a smaller size",
 				 sz);
 	}
+	/* the variants asked for are the run's phases, in enum order */
+	for (v = 0; v < TR_NR_VARIANTS; v++)
+		if (variants & (1u << v))
+			labels[nv++] = tr_variant_name[v];
+	first = run_counters_next(a->counters, nv, labels);
+	for (v = 0, nv = 0; v < TR_NR_VARIANTS; v++)
+		if (variants & (1u << v))
+			slot[v] = first + nv++;
 	if (transpose_run(cfg, n, variants, distance, corrupt_variant(), &r,
 			  err, sizeof(err))) {
 		cli_err(cmd, "transpose failed", "%s", err);
@@ -121,11 +132,13 @@ int run_transpose(const char *cmd, struct printer *p,
 		print_bool(p, PRINT_ANY, "verified", " %9s\n", r.verified[v]);
 		print_u64(p, PRINT_JSON, "mismatches", "%" PRIu64,
 			  r.mismatches[v]);
+		run_counters_json(p, a->counters, slot[v]);
 		print_close_object(p);
 	}
 	print_close_array(p);
 	print_bool(p, PRINT_TEXT, NULL, "verified: %s", verified);
 	print_textf(p, " (naive against the definition, every other variant element for element against naive)\n");
+	run_counters_text(p, a->counters, "variant");
 	if (verified)
 		return MDC_EXIT_OK;
 	cli_err(cmd, "transpose results failed validation", "%s: see the output",

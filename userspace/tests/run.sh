@@ -523,12 +523,24 @@ ok "memdiagctl run transpose --variant sse-prefetch,naive (text): two rows, N = 
 if [ -d /sys/module/memdiag ]; then
 	skip "memdiagctl run read-delay without the module: the counters line" "memdiag is loaded"
 	skip "memdiagctl run latency -j without the module: counters null, reason" "memdiag is loaded"
+	skip "memdiagctl run throughput and transpose without the module: counters null, reason" "memdiag is loaded"
 else
 	t 0 out "counters: unavailable: $nomod_run" run read-delay --size 4M --reps 1
 	"$bin" run latency --size 16K,32K --reps 1 -j > "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		[ "$(grep -oF "\"counters\":null,\"counters_reason\":\"$nomod_run\"" "$tmp/out" | wc -l)" -eq 2 ]
 	ok "memdiagctl run latency -j without the module: each size's counters null, reason, nothing on stderr" $?
+	# a slot per size and mix, and per transpose variant: each result its own
+	"$bin" run throughput --size 16K,32K --mix load,load-nop --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	[ $? -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		[ "$(grep -oF "\"counters\":null,\"counters_reason\":\"$nomod_run\"" "$tmp/out" | wc -l)" -eq 4 ]
+	ok "memdiagctl run throughput -j without the module: each size and mix's counters null, reason" $?
+	"$bin" run transpose --size 64K --variant naive,sse --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	[ $? -eq 0 ] && [ ! -s "$tmp/err" ] &&
+		[ "$(grep -oF "\"mismatches\":0,\"counters\":null,\"counters_reason\":\"$nomod_run\"" "$tmp/out" | wc -l)" -eq 2 ]
+	ok "memdiagctl run transpose -j without the module: each variant's counters null, reason" $?
+	t 0 out "counters: unavailable: $nomod_run" run throughput --size 16K --mix load --reps 1
+	t 0 out "counters: unavailable: $nomod_run" run transpose --size 64K --variant sse --reps 1
 fi
 "$bin" run stream --size 1M --reps 1 > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^triad ' "$tmp/out" &&
