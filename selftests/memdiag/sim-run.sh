@@ -141,6 +141,19 @@ out=/tmp/st.json
 "$ctl" run stencil --size 64K --reps 1 --sweeps 2 --model-gbps 10 -j > $out 2>/tmp/st.err
 check "stencil: a valid counters object for each variant, verified" jt \
 	'(.results | length) == 4 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0)' $out
+# throughput: a slot per size and mix; transpose: one per variant, each
+# its own kern_run() but a phase of its own to the marks, so each slot
+# holds exactly its variant's one repetition
+out=/tmp/tp.json
+"$ctl" run throughput --size 16K --mix load --reps 1 -j > $out 2>/tmp/tp.err
+check "throughput: a valid counters object, socket 0 read > 0" jt \
+	'(.results | length) == 1 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
+out=/tmp/tr.json
+"$ctl" run transpose --size 64K --reps 1 -j > $out 2>/tmp/tr.err
+check "transpose: a valid counters object for each variant, one interval each, verified" jt \
+	'(.results | length) >= 3 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
+check "transpose: each variant has its own interval" jt \
+	'([.results[].counters.interval_ns] | unique | length) == (.results | length)' $out
 
 # Another agent resets an IMC counter control while a repetition runs:
 # the run goes on, its counters say the interval is invalid. A first run
