@@ -279,7 +279,8 @@ static void show_groups(struct printer *p, const struct pf_state *st)
 		print_close_array(p);
 		print_uint(p, PRINT_ANY, "socket", " %6u", st->cpu[i].socket);
 		print_u64(p, PRINT_ANY, "cores", " %5" PRIu64, ncores);
-		print_textf(p, " %#10" PRIx64, st->cpu[i].value);
+		snprintf(orig, sizeof(orig), "0x%" PRIx64, st->cpu[i].value);
+		print_textf(p, " %10s", orig);
 		print_u64(p, PRINT_JSON, "value", "%" PRIu64, st->cpu[i].value);
 		for (k = 0; k < st->nr_pf; k++)
 			print_textf(p, " %*s", (int)(strlen(st->pf[k].name) > 3 ?
@@ -293,7 +294,7 @@ static void show_groups(struct printer *p, const struct pf_state *st)
 		if (st->cpu[i].has_original) {
 			print_u64(p, PRINT_JSON, "original", "%" PRIu64,
 				  st->cpu[i].original);
-			snprintf(orig, sizeof(orig), "%s (found %#" PRIx64 ")",
+			snprintf(orig, sizeof(orig), "%s (found 0x%" PRIx64 ")",
 				 st->cpu[i].original != st->cpu[i].value ?
 				 "yes" : "no", st->cpu[i].original);
 		} else {

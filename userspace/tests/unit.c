@@ -2636,7 +2636,7 @@ static void test_prefetch(void)
 	       "prefetch control: Intel Core/Xeon, MSR 0x1a4 (a set bit switches a prefetcher off)\n"
 	       "CPUS             SOCKET CORES      VALUE l2-stream l2-adjacent l1-nextline l1-ip  CHANGED\n"
 	       "0-1                   0     1        0x8        on          on          on   off  no\n"
-	       "2-3                   0     1        0xf       off         off         off   off  yes (found 0)\n",
+	       "2-3                   0     1        0xf       off         off         off   off  yes (found 0x0)\n",
 	       "prefetch status text: one row per group, on/off per prefetcher");
 	free(out.data);
 
