@@ -149,7 +149,7 @@ void cmd_run_usage(FILE *f)
 	      "                    in a pass\n"
 	      "      --model-gbps X  stencil: the model's bandwidth in GB/s (default:\n"
 	      "                    a STREAM triad on the same threads and size)\n"
-	      "      --width W     throughput: sse (128-bit), avx (256) or avx512\n"
+	      "      --width W     throughput: sse (128-bit), avx (256; also avx2) or avx512\n"
 	      "                    (512) loads (default: the widest this CPU has)\n"
 	      "      --mix LIST    throughput: a comma list of load, load-fadd and\n"
 	      "                    load-nop (default: all three)\n"

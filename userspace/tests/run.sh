@@ -198,7 +198,8 @@ t 1 err "memdiagctl: run: unexpected argument 'extra'" run stream extra
 # throughput and transpose options
 t 0 out "  throughput  x86-membench-style load loops in assembly" run --help
 t 0 out "  transpose   N x N double matrix transpose" run --help
-t 1 err "memdiagctl: run: option '--width': 'avx2' is not a width: use sse, avx or avx512: $rh" run throughput --width avx2
+t 1 err "memdiagctl: run: option '--width': 'avx3' is not a width: use sse, avx or avx512: $rh" run throughput --width avx3
+t 0 out '"width":"avx"' run throughput --width avx2 --size 16K --mix load --reps 1 -j
 t 1 err "memdiagctl: run: option '--width': 'sse,avx' is not a width: use sse, avx or avx512: $rh" run throughput --width sse,avx
 t 1 err "memdiagctl: run: option '--width' needs a value: $rh" run throughput --width
 t 1 err "memdiagctl: run: option '--mix': 'fma' is not a mix: use load, load-fadd or load-nop (or a comma list of them): $rh" run throughput --mix fma
