@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kernel.h - memdiag's micro-kernels: the memory read benchmark with NOP
- * delays (read_delay.c), STREAM (stream.c) and a pointer-chase latency
- * kernel (latency.c), run by one harness (harness.c) on pinned threads
- * whose memory they first touch themselves.
+ * delays (read_delay.c), STREAM (stream.c), a pointer-chase latency
+ * kernel (latency.c), loaded latency (loaded_latency.c), 3D stencils
+ * (stencil.c), load throughput (throughput.c, throughput_x86.S) and
+ * matrix transpose (transpose.c), run by one harness (harness.c) on
+ * pinned threads whose memory they first touch themselves.
  */
 
 #ifndef MEMDIAG_KERNEL_H
@@ -16,6 +18,12 @@
 #define KERN_LINE 64		/* bytes per cache line / record */
 #define KERN_MAX_THREADS 1024
 
+/* Which edge of a timed phase kern_cfg.mark is called at. */
+enum kern_mark {
+	KERN_MARK_BEGIN,
+	KERN_MARK_END,
+};
+
 /* How a kernel is run: which CPUs, how often, with which pages. */
 struct kern_cfg {
 	unsigned int nthreads;
@@ -25,6 +33,25 @@ struct kern_cfg {
 	/* called by thread 0 after each repetition, or NULL */
 	void (*progress)(void *arg, unsigned int rep, unsigned int reps);
 	void *progress_arg;
+	/*
+	 * Filled by kern_run() when not NULL (nthreads entries, -1 when
+	 * unknown): the NUMA node of each thread's CPU, and the node that
+	 * holds the first page of the first memory the thread placed.
+	 */
+	int *node;
+	int *mem_node;
+	/*
+	 * Called by thread 0 around the timed part of each phase of each
+	 * repetition, or NULL, so that counters can be read over exactly
+	 * what is timed: KERN_MARK_BEGIN once every thread is done with
+	 * what came before (setup or the previous phase) and before any
+	 * starts the phase, KERN_MARK_END once every thread has finished
+	 * it and before any goes on (to the next phase or to teardown).
+	 * Its own time is not part of the phase's time.
+	 */
+	void (*mark)(void *arg, enum kern_mark m, unsigned int rep,
+		     unsigned int phase);
+	void *mark_arg;
 };
 
 /* median, min, max and coefficient of variation (stddev / mean) */
@@ -40,11 +67,25 @@ double kern_now(void);
 
 /*
  * A page-aligned buffer of @bytes, madvised for transparent hugepages
- * when asked; NULL when out of memory. Not touched: the caller touches it
- * from the thread that will use it. Freed with kern_free().
+ * when asked, placed (kern_place()) on the calling worker's node; NULL
+ * when out of memory. Not touched: the caller touches it from the thread
+ * that will use it. Freed with kern_free().
  */
 void *kern_alloc(size_t bytes, bool hugepages);
 void kern_free(void *p, size_t bytes);
+
+/*
+ * Prefer the NUMA node of the calling worker's CPU for the whole pages of
+ * [p, p + bytes) (mbind MPOL_PREFERRED), before they are first touched;
+ * for a buffer shared by threads, each places the part it touches. Does
+ * nothing outside a worker or where the kernel has no NUMA support.
+ */
+void kern_place(void *p, size_t bytes);
+
+/* The NUMA node of the CPU the caller runs on (getcpu), or -1. */
+int kern_node_now(void);
+/* The node holding the page at @p (get_mempolicy), or -1. */
+int kern_mem_node(const void *p);
 
 /*
  * What a kernel gives the harness. Each thread calls setup() once (to
@@ -75,6 +116,52 @@ int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
  */
 double kern_tsc_ghz(void);
 
+/* ---- pieces the kernels share ---- */
+
+/*
+ * A pointer chase (latency.c): one pointer per 64-byte line, the lines
+ * linked in one random cycle (Sattolo), first touched by the caller.
+ */
+#define KERN_CHASE_UNROLL 8	/* loads is a multiple of this */
+struct kern_chase {
+	void *lines;
+	size_t bytes;
+	void *p;		/* where the chase is */
+};
+/*
+ * Link bytes / 64 lines (at least 2) in an order drawn from @seed, then
+ * follow @warm pointers (at most one lap) to warm caches and TLBs up.
+ * Returns 0, or -1 when out of memory or too small.
+ */
+int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
+		    uint64_t seed, uint64_t warm);
+/* Follow @loads pointers (a multiple of KERN_CHASE_UNROLL). */
+void kern_chase_run(struct kern_chase *c, uint64_t loads);
+void kern_chase_free(struct kern_chase *c);
+
+/*
+ * One thread's part of the memory read benchmark (read_delay.c): 64-byte
+ * records in four quarters, of which only the first 8 bytes are read.
+ */
+struct kern_rd_slice {
+	void *a;
+	size_t bytes;		/* allocated: the quarters and the stagger */
+	size_t per_quarter;	/* records in each quarter */
+};
+/*
+ * Allocate and first-touch @bytes (a multiple of 256) in four quarters,
+ * each a page and a line further from the one before than its size (see
+ * read_delay.c), so a little more is allocated. 0 or -1 (OOM).
+ */
+int kern_rd_slice_init(struct kern_rd_slice *s, size_t bytes, bool hugepages);
+/*
+ * Read record i of each quarter, then @delay NOPs, for i from @from to
+ * @to - 1 (at most per_quarter): 4 * (to - from) records.
+ */
+void kern_rd_slice_read(const struct kern_rd_slice *s, size_t from,
+			size_t to, unsigned long delay);
+void kern_rd_slice_free(struct kern_rd_slice *s);
+
 /* ---- the kernels ---- */
 
 /* Memory read benchmark (the seed paper's Fig. 2). */
@@ -94,7 +181,7 @@ extern const char *const stream_op_name[STREAM_NR_OPS];
 enum stream_isa { STREAM_ISA_C, STREAM_ISA_SSE2, STREAM_ISA_AVX,
 		  STREAM_ISA_AVX512, STREAM_NR_ISAS };
 extern const char *const stream_isa_name[STREAM_NR_ISAS];	/* c, sse2, avx, avx512 */
-/* Whether this CPU (and OS) runs @isa's code. */
+/* Whether this CPU (and OS) runs @isa's code (kern_cpu_has()). */
 bool stream_isa_supported(enum stream_isa isa);
 /* The widest @isa this CPU runs. */
 enum stream_isa stream_isa_best(void);
@@ -109,6 +196,14 @@ struct stream_result {
 	bool verified;
 	double avg_rel_err[3];	/* a, b, c: average relative error */
 	uint64_t sweeps;	/* passes over the arrays per timed op */
+	/*
+	 * Bytes one repetition of each op (all its sweeps) moves to and
+	 * from memory, all threads, write-allocate included unless the
+	 * stores are non-temporal (what the memory controllers should
+	 * count), and the part of them that is reads.
+	 */
+	uint64_t traffic_bytes[STREAM_NR_OPS];
+	uint64_t traffic_read_bytes[STREAM_NR_OPS];
 };
 /* @bytes per array (three arrays), split among the threads. */
 int stream_run(const struct kern_cfg *cfg, size_t bytes,
@@ -122,5 +217,142 @@ struct latency_result {
 };
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz);
+
+/*
+ * Loaded latency: thread 0 chases pointers over @bytes while threads 1..
+ * run the memory read benchmark over @bytes each, once per delay of
+ * @delay (NOPs after every four reads); one point per delay.
+ */
+struct loaded_latency_point {
+	unsigned long delay;
+	struct kern_stats ns;		/* the chase's ns per load */
+	struct kern_stats gbps;		/* the load generators' reads */
+	struct kern_stats traffic_gbps;	/* those and the chase's lines */
+};
+int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
+		       const unsigned long *delay, unsigned int ndelay,
+		       struct loaded_latency_point *r, uint64_t *loads,
+		       char *err, size_t errsz);
+
+/*
+ * 3D 7-point stencil sweeps (stencil.c): Jacobi and lexicographic
+ * Gauss-Seidel, threaded or with wavefront temporal blocking, verified
+ * bitwise against the serial sweeps.
+ */
+enum stencil_method { STENCIL_JACOBI, STENCIL_GS, STENCIL_NR_METHODS };
+enum stencil_schedule { STENCIL_THREADED, STENCIL_WAVEFRONT,
+			STENCIL_NR_SCHEDULES };
+enum stencil_barrier { STENCIL_SPIN, STENCIL_TREE, STENCIL_NR_BARRIERS };
+extern const char *const stencil_method_name[STENCIL_NR_METHODS];
+extern const char *const stencil_schedule_name[STENCIL_NR_SCHEDULES];
+extern const char *const stencil_barrier_name[STENCIL_NR_BARRIERS];
+struct stencil_params {
+	size_t n;		/* sites per dimension, boundary included */
+	unsigned int sweeps;	/* per repetition */
+	enum stencil_method method;
+	enum stencil_schedule schedule;
+	enum stencil_barrier barrier;
+	/* wavefront: thread groups, each of threads sharing an LLC: thread
+	 * i is in group i / (nthreads / groups); must divide nthreads */
+	unsigned int groups;
+};
+struct stencil_result {
+	struct kern_stats mlups;	/* 10^6 interior sites updated / s */
+	unsigned int groups, group_size; /* group_size: sweeps per pass */
+	double bytes_per_lup;		/* the model's: a load, a store */
+	double traffic_bytes_per_lup;	/* and the write-allocate */
+	bool verified;			/* bitwise equal to the reference */
+	uint64_t mismatches;		/* sites that differ */
+	double max_abs_diff;
+};
+/*
+ * The grid after @sweeps serial sweeps from the kernel's initial values
+ * (n^3 doubles, malloc()ed), or NULL when out of memory.
+ */
+double *stencil_reference(size_t n, enum stencil_method m, uint64_t sweeps);
+/*
+ * Run cfg->reps repetitions of p->sweeps sweeps each (continuing from one
+ * to the next) and compare the result with @ref, the reference after
+ * reps * sweeps sweeps.
+ */
+int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
+		const double *ref, struct stencil_result *r, char *err,
+		size_t errsz);
+
+/* ---- SIMD kernels: which instructions this CPU runs ---- */
+
+enum kern_cpu_feature { KERN_CPU_SSE2, KERN_CPU_AVX, KERN_CPU_AVX512F,
+			KERN_CPU_NR_FEATURES };
+/* "sse2", "avx", "avx512f": as /proc/cpuinfo and GCC name them */
+extern const char *const kern_cpu_feature_name[KERN_CPU_NR_FEATURES];
+/* Whether the CPU and the OS (XSAVE state) support @f; false off x86. */
+bool kern_cpu_has(enum kern_cpu_feature f);
+
+/*
+ * Throughput (x86-membench style): each thread loads its own buffer over
+ * and over with hand-written loops at one SIMD width, loads only or mixed
+ * with FP adds or NOPs, timed with serialized TSC reads.
+ */
+enum tp_width { TP_SSE, TP_AVX, TP_AVX512, TP_NR_WIDTHS };
+enum tp_mix { TP_LOAD, TP_LOAD_FADD, TP_LOAD_NOP, TP_NR_MIXES };
+extern const char *const tp_width_name[TP_NR_WIDTHS];	/* sse, avx, avx512 */
+extern const unsigned int tp_width_bits[TP_NR_WIDTHS];	/* 128, 256, 512 */
+extern const enum kern_cpu_feature tp_width_feature[TP_NR_WIDTHS];
+extern const char *const tp_mix_name[TP_NR_MIXES];	/* load, load-fadd, load-nop */
+#define TP_SIZE_ALIGN 1024	/* buffer sizes: multiples of one loop iteration */
+
+struct throughput_result {
+	struct kern_stats gbps[TP_NR_MIXES];	/* bytes loaded, all threads */
+	double bytes_per_cycle[TP_NR_MIXES];	/* median, per thread per TSC cycle */
+	uint64_t passes;	/* over each thread's buffer per repetition */
+};
+/*
+ * @bytes per thread (a multiple of TP_SIZE_ALIGN), every mix whose bit is
+ * set in @mixes, one after the other in each repetition (the harness's
+ * phases 0, 1, ... in enum order); @tsc_ghz from kern_tsc_ghz(). GB/s is
+ * all threads' bytes over the slowest thread's time.
+ */
+int throughput_run(const struct kern_cfg *cfg, size_t bytes,
+		   enum tp_width width, unsigned int mixes, double tsc_ghz,
+		   struct throughput_result *r, char *err, size_t errsz);
+
+/*
+ * Transpose of an N x N matrix of doubles, by the variants of the
+ * software-prefetching seed; each thread writes a band of destination
+ * rows (reading the same band of source columns).
+ */
+enum tr_variant { TR_NAIVE, TR_SSE, TR_SSE_PREFETCH, TR_AVX,
+		  TR_AVX_PREFETCH, TR_NR_VARIANTS };
+/* naive, sse, sse-prefetch, avx, avx-prefetch */
+extern const char *const tr_variant_name[TR_NR_VARIANTS];
+extern const enum kern_cpu_feature tr_variant_feature[TR_NR_VARIANTS];
+#define TR_ALIGN 8		/* N is a multiple of 8: 64-byte rows */
+#define TR_MAX_DISTANCE 1024	/* rows */
+
+struct transpose_result {
+	size_t n;
+	struct kern_stats gbps[TR_NR_VARIANTS];		/* 2 * N * N * 8 */
+	struct kern_stats traffic_gbps[TR_NR_VARIANTS];	/* + write-allocate */
+	bool verified[TR_NR_VARIANTS];
+	uint64_t mismatches[TR_NR_VARIANTS];	/* elements that differ */
+};
+/*
+ * The largest multiple of TR_ALIGN whose N x N doubles fit in @bytes;
+ * 0 if none does.
+ */
+size_t transpose_dim(size_t bytes);
+/*
+ * Transpose an @n x @n matrix (n from transpose_dim()) with every variant
+ * whose bit is set in @variants, each run cfg->reps times; the prefetching
+ * ones prefetch the source @distance rows ahead. naive's result is checked
+ * against the definition, every other one element for element against
+ * naive's. @corrupt is a test hook: a variant whose output gets one bit
+ * flipped before it is checked, or -1. To cfg->mark the variants asked
+ * for are phases 0, 1, ... in enum order; naive run only as the
+ * reference is not marked.
+ */
+int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
+		  unsigned int distance, int corrupt,
+		  struct transpose_result *r, char *err, size_t errsz);
 
 #endif /* MEMDIAG_KERNEL_H */

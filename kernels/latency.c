@@ -13,24 +13,17 @@
 #include "kernel.h"
 
 #define LAT_MIN_LOADS (1u << 21)	/* enough to time small sets */
-#define LAT_UNROLL 8
 
 struct lat_line {
 	struct lat_line *next;
 	char pad[KERN_LINE - sizeof(struct lat_line *)];
 };
 
-struct lat_thread {
-	struct lat_line *lines;
-	size_t bytes;
-	struct lat_line *p;	/* where the chase is */
-};
-
 struct lat_ctx {
 	const struct kern_cfg *cfg;
 	size_t bytes;		/* working set per thread */
 	uint64_t loads;		/* per thread per repetition */
-	struct lat_thread *t;
+	struct kern_chase *t;
 };
 
 static void *volatile lat_sink;
@@ -48,7 +41,7 @@ static struct lat_line *chase(struct lat_line *p, uint64_t loads)
 {
 	uint64_t i;
 
-	for (i = 0; i < loads; i += LAT_UNROLL) {
+	for (i = 0; i < loads; i += KERN_CHASE_UNROLL) {
 		p = p->next;
 		p = p->next;
 		p = p->next;
@@ -61,20 +54,22 @@ static struct lat_line *chase(struct lat_line *p, uint64_t loads)
 	return p;
 }
 
-static int lat_setup(void *vctx, unsigned int tid)
+int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
+		    uint64_t seed, uint64_t warm)
 {
-	struct lat_ctx *ctx = vctx;
-	struct lat_thread *t = &ctx->t[tid];
-	size_t n = ctx->bytes / KERN_LINE, i, j, tmp;
-	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)tid << 32 | n);
+	size_t n = bytes / KERN_LINE, i, j, tmp;
+	struct lat_line *lines;
 	size_t *succ;
 
+	memset(c, 0, sizeof(*c));
+	if (n < 2)
+		return -1;
 	succ = malloc(n * sizeof(*succ));
 	if (!succ)
 		return -1;
-	t->bytes = n * KERN_LINE;
-	t->lines = kern_alloc(t->bytes, ctx->cfg->hugepages);
-	if (!t->lines) {
+	c->bytes = n * KERN_LINE;
+	lines = kern_alloc(c->bytes, hugepages);
+	if (!lines) {
 		free(succ);
 		return -1;
 	}
@@ -88,30 +83,53 @@ static int lat_setup(void *vctx, unsigned int tid)
 		succ[j] = tmp;
 	}
 	for (i = 0; i < n; i++)	/* first touch, by this thread */
-		t->lines[i].next = &t->lines[succ[i]];
+		lines[i].next = &lines[succ[i]];
 	free(succ);
-	/* warm the caches and TLBs up with one lap (at most one rep's worth) */
-	t->p = chase(&t->lines[0], n < ctx->loads ?
-		     (n + LAT_UNROLL - 1) / LAT_UNROLL * LAT_UNROLL : ctx->loads);
+	c->lines = lines;
+	/* warm the caches and TLBs up with at most one lap */
+	if (warm > n)
+		warm = n;
+	warm = (warm + KERN_CHASE_UNROLL - 1) / KERN_CHASE_UNROLL *
+	       KERN_CHASE_UNROLL;
+	c->p = chase(&lines[0], warm);
 	return 0;
+}
+
+void kern_chase_run(struct kern_chase *c, uint64_t loads)
+{
+	c->p = chase(c->p, loads);
+	lat_sink = c->p;
+}
+
+void kern_chase_free(struct kern_chase *c)
+{
+	kern_free(c->lines, c->bytes);
+	c->lines = c->p = NULL;
+}
+
+static int lat_setup(void *vctx, unsigned int tid)
+{
+	struct lat_ctx *ctx = vctx;
+	size_t n = ctx->bytes / KERN_LINE;
+
+	return kern_chase_init(&ctx->t[tid], ctx->bytes, ctx->cfg->hugepages,
+			       0x9e3779b97f4a7c15ULL ^ ((uint64_t)tid << 32 | n),
+			       ctx->loads);
 }
 
 static void lat_body(void *vctx, unsigned int tid, unsigned int phase)
 {
 	struct lat_ctx *ctx = vctx;
-	struct lat_thread *t = &ctx->t[tid];
 
 	(void)phase;
-	t->p = chase(t->p, ctx->loads);
-	lat_sink = t->p;
+	kern_chase_run(&ctx->t[tid], ctx->loads);
 }
 
 static void lat_teardown(void *vctx, unsigned int tid)
 {
 	struct lat_ctx *ctx = vctx;
 
-	kern_free(ctx->t[tid].lines, ctx->t[tid].bytes);
-	ctx->t[tid].lines = NULL;
+	kern_chase_free(&ctx->t[tid]);
 }
 
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
@@ -121,7 +139,7 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		lat_setup, lat_body, lat_teardown, 1
 	};
 	struct lat_ctx ctx;
-	struct lat_thread *t;
+	struct kern_chase *t;
 	unsigned int k;
 	size_t n = bytes / KERN_LINE;
 	double *s;
@@ -136,7 +154,8 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 	ctx.cfg = cfg;
 	ctx.bytes = bytes;
 	ctx.loads = n > LAT_MIN_LOADS ? n : LAT_MIN_LOADS;
-	ctx.loads = (ctx.loads + LAT_UNROLL - 1) / LAT_UNROLL * LAT_UNROLL;
+	ctx.loads = (ctx.loads + KERN_CHASE_UNROLL - 1) / KERN_CHASE_UNROLL *
+		    KERN_CHASE_UNROLL;
 	s = calloc(cfg->reps, sizeof(*s));
 	t = calloc(cfg->nthreads, sizeof(*t));
 	if (!s || !t) {

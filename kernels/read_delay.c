@@ -26,52 +26,46 @@ struct record {
 /* a 4 KiB page and one line: 65 records */
 #define RD_STAGGER ((4096 + KERN_LINE) / sizeof(struct record))
 
-struct rd_thread {
-	struct record *a;	/* this thread's slice */
-	size_t bytes;		/* allocated: the quarters and the stagger */
-	size_t per_quarter;	/* records in each of the four quarters */
-};
-
 struct rd_ctx {
 	const struct kern_cfg *cfg;
 	size_t bytes_per_thread;
 	unsigned long delay;
-	struct rd_thread *t;
+	struct kern_rd_slice *t;
 };
 
 static volatile uint64_t rd_sink;
 
-static int rd_setup(void *vctx, unsigned int tid)
+int kern_rd_slice_init(struct kern_rd_slice *s, size_t bytes, bool hugepages)
 {
-	struct rd_ctx *ctx = vctx;
-	struct rd_thread *t = &ctx->t[tid];
-	size_t i, n;
+	struct record *a;
+	size_t i, n, nq = bytes / sizeof(struct record) / 4;
 
-	t->per_quarter = ctx->bytes_per_thread / sizeof(struct record) / 4;
-	n = 4 * t->per_quarter + 3 * RD_STAGGER;
-	t->bytes = n * sizeof(struct record);
-	t->a = kern_alloc(t->bytes, ctx->cfg->hugepages);
-	if (!t->a)
+	memset(s, 0, sizeof(*s));
+	/* the four quarters, and the stagger before each but the first */
+	n = 4 * nq + 3 * RD_STAGGER;
+	a = kern_alloc(n * sizeof(struct record), hugepages);
+	if (!a)
 		return -1;
 	for (i = 0; i < n; i++)	/* first touch, by this thread */
-		t->a[i].first = i;
+		a[i].first = i;
+	s->a = a;
+	s->bytes = n * sizeof(struct record);
+	s->per_quarter = nq;
 	return 0;
 }
 
-static void rd_body(void *vctx, unsigned int tid, unsigned int phase)
+void kern_rd_slice_read(const struct kern_rd_slice *s, size_t from,
+			size_t to, unsigned long delay)
 {
-	struct rd_ctx *ctx = vctx;
-	struct rd_thread *t = &ctx->t[tid];
-	volatile struct record *a0 = t->a;
-	volatile struct record *a1 = a0 + t->per_quarter + RD_STAGGER;
-	volatile struct record *a2 = a1 + t->per_quarter + RD_STAGGER;
-	volatile struct record *a3 = a2 + t->per_quarter + RD_STAGGER;
-	unsigned long delay = ctx->delay, d;
+	volatile struct record *a0 = s->a;
+	volatile struct record *a1 = a0 + s->per_quarter + RD_STAGGER;
+	volatile struct record *a2 = a1 + s->per_quarter + RD_STAGGER;
+	volatile struct record *a3 = a2 + s->per_quarter + RD_STAGGER;
+	unsigned long d;
 	uint64_t sum = 0;
-	size_t i, n = t->per_quarter;
+	size_t i;
 
-	(void)phase;
-	for (i = 0; i < n; i++) {
+	for (i = from; i < to; i++) {
 		sum += a0[i].first;
 		sum += a1[i].first;
 		sum += a2[i].first;
@@ -82,12 +76,34 @@ static void rd_body(void *vctx, unsigned int tid, unsigned int phase)
 	rd_sink = sum;
 }
 
+void kern_rd_slice_free(struct kern_rd_slice *s)
+{
+	kern_free(s->a, s->bytes);
+	s->a = NULL;
+}
+
+static int rd_setup(void *vctx, unsigned int tid)
+{
+	struct rd_ctx *ctx = vctx;
+
+	return kern_rd_slice_init(&ctx->t[tid], ctx->bytes_per_thread,
+				  ctx->cfg->hugepages);
+}
+
+static void rd_body(void *vctx, unsigned int tid, unsigned int phase)
+{
+	struct rd_ctx *ctx = vctx;
+	const struct kern_rd_slice *s = &ctx->t[tid];
+
+	(void)phase;
+	kern_rd_slice_read(s, 0, s->per_quarter, ctx->delay);
+}
+
 static void rd_teardown(void *vctx, unsigned int tid)
 {
 	struct rd_ctx *ctx = vctx;
 
-	kern_free(ctx->t[tid].a, ctx->t[tid].bytes);
-	ctx->t[tid].a = NULL;
+	kern_rd_slice_free(&ctx->t[tid]);
 }
 
 int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
@@ -97,7 +113,7 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 	static const struct kern_ops ops = {
 		rd_setup, rd_body, rd_teardown, 1
 	};
-	struct rd_thread *t;
+	struct kern_rd_slice *t;
 	struct rd_ctx ctx;
 	double *s;
 	unsigned int i;

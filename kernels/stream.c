@@ -134,23 +134,18 @@ static st_run_fn *const st_run_isa[STREAM_NR_ISAS] = {
 
 bool stream_isa_supported(enum stream_isa isa)
 {
-#if defined(__x86_64__)
-	/* GCC's checks include XGETBV: the OS must save the wide registers */
-	__builtin_cpu_init();
 	switch (isa) {
 	case STREAM_ISA_C:
-	case STREAM_ISA_SSE2:	/* part of x86-64 */
 		return true;
+	case STREAM_ISA_SSE2:
+		return kern_cpu_has(KERN_CPU_SSE2);
 	case STREAM_ISA_AVX:
-		return __builtin_cpu_supports("avx");
+		return kern_cpu_has(KERN_CPU_AVX);
 	case STREAM_ISA_AVX512:
-		return __builtin_cpu_supports("avx512f");
+		return kern_cpu_has(KERN_CPU_AVX512F);
 	default:
 		return false;
 	}
-#else
-	return isa == STREAM_ISA_C;
-#endif
 }
 
 enum stream_isa stream_isa_best(void)
@@ -311,6 +306,10 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 			unsigned int moved = o->nt ? named_bytes[op] :
 						     traffic_bytes[op];
 
+			r->traffic_bytes[op] = total * moved * ctx.sweeps;
+			/* each op writes one array: 8 bytes an element */
+			r->traffic_read_bytes[op] = total *
+				(moved - sizeof(double)) * ctx.sweeps;
 			for (k = 0; k < cfg->reps; k++)
 				v[k] = (double)total * named_bytes[op] *
 				       (double)ctx.sweeps /

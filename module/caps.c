@@ -4,7 +4,7 @@
  * offers and write down why the others are missing.
  *
  * Every probe only reads: PCI devices and their config space, CPUID, and
- * one MSR read that is allowed to fault. The reasons end up verbatim in
+ * MSR reads that are allowed to fault. The reasons end up verbatim in
  * get-info, so they say what was looked for and what a user can do.
  */
 #include <linux/kernel.h>
@@ -24,23 +24,6 @@ static __printf(3, 4) void cap_set(struct memdiag_cap *cap, bool available,
 	va_end(ap);
 }
 
-static void probe_prefetch(struct memdiag_state *st, struct memdiag_cap *cap)
-{
-	struct memdiag_msr_op op = { MSR_MISC_FEATURE_CONTROL };
-	unsigned int cpu = cpumask_first(cpu_online_mask);
-
-	if (st->plat->msr_batch(cpu, &op, 1) || op.err) {
-		cap_set(cap, false,
-			"reading MSR 0x%x (MISC_FEATURE_CONTROL) on CPU %u faulted%s",
-			MSR_MISC_FEATURE_CONTROL, cpu,
-			st->ident.hypervisor ? " (this is a virtual machine)" : "");
-		return;
-	}
-	cap_set(cap, false,
-		"MSR 0x%x is readable, but this memdiag version does not change prefetchers yet",
-		MSR_MISC_FEATURE_CONTROL);
-}
-
 /**
  * memdiag_caps_probe() - fill @st->caps and the core mode
  * @st: state with platform, identity and uarch already set
@@ -52,11 +35,16 @@ void memdiag_caps_probe(struct memdiag_state *st)
 	unsigned int i;
 
 	st->core_mode = MEMDIAG_CORE_MODE_NONE;
+	/* prefetchers are described apart from the counters, per family */
+	memdiag_prefetch_probe(st, &caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL]);
 	if (!st->uarch) {
-		for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++)
+		for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++) {
+			if (i == MEMDIAG_CAPABILITY_PREFETCH_CONTROL)
+				continue;
 			cap_set(&caps[i], false,
 				"unsupported processor: %s family 0x%x model 0x%x (see uarch-reason)",
 				st->ident.vendor, st->ident.family, st->ident.model);
+		}
 		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
 			 "unsupported processor");
 		return;
@@ -82,6 +70,4 @@ void memdiag_caps_probe(struct memdiag_state *st)
 				st->uarch->name);
 		memdiag_core_choose_mode(st);
 	}
-
-	probe_prefetch(st, &caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL]);
 }

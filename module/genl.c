@@ -56,7 +56,7 @@ static struct genl_family memdiag_nl_family __ro_after_init = {
  * about reading performance counters, so each handler checks here.
  * netlink_capable() looks at the credentials of whoever opened the socket.
  */
-static bool memdiag_may_read(struct sk_buff *skb)
+bool memdiag_may_read(struct sk_buff *skb)
 {
 	return READ_ONCE(memdiag_unprivileged_read) ||
 	       netlink_capable(skb, CAP_PERFMON) ||
@@ -267,6 +267,14 @@ static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 	     put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES, s->wr_bytes) ||
 	     (channels && put_channels(msg, s->socket))))
 		return -EMSGSIZE;
+	if (s->has_prefetch &&
+	    (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED,
+			 s->prefetch_off) ||
+	     nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED,
+			 s->prefetch_mixed) ||
+	     nla_put_u8(msg, MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED,
+			s->prefetch_changed)))
+		return -EMSGSIZE;
 	if (!s->has_core)
 		return 0;
 	if (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_CORE_EPOCH, s->core_epoch) ||
@@ -281,7 +289,7 @@ static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 
 static size_t snap_size(unsigned int socket, bool channels)
 {
-	size_t sz = 4 * nla_total_size(sizeof(u32)) +
+	size_t sz = 7 * nla_total_size(sizeof(u32)) +
 		    12 * nla_total_size_64bit(sizeof(u64));
 
 	if (channels)
@@ -428,15 +436,22 @@ int memdiag_nl_snapshot_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 static char refusal[REFUSALS][MEMDIAG_REASON_LEN];
 static atomic_t refusal_next;
 
-static char *refusal_buf(void)
+char *memdiag_msg_buf(void)
 {
 	return refusal[(unsigned int)atomic_inc_return(&refusal_next) % REFUSALS];
+}
+
+/* The header of a reply to the request @info carries. */
+void *memdiag_genl_reply_put(struct sk_buff *msg, struct genl_info *info)
+{
+	return genlmsg_put_reply(msg, info, &memdiag_nl_family, 0,
+				 info->genlhdr->cmd);
 }
 
 int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *ival = info->attrs[MEMDIAG_A_SESSION_INTERVAL_MS];
-	char *why = refusal_buf();
+	char *why = memdiag_msg_buf();
 	struct sk_buff *msg;
 	u32 id, ms;
 	void *hdr;

@@ -31,8 +31,28 @@ const struct nla_policy memdiag_session_stop_nl_policy[MEMDIAG_A_SESSION_ID + 1]
 	[MEMDIAG_A_SESSION_ID] = { .type = NLA_U32, },
 };
 
+/* MEMDIAG_CMD_PREFETCH_GET - do */
+const struct nla_policy memdiag_prefetch_get_nl_policy[MEMDIAG_A_PREFETCH_CPU + 1] = {
+	[MEMDIAG_A_PREFETCH_SOCKET] = { .type = NLA_U32, },
+	[MEMDIAG_A_PREFETCH_CPU] = { .type = NLA_U32, },
+};
+
+/* MEMDIAG_CMD_PREFETCH_SET - do */
+const struct nla_policy memdiag_prefetch_set_nl_policy[MEMDIAG_A_PREFETCH_DISABLE + 1] = {
+	[MEMDIAG_A_PREFETCH_SOCKET] = { .type = NLA_U32, },
+	[MEMDIAG_A_PREFETCH_CPU] = { .type = NLA_U32, },
+	[MEMDIAG_A_PREFETCH_PREFETCHERS] = { .type = NLA_U32, },
+	[MEMDIAG_A_PREFETCH_DISABLE] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+/* MEMDIAG_CMD_PREFETCH_RESTORE - do */
+const struct nla_policy memdiag_prefetch_restore_nl_policy[MEMDIAG_A_PREFETCH_CPU + 1] = {
+	[MEMDIAG_A_PREFETCH_SOCKET] = { .type = NLA_U32, },
+	[MEMDIAG_A_PREFETCH_CPU] = { .type = NLA_U32, },
+};
+
 /* Ops table for memdiag */
-const struct genl_ops memdiag_nl_ops[4] = {
+const struct genl_ops memdiag_nl_ops[7] = {
 	{
 		.cmd		= MEMDIAG_CMD_GET_INFO,
 		.doit		= memdiag_nl_get_info_doit,
@@ -57,6 +77,24 @@ const struct genl_ops memdiag_nl_ops[4] = {
 		.doit		= memdiag_nl_session_stop_doit,
 		.policy		= memdiag_session_stop_nl_policy,
 		.maxattr	= MEMDIAG_A_SESSION_ID,
+	},
+	{
+		.cmd		= MEMDIAG_CMD_PREFETCH_GET,
+		.doit		= memdiag_nl_prefetch_get_doit,
+		.policy		= memdiag_prefetch_get_nl_policy,
+		.maxattr	= MEMDIAG_A_PREFETCH_CPU,
+	},
+	{
+		.cmd		= MEMDIAG_CMD_PREFETCH_SET,
+		.doit		= memdiag_nl_prefetch_set_doit,
+		.policy		= memdiag_prefetch_set_nl_policy,
+		.maxattr	= MEMDIAG_A_PREFETCH_DISABLE,
+	},
+	{
+		.cmd		= MEMDIAG_CMD_PREFETCH_RESTORE,
+		.doit		= memdiag_nl_prefetch_restore_doit,
+		.policy		= memdiag_prefetch_restore_nl_policy,
+		.maxattr	= MEMDIAG_A_PREFETCH_CPU,
 	},
 };
 

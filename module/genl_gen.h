@@ -19,8 +19,14 @@ extern const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION
 
 extern const struct nla_policy memdiag_session_stop_nl_policy[MEMDIAG_A_SESSION_ID + 1];
 
+extern const struct nla_policy memdiag_prefetch_get_nl_policy[MEMDIAG_A_PREFETCH_CPU + 1];
+
+extern const struct nla_policy memdiag_prefetch_set_nl_policy[MEMDIAG_A_PREFETCH_DISABLE + 1];
+
+extern const struct nla_policy memdiag_prefetch_restore_nl_policy[MEMDIAG_A_PREFETCH_CPU + 1];
+
 /* Ops table for memdiag */
-extern const struct genl_ops memdiag_nl_ops[4];
+extern const struct genl_ops memdiag_nl_ops[7];
 
 int memdiag_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info);
 int memdiag_nl_snapshot_doit(struct sk_buff *skb, struct genl_info *info);
@@ -28,6 +34,10 @@ int memdiag_nl_snapshot_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb);
 int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info);
 int memdiag_nl_session_stop_doit(struct sk_buff *skb, struct genl_info *info);
+int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info);
+int memdiag_nl_prefetch_set_doit(struct sk_buff *skb, struct genl_info *info);
+int memdiag_nl_prefetch_restore_doit(struct sk_buff *skb,
+				     struct genl_info *info);
 
 enum {
 	MEMDIAG_NLGRP_MONITOR,

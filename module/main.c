@@ -91,11 +91,16 @@ static int __init memdiag_init(void)
 					    sizeof(memdiag.uarch_reason));
 	memdiag_caps_probe(&memdiag);
 
+	err = memdiag_prefetch_init();
+	if (err) {
+		pr_err("memdiag: setting up prefetcher control failed: %d\n", err);
+		goto free;
+	}
 	err = memdiag_session_init();
 	if (err) {
 		pr_err("memdiag: setting up CPU hotplug and socket release handling failed: %d\n",
 		       err);
-		goto free;
+		goto prefetch;
 	}
 	err = memdiag_genl_init();
 	if (err) {
@@ -112,6 +117,8 @@ static int __init memdiag_init(void)
 
 session:
 	memdiag_session_exit();
+prefetch:
+	memdiag_prefetch_exit();
 free:
 	memdiag_core_exit();
 	memdiag_imc_free();
@@ -127,6 +134,7 @@ static void __exit memdiag_exit(void)
 {
 	memdiag_session_exit();
 	memdiag_genl_exit();
+	memdiag_prefetch_exit();
 	memdiag_core_exit();
 	memdiag_imc_free();
 	memdiag_platform_put(&memdiag);

@@ -11,7 +11,11 @@
 #include <uapi/linux/memdiag.h>
 
 #include "uarch.h"
+#include "prefetch.h"
 #include "platform.h"
+
+struct cpumask;
+struct sk_buff;
 
 #define MEMDIAG_REASON_LEN	192
 #define MEMDIAG_MAX_SOCKETS	64
@@ -73,6 +77,10 @@ struct memdiag_snap {
 	u32 nr_cpus;
 	bool has[MEMDIAG_CORE_NR];
 	u64 ctr[MEMDIAG_CORE_NR];
+	bool has_prefetch;
+	bool prefetch_changed;	/* some CPU differs from what was found */
+	u32 prefetch_off;	/* prefetchers off on every CPU */
+	u32 prefetch_mixed;	/* off on some CPUs only */
 };
 
 /* What the module found at load time; read-only afterwards. */
@@ -86,6 +94,7 @@ struct memdiag_state {
 	enum memdiag_core_mode core_pref;	/* core=: NONE means auto */
 	enum memdiag_core_mode core_mode;	/* in use, or to be used */
 	char core_mode_reason[MEMDIAG_REASON_LEN];
+	const struct memdiag_pf_desc *prefetch;	/* NULL: none known */
 };
 
 extern struct memdiag_state memdiag;
@@ -146,7 +155,27 @@ int memdiag_session_stop(u32 portid, u32 id);
 bool memdiag_session_active(void);
 void memdiag_sample(struct memdiag_snap *snaps, unsigned int n);
 
+/* prefetch.c */
+const struct memdiag_pf_desc *
+memdiag_prefetch_match(const struct memdiag_cpu_ident *id, char *reason,
+		       size_t len);
+void memdiag_prefetch_probe(struct memdiag_state *st, struct memdiag_cap *cap);
+int memdiag_prefetch_init(void);
+void memdiag_prefetch_exit(void);
+u32 memdiag_prefetch_off(u64 val);
+int memdiag_prefetch_set(const struct cpumask *scope, int socket, u32 mask,
+			 bool off, struct cpumask *touched, char *msg,
+			 size_t len);
+int memdiag_prefetch_restore(const struct cpumask *scope, int socket,
+			     struct cpumask *touched);
+int memdiag_prefetch_read(unsigned int cpu, u64 *val, u64 *orig, bool *saved);
+void memdiag_prefetch_sample(struct memdiag_snap *snap, unsigned int n);
+
 /* genl.c */
+struct genl_info;
+bool memdiag_may_read(struct sk_buff *skb);
+char *memdiag_msg_buf(void);
+void *memdiag_genl_reply_put(struct sk_buff *msg, struct genl_info *info);
 int memdiag_genl_init(void);
 void memdiag_genl_exit(void);
 void memdiag_genl_publish(const struct memdiag_snap *snaps, unsigned int n);

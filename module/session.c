@@ -78,6 +78,7 @@ void memdiag_sample(struct memdiag_snap *snaps, unsigned int n)
 		memdiag_imc_sample(snaps, n, dt);
 	if (core_on)
 		memdiag_core_sample(snaps, n, dt);
+	memdiag_prefetch_sample(snaps, n);
 	last_sample_ns = now;
 }
 

@@ -10,25 +10,24 @@ cache=${MEMDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memdiag}
 dir=$cache/linux-source-6.12
 stamp=$dir/.memdiag-unpacked
 
-if [ ! -f "$stamp" ] || [ "$tarball" -nt "$stamp" ]; then
+# the stamp holds the list of parts, so that adding one unpacks again
+parts="tools/net/ynl tools/testing/selftests/kselftest.h
+tools/testing/selftests/kselftest_harness.h Documentation/netlink
+tools/perf/pmu-events/arch/x86 arch/x86/events/intel
+arch/x86/include/asm/msr-index.h arch/x86/include/asm/intel-family.h
+arch/x86/kernel/cpu/resctrl/pseudo_lock.c scripts/checkpatch.pl
+scripts/spelling.txt scripts/const_structs.checkpatch"
+
+if [ ! -f "$stamp" ] || [ "$tarball" -nt "$stamp" ] ||
+   [ "$(cat "$stamp")" != "$parts" ]; then
 	if [ ! -f "$tarball" ]; then
 		echo "linux-src: $tarball not found: apt-get install linux-source-6.12" >&2
 		exit 1
 	fi
 	mkdir -p "$cache"
 	rm -rf "$dir"
-	tar -C "$cache" -xJf "$tarball" \
-		linux-source-6.12/tools/net/ynl \
-		linux-source-6.12/tools/testing/selftests/kselftest.h \
-		linux-source-6.12/tools/testing/selftests/kselftest_harness.h \
-		linux-source-6.12/Documentation/netlink \
-		linux-source-6.12/tools/perf/pmu-events/arch/x86 \
-		linux-source-6.12/arch/x86/events/intel \
-		linux-source-6.12/arch/x86/include/asm/msr-index.h \
-		linux-source-6.12/arch/x86/include/asm/intel-family.h \
-		linux-source-6.12/scripts/checkpatch.pl \
-		linux-source-6.12/scripts/spelling.txt \
-		linux-source-6.12/scripts/const_structs.checkpatch
-	: > "$stamp"
+	# shellcheck disable=SC2086 # one word per part
+	tar -C "$cache" -xJf "$tarball" $(printf 'linux-source-6.12/%s ' $parts)
+	printf '%s\n' "$parts" > "$stamp"
 fi
 echo "$dir"

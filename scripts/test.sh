@@ -82,6 +82,9 @@ step "selftest programs build" make -s -C selftests
 step "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin
+step "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
+	/usr/bin/python3 selftests/host/prefetch_oracle.py "$LINUX_SRC" \
+	selftests/host/dump_prefetch.bin
 
 guests=${MEMDIAG_GUESTS:-$(awk '!/^#/ && NF { print $1 }' selftests/memdiag/guests)}
 for k in "${built[@]}"; do
@@ -103,7 +106,22 @@ for k in "${built[@]}"; do
 		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
 		--env "LINUX_SRC=$LINUX_SRC" -- sh -c \
 		'selftests/memdiag/sim-basic.sh; a=$?; selftests/memdiag/sim.sh && exit $a'
+	step "VM $k sim: prefetcher control, per-core scope, hotplug, restore" \
+		selftests/vm/run.sh --kernel "$k" --timeout 600 \
+		--smp 8,sockets=2,cores=2,threads=2 \
+		--env "MEMDIAG_KO=build/$k/memdiag.ko" \
+		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
+		-- selftests/memdiag/prefetch-sim.sh
 
+done
+
+# The counters memdiagctl run reads around its kernels, on the sim.
+for k in "${built[@]}"; do
+	step "VM $k sim: counters around memdiagctl run, clean dmesg" \
+		selftests/vm/run.sh --kernel "$k" --timeout 600 \
+		--env "MEMDIAG_KO=build/$k/memdiag.ko" \
+		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
+		-- selftests/memdiag/sim-run.sh
 done
 
 echo

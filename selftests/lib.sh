@@ -53,3 +53,15 @@ tap_end() {
 	echo "1..$tap_n"
 	[ "$tap_failed" = 0 ]
 }
+
+# jqt [OPTIONS] FILTER FILE: FILTER is true of FILE. jq -e alone (1.6)
+# exits 0 on an empty file, which would let a command that printed
+# nothing pass.
+jqt() {
+	local f=${*: -1}
+	if [ ! -s "$f" ]; then
+		echo "jqt: $f is empty or missing"
+		return 1
+	fi
+	jq -e "$@"
+}

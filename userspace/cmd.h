@@ -24,6 +24,8 @@ int cmd_snapshot(const struct opts *o, int argc, char **argv);
 void cmd_snapshot_usage(FILE *f);
 int cmd_watch(const struct opts *o, int argc, char **argv);
 void cmd_watch_usage(FILE *f);
+int cmd_prefetch(const struct opts *o, int argc, char **argv);
+void cmd_prefetch_usage(FILE *f);
 /* "run": the micro-kernels of kernels/; needs no module (cmd_run.c) */
 int cmd_run(const struct opts *o, int argc, char **argv);
 void cmd_run_usage(FILE *f);
@@ -112,6 +114,8 @@ struct watch {
 	size_t nr_sock;
 	size_t nr_expected;	/* sockets from get-info; 0: add as they report */
 	uint64_t rows;		/* rows printed, for the text header */
+	char pf_name[32][32];	/* the prefetchers, when known */
+	size_t nr_pf;
 	int rc;			/* MDC_EXIT_LOCAL once output failed */
 };
 

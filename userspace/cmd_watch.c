@@ -24,9 +24,10 @@
 #include "cpulist.h"
 #include "names.h"
 #include "parse.h"
+#include "prefetch.h"
 #include "snapshot.h"
 
-#define WATCH_HEADER "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat"
+#define WATCH_HEADER "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch"
 
 /*
  * The columns (text) or keys (JSON) that a missing counter group leaves
@@ -255,7 +256,62 @@ static void count(struct printer *p, const char *key, bool have, uint64_t v)
 		print_string(p, PRINT_JSON, key, "%s", NULL);
 }
 
-static void print_row(struct watch *w, const struct interval *m)
+/* Prefetchers of @mask by name (or "#bit" when the names are unknown). */
+static void pf_array(struct printer *p, const struct watch *w,
+		     const char *key, uint32_t mask)
+{
+	char num[16];
+	unsigned int i;
+
+	print_open_array(p, key);
+	for (i = 0; i < 32; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		snprintf(num, sizeof(num), "#%u", i);
+		print_string(p, PRINT_JSON, NULL, "%s",
+			     i < w->nr_pf ? w->pf_name[i] : num);
+	}
+	print_close_array(p);
+}
+
+/*
+ * The prefetcher state at the end of the interval: "on", "off" or "N/M
+ * off" (how many of the processor's are off everywhere), "~" when CPUs
+ * of the socket differ, "*" when memdiag changed them (restore undoes).
+ */
+static void print_prefetch(struct printer *p, const struct watch *w,
+			   const struct snap *s)
+{
+	uint32_t off = (uint32_t)s->v[MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED];
+	uint32_t mixed = (uint32_t)s->v[MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED];
+	bool changed = s->v[MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED];
+	unsigned int n = (unsigned int)__builtin_popcount(off);
+	char text[32];
+
+	if (!snap_has(s, MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED)) {
+		print_string(p, PRINT_ANY, "prefetch_disabled", "  %s", NULL);
+		print_string(p, PRINT_JSON, "prefetch_mixed", "%s", NULL);
+		print_string(p, PRINT_JSON, "prefetch_changed", "%s", NULL);
+		return;
+	}
+	if (!off)
+		snprintf(text, sizeof(text), "on");
+	else if (w->nr_pf && n == w->nr_pf)
+		snprintf(text, sizeof(text), "off");
+	else if (w->nr_pf)
+		snprintf(text, sizeof(text), "%u/%zu off", n, w->nr_pf);
+	else
+		snprintf(text, sizeof(text), "%#x off", off);
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s",
+		 mixed ? "~" : "", changed ? "*" : "");
+	print_textf(p, "  %s", text);
+	pf_array(p, w, "prefetch_disabled", off);
+	pf_array(p, w, "prefetch_mixed", mixed);
+	print_bool(p, PRINT_JSON, "prefetch_changed", "%s", changed);
+}
+
+static void print_row(struct watch *w, const struct interval *m,
+		      const struct snap *s)
 {
 	struct printer p;
 
@@ -285,6 +341,7 @@ static void print_row(struct watch *w, const struct interval *m)
 		print_string(&p, PRINT_ANY, "saturated", "  %3s", NULL);
 	else
 		print_bool(&p, PRINT_ANY, "saturated", "  %3s", m->saturated);
+	print_prefetch(&p, w, s);
 	print_close_object(&p);
 	print_textf(&p, "\n");
 	/* one line at a time, so that a pipe into jq sees each at once */
@@ -324,7 +381,7 @@ static void feed(struct watch *w, const struct nlmsghdr *nlh, uint8_t cmd)
 		return;
 	if (!m.valid)
 		note_invalid(w, &m);
-	print_row(w, &m);
+	print_row(w, &m, &s);
 	ws->rows++;
 }
 
@@ -658,6 +715,38 @@ static int subscribe(const char *cmd, struct nl *nl,
 }
 
 /* get-info, and what it says about the options and the counters. */
+/*
+ * The prefetchers' names for the prefetch column, when they can be
+ * switched here; without them the column shows bit masks.
+ */
+static void prefetch_names(struct watch *w, struct nl *nl,
+			   const struct nl_family *fam,
+			   const struct info_summary *sum)
+{
+	struct nlmsghdr *req, *reply = NULL;
+	struct pf_state st;
+	struct nl_error e;
+	size_t i;
+
+	if (!sum->cap[MEMDIAG_CAPABILITY_PREFETCH_CONTROL].available ||
+	    !nl_family_has_op(fam, MEMDIAG_CMD_PREFETCH_GET))
+		return;
+	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_PREFETCH_GET,
+			   MEMDIAG_FAMILY_VERSION, 0);
+	/* one CPU is enough for the list */
+	if (sum->nr_socket)
+		mnl_attr_put_u32(req, MEMDIAG_A_PREFETCH_SOCKET, sum->socket[0]);
+	if (nl_do(nl, req, &reply, &e) == 0 &&
+	    pf_state_parse(w->cmd, reply, &st) == MDC_EXIT_OK) {
+		for (i = 0; i < st.nr_pf && i < MNL_ARRAY_SIZE(w->pf_name); i++)
+			snprintf(w->pf_name[i], sizeof(w->pf_name[i]), "%s",
+				 st.pf[i].name);
+		w->nr_pf = i;
+		pf_state_free(&st);
+	}
+	free(reply);
+}
+
 static int setup(struct watch *w, struct nl *nl, const struct nl_family *fam,
 		 struct info_summary *sum)
 {
@@ -677,6 +766,8 @@ static int setup(struct watch *w, struct nl *nl, const struct nl_family *fam,
 		rc = info_check_socket(w->cmd, sum, w->socket);
 	if (rc == MDC_EXIT_OK)
 		rc = watch_init(w, sum);
+	if (rc == MDC_EXIT_OK)
+		prefetch_names(w, nl, fam, sum);
 	return rc;
 }
 

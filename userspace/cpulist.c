@@ -2,7 +2,9 @@
 /* cpulist.c - compress CPU numbers into ranges for the text output. */
 
 #include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cpulist.h"
 
@@ -38,4 +40,65 @@ size_t cpulist_format(char *buf, size_t size, const uint32_t *cpu, size_t n)
 		i = j + 1;
 	}
 	return len;
+}
+
+#define CPULIST_MAX 65536u	/* more than any kernel's NR_CPUS */
+
+int cpulist_parse(const char *s, uint32_t **cpu, size_t *n, char *err,
+		  size_t size)
+{
+	const char *q = s;
+	unsigned long lo, hi, c;
+	uint32_t *list = NULL, *grown;
+	size_t nr = 0, i;
+	char *end;
+
+	*cpu = NULL;
+	*n = 0;
+	for (;;) {
+		if (*q < '0' || *q > '9')
+			goto bad;
+		errno = 0;
+		lo = strtoul(q, &end, 10);
+		hi = lo;
+		q = end;
+		if (*q == '-') {
+			q++;
+			if (*q < '0' || *q > '9')
+				goto bad;
+			hi = strtoul(q, &end, 10);
+			q = end;
+		}
+		if (errno || hi < lo || hi >= CPULIST_MAX)
+			goto bad;
+		for (c = lo; c <= hi; c++) {
+			for (i = 0; i < nr; i++) {
+				if (list[i] == c) {
+					snprintf(err, size, "CPU %lu is listed twice",
+						 c);
+					free(list);
+					return -1;
+				}
+			}
+			grown = realloc(list, (nr + 1) * sizeof(*list));
+			if (!grown) {
+				snprintf(err, size, "out of memory");
+				free(list);
+				return -1;
+			}
+			list = grown;
+			list[nr++] = (uint32_t)c;
+		}
+		if (!*q)
+			break;
+		if (*q++ != ',')
+			goto bad;
+	}
+	*cpu = list;
+	*n = nr;
+	return 0;
+bad:
+	snprintf(err, size, "'%s' is not a CPU list (like 0-3,8)", s);
+	free(list);
+	return -1;
 }

@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	  "print DRAM bandwidth and load latency per socket, each interval" },
 	{ "snapshot", cmd_snapshot, cmd_snapshot_usage,
 	  "print the raw cumulative counters once" },
+	{ "prefetch", cmd_prefetch, cmd_prefetch_usage,
+	  "show, switch off or on, and restore the hardware prefetchers" },
 	{ "run", cmd_run, cmd_run_usage,
 	  "run a memory micro-kernel: read-delay, stream or latency" },
 	{ "help", cmd_help, cmd_help_usage,

@@ -93,6 +93,9 @@ static const char *const snapshot_attr_names[] = {
 	[MEMDIAG_A_SNAPSHOT_L1_MISS_ANY] = "l1-miss-any",
 	[MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS] = "offcore-dram-reads",
 	[MEMDIAG_A_SNAPSHOT_CHANNELS] = "channels",
+	[MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED] = "prefetch-disabled",
+	[MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED] = "prefetch-mixed",
+	[MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED] = "prefetch-changed",
 };
 _Static_assert(ARRAY_SIZE(snapshot_attr_names) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snapshot_attr_names does not cover MEMDIAG_A_SNAPSHOT_MAX");
@@ -105,6 +108,19 @@ static const char *const channel_attr_names[] = {
 };
 _Static_assert(ARRAY_SIZE(channel_attr_names) == MEMDIAG_A_CHANNEL_MAX + 1,
 	       "channel_attr_names does not cover MEMDIAG_A_CHANNEL_MAX");
+
+static const char *const prefetch_attr_names[] = {
+	[MEMDIAG_A_PREFETCH_SOCKET] = "socket",
+	[MEMDIAG_A_PREFETCH_CPU] = "cpu",
+	[MEMDIAG_A_PREFETCH_PREFETCHERS] = "prefetchers",
+	[MEMDIAG_A_PREFETCH_DISABLE] = "disable",
+	[MEMDIAG_A_PREFETCH_CONTROL] = "control",
+	[MEMDIAG_A_PREFETCH_MSR] = "msr",
+	[MEMDIAG_A_PREFETCH_PREFETCHER] = "prefetcher",
+	[MEMDIAG_A_PREFETCH_CPU_STATE] = "cpu-state",
+};
+_Static_assert(ARRAY_SIZE(prefetch_attr_names) == MEMDIAG_A_PREFETCH_MAX + 1,
+	       "prefetch_attr_names does not cover MEMDIAG_A_PREFETCH_MAX");
 
 static const char *const session_attr_names[] = {
 	[MEMDIAG_A_SESSION_ID] = "id",
@@ -155,6 +171,11 @@ const char *name_snapshot_attr(unsigned int type)
 const char *name_channel_attr(unsigned int type)
 {
 	return LOOKUP(channel_attr_names, type);
+}
+
+const char *name_prefetch_attr(unsigned int type)
+{
+	return LOOKUP(prefetch_attr_names, type);
 }
 
 const char *name_session_attr(unsigned int type)

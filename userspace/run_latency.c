@@ -15,10 +15,14 @@ int run_latency(const char *cmd, struct printer *p,
 {
 	struct latency_result r[RUN_MAX_SIZES];
 	char err[200], sz[32];
+	const char *label[] = { sz };
 	double ghz = kern_tsc_ghz();
+	size_t slot[RUN_MAX_SIZES];
 	size_t i;
 
 	for (i = 0; i < a->nr_size; i++) {
+		run_fmt_size(sz, sizeof(sz), a->size[i]);
+		slot[i] = run_counters_next(a->counters, 1, label);
 		if (latency_run(cfg, a->size[i], &r[i], err, sizeof(err))) {
 			cli_err(cmd, "latency failed", "%s", err);
 			return MDC_EXIT_LOCAL;
@@ -46,11 +50,13 @@ int run_latency(const char *cmd, struct printer *p,
 			     ghz > 0 ? r[i].ns.median * ghz : NAN);
 		print_string(p, PRINT_JSON, "verified", "%s", NULL);
 		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r[i].loads);
+		run_counters_json(p, a->counters, slot[i]);
 		print_close_object(p);
 	}
 	print_close_array(p);
 	print_double(p, PRINT_ANY, "tsc_ghz", "cycles: TSC cycles at %.3f GHz\n",
 		     ghz > 0 ? ghz : NAN);
+	run_counters_text(p, a->counters, "size");
 	return MDC_EXIT_OK;
 }
 

@@ -15,12 +15,15 @@ int run_read_delay(const char *cmd, struct printer *p,
 {
 	struct read_delay_result r;
 	char err[200], sz[32];
+	const char *label[] = { sz };
+	size_t slot;
 
+	run_fmt_size(sz, sizeof(sz), a->size[0]);
+	slot = run_counters_next(a->counters, 1, label);
 	if (read_delay_run(cfg, a->size[0], a->delay, &r, err, sizeof(err))) {
 		cli_err(cmd, "read-delay failed", "%s", err);
 		return MDC_EXIT_LOCAL;
 	}
-	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	run_print_head(p, a);
 	*printed = true;
 	print_textf(p, "%-8s %10s %10s %10s %8s\n", "size", "GB/s", "min",
@@ -39,8 +42,10 @@ int run_read_delay(const char *cmd, struct printer *p,
 	print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps.cov);
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);
 	print_u64(p, PRINT_JSON, "records", "%" PRIu64, r.records);
+	run_counters_json(p, a->counters, slot);
 	print_close_object(p);
 	print_close_array(p);
+	run_counters_text(p, a->counters, "size");
 	return MDC_EXIT_OK;
 }
 

@@ -43,14 +43,21 @@ int run_stream(const char *cmd, struct printer *p,
 	struct stream_opts o = { .nt = a->nt };
 	struct stream_result r;
 	char err[200], sz[32];
+	size_t slot;
 	int op;
 
 	if (stream_isa(cmd, &o.isa))
 		return MDC_EXIT_USAGE;
+	/* phase op of the harness is op: its counters are slot + op */
+	slot = run_counters_next(a->counters, STREAM_NR_OPS, stream_op_name);
 	if (stream_run(cfg, a->size[0], &o, &r, err, sizeof(err))) {
 		cli_err(cmd, "stream failed", "%s", err);
 		return MDC_EXIT_LOCAL;
 	}
+	for (op = 0; op < STREAM_NR_OPS; op++)
+		run_counters_traffic(a->counters, slot + (size_t)op,
+				     r.traffic_bytes[op] * a->reps,
+				     r.traffic_read_bytes[op] * a->reps);
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	run_print_head(p, a);
 	*printed = true;
@@ -76,12 +83,14 @@ int run_stream(const char *cmd, struct printer *p,
 		print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps[op].cov);
 		print_bool(p, PRINT_JSON, "verified", "%s", r.verified);
 		print_bool(p, PRINT_JSON, "nt", "%s", o.nt);
+		run_counters_json(p, a->counters, slot + (size_t)op);
 		print_close_object(p);
 	}
 	print_close_array(p);
 	print_bool(p, PRINT_TEXT, NULL, "verified: %s", r.verified);
 	print_textf(p, " (average relative error a %.3g, b %.3g, c %.3g; limit 1e-13)\n",
 		    r.avg_rel_err[0], r.avg_rel_err[1], r.avg_rel_err[2]);
+	run_counters_text(p, a->counters, "op");
 	if (r.verified)
 		return MDC_EXIT_OK;
 	cli_err(cmd, "stream results failed validation",

@@ -35,6 +35,9 @@ static const int snap_sizes[] = {
 	[MEMDIAG_A_SNAPSHOT_L1_MISS_ANY] = 8,
 	[MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS] = 8,
 	[MEMDIAG_A_SNAPSHOT_CHANNELS] = 0,	/* a request flag */
+	[MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED] = 4,
+	[MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED] = 4,
+	[MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED] = 1,
 };
 _Static_assert(ARRAY_SIZE(snap_sizes) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snap_sizes does not cover MEMDIAG_A_SNAPSHOT_MAX");
@@ -54,6 +57,8 @@ static int size_of(const int *sizes, size_t n, uint16_t type)
 
 static uint64_t value(const struct nlattr *attr, int size)
 {
+	if (size == 1)
+		return mnl_attr_get_u8(attr);
 	return size == 4 ? mnl_attr_get_u32(attr) : mnl_attr_get_u64(attr);
 }
 

@@ -9,6 +9,10 @@
  * mdsim_clock). An access to an MSR the model does not have, or a write
  * setting a reserved bit, fails with -EIO and changes nothing, as a #GP
  * would on the hardware.
+ *
+ * MSR_MISC_FEATURE_CONTROL is per core, as on the hardware: hyperthread
+ * siblings (same package and core id) share one copy, so a write through
+ * one sibling is what the other reads.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -114,7 +118,7 @@ static u64 *msr_reg(struct mdsim_cpu *c, const struct mdsim_msr_row *r,
 	case MK_EVTSEL:
 		return &c->evtsel[i];
 	case MK_MISC:
-		return &c->misc;
+		return &mdsim.cpus[c->core_slot].misc;
 	case MK_RSP:
 		return &c->rsp[i];
 	case MK_FIXED:
@@ -369,6 +373,21 @@ int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
 	return 0;
 }
 
+/* regs lists a per-core register under every CPU of the core. */
+static void mark_written(struct mdsim_cpu *c, const struct mdsim_msr_row *r,
+			 unsigned int i)
+{
+	unsigned int cpu;
+
+	if (r->kind != MK_MISC) {
+		set_bit(msr_slot(r, i), c->written);
+		return;
+	}
+	for_each_possible_cpu(cpu)
+		if (mdsim.cpus[cpu].core_slot == c->core_slot)
+			set_bit(msr_slot(r, i), mdsim.cpus[cpu].written);
+}
+
 static int msr_read(struct mdsim_cpu *c, u32 msr, u64 *val)
 {
 	const struct mdsim_msr_row *r;
@@ -400,7 +419,7 @@ static int msr_write(struct mdsim_cpu *c, u32 msr, u64 val)
 		c->status &= ~val;
 	else
 		*msr_reg(c, r, i) = val;
-	set_bit(msr_slot(r, i), c->written);
+	mark_written(c, r, i);
 	return 0;
 }
 
@@ -457,7 +476,7 @@ int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
 	c = &mdsim.cpus[cpu];
 	core_advance(cpu, ktime_get_ns());
 	*msr_reg(c, r, i) = val;
-	set_bit(msr_slot(r, i), c->written);
+	mark_written(c, r, i);
 	return 0;
 }
 
@@ -499,6 +518,24 @@ void mdsim_core_show(struct seq_file *m)
 	}
 }
 
+/*
+ * The first CPU of @cpu's core. Package and core ids stay valid while a
+ * CPU is offline, so the sharing does not change under hotplug.
+ */
+static unsigned int core_slot(unsigned int cpu)
+{
+	unsigned int c;
+
+	if (!cpu_present(cpu))
+		return cpu;
+	for_each_present_cpu(c)
+		if (topology_physical_package_id(c) ==
+		    topology_physical_package_id(cpu) &&
+		    topology_core_id(c) == topology_core_id(cpu))
+			return c;
+	return cpu;
+}
+
 int mdsim_core_init(void)
 {
 	unsigned int cpu, k;
@@ -509,6 +546,7 @@ int mdsim_core_init(void)
 	if (!mdsim.cpus)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
+		mdsim.cpus[cpu].core_slot = core_slot(cpu);
 		mdsim.cpus[cpu].perf_cap = PERF_CAP_FW_WRITE;
 		for (k = 0; k < MDSIM_CORE_NR; k++)
 			mdsim.cpus[cpu].clk[k].den = NSEC_PER_SEC;

@@ -245,6 +245,11 @@ struct mdsim_socket {
 /* MSR state of one CPU. */
 struct mdsim_cpu {
 	bool running;			/* online, as far as the sim knows */
+	/*
+	 * The CPU holding this CPU's copy of the per-core registers (MSR
+	 * 0x1A4): the lowest-numbered CPU of the same core.
+	 */
+	unsigned int core_slot;
 	u64 evtsel[MDSIM_MAX_GP], pmc[MDSIM_MAX_GP], fixed[MDSIM_FIXED];
 	u64 fixed_ctrl, global_ctrl, status, perf_cap, rsp[2], misc;
 	struct mdsim_clock clk[MDSIM_CORE_NR];

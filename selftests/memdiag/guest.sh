@@ -57,7 +57,7 @@ else
 	not_ok "memdiagctl -j info succeeds" "$(cat /tmp/info.err)"
 fi
 jqcheck() { # NAME FILTER: the filter must yield true
-	check "$1" jq -e "$2" /tmp/info.json
+	check "$1" jqt "$2" /tmp/info.json
 }
 [ -n "${MEMDIAG_EXPECT_UARCH:-}" ] &&
 	jqcheck "memdiagctl reports uarch $MEMDIAG_EXPECT_UARCH" \
@@ -77,8 +77,8 @@ jqcheck "memdiagctl reports the four capabilities by name" \
 jqcheck "every unavailable capability has a reason" \
 	'[.capability[] | select(.available == false) | (.reason | length) > 0] | all'
 [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] &&
-	jqcheck "no capability is available in this guest" \
-		'[.capability[].available] | all(. == false)'
+	jqcheck "no counter capability is available in this guest" \
+		'[.capability[] | select(.id != "prefetch-control") | .available] | all(. == false)'
 if [ "${MEMDIAG_EXPECT_UARCH:-}" = unsupported ]; then
 	jqcheck "an unsupported uarch comes with its reason" \
 		'(."uarch-reason" | length) > 0'
@@ -89,6 +89,35 @@ check "memdiagctl info prints the uarch line" \
 expect_rc "memdiagctl info as nobody: exit 3 naming CAP_PERFMON" 3 \
 	"CAP_PERFMON" "${nobody[@]}" "$ctl" info
 
+# Prefetchers: TCG reads MSR 0x1A4 as 0 and drops writes, so a change must
+# fail as "did not stick" and leave nothing changed; AMD family 0x17 has
+# no documented control.
+case ${MEMDIAG_EXPECT_PREFETCH:-} in
+nostick)
+	jqcheck "prefetch-control is available (the MSR reads)" \
+		'.capability[] | select(.id == "prefetch-control") | .available'
+	expect_rc "prefetch status: exit 0, every prefetcher on" 0 \
+		"l2-stream.*l1-ip" "$ctl" prefetch status
+	expect_rc "prefetch disable: exit 5, did not stick, nothing changed" 5 \
+		"did not stick: wrote 0xf, read back 0x0.*nothing was changed" \
+		"$ctl" prefetch disable
+	"$ctl" -j prefetch status > /tmp/pf.json 2>&1
+	check "prefetch status after the failure: no CPU changed, no original held" \
+		jqt 'all(.cpu_states[]; .changed == false and .original == null and .value == 0)' /tmp/pf.json
+	check "the failed change logged no change" sh -c "! dmesg | grep -q 'prefetch: disabled by'"
+	expect_rc "prefetch disable as nobody: exit 3" 3 "permission denied" \
+		"${nobody[@]}" "$ctl" prefetch disable
+	;;
+unsupported)
+	jqcheck "prefetch-control unavailable with the reason" \
+		'.capability[] | select(.id == "prefetch-control") | .available == false and (.reason | test("no documented prefetcher control for AuthenticAMD family 0x17"))'
+	expect_rc "prefetch status: exit 7, not supported, with the reason" 7 \
+		"cannot be switched on this machine: memdiag knows no documented prefetcher control for AuthenticAMD family 0x17" \
+		"$ctl" prefetch status
+	expect_rc "prefetch disable: exit 7" 7 "cannot be switched" "$ctl" prefetch disable
+	;;
+esac
+
 # Without any counter (a VM hides the IMC and the PMU) watch says why and
 # gives up without starting a session.
 if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ]; then
@@ -96,6 +125,18 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ]; then
 		"imc-bandwidth.*(found|supported)" "$ctl" watch --count 1
 	expect_rc "memdiagctl snapshot with no counter available: exit 7" 7 \
 		"" "$ctl" snapshot
+	# run does not need the counters: it runs and says why there are none
+	"$ctl" -j run read-delay --size 4M --reps 1 > /tmp/run.json 2> /tmp/run.err
+	rc=$?
+	check "memdiagctl run with no counter available: exit 0, nothing on stderr" \
+		sh -c "[ $rc = 0 ] && [ -s /tmp/run.json ] && [ ! -s /tmp/run.err ] || { cat /tmp/run.err; false; }"
+	check "memdiagctl run with no counter available: counters null, the module's reasons" \
+		sh -c "[ -s /tmp/run.json ] && jq -e '.results[0].counters == null and
+			(.results[0].counters_reason | test(\"^no counter can be read on this machine.*imc-bandwidth: .*core-latency: \"))' /tmp/run.json"
+	"${nobody[@]}" "$ctl" run stream --size 1M --reps 1 > /tmp/run.txt 2>&1
+	rc=$?
+	check "memdiagctl run as nobody: exit 0, the text says permission denied" \
+		sh -c "[ $rc = 0 ] && grep -q '^counters: unavailable: permission denied: ' /tmp/run.txt || { cat /tmp/run.txt; false; }"
 fi
 
 # core=perf counts through perf, which has no core PMU here: the session
@@ -108,9 +149,13 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] && [ "${MEMDIAG_EXPECT_UARCH:-}" != unsu
 	if insmod "$ko" core=perf; then
 		ok "insmod memdiag.ko core=perf"
 		"$ctl" -j info > /tmp/perf.json
-		check "core=perf is reported as the core mode" jq -e '."core-mode" == "perf"' /tmp/perf.json
+		check "core=perf is reported as the core mode" jqt '."core-mode" == "perf"' /tmp/perf.json
 		expect_rc "core=perf without a core PMU: watch exits 7 with perf's refusal" 7 \
 			"perf could not count" "$ctl" watch --count 1
+		"$ctl" run read-delay --size 4M --reps 1 > /tmp/run.txt 2>&1
+		rc=$?
+		check "core=perf without a core PMU: run exits 0, the text gives perf's refusal" \
+			sh -c "[ $rc = 0 ] && grep -q '^counters: unavailable: .*perf could not count' /tmp/run.txt || { cat /tmp/run.txt; false; }"
 		rmmod memdiag
 	else
 		not_ok "insmod memdiag.ko core=perf"
@@ -122,7 +167,7 @@ fi
 "${ynl[@]}" --do get-info --json '{}' --output-json > /tmp/ynl.json 2>/tmp/ynl.err
 check "YNL cli.py get-info succeeds" sh -c "[ -s /tmp/ynl.json ] || { cat /tmp/ynl.err; false; }"
 check "YNL and memdiagctl agree on uarch, vendor, model and sockets" \
-	jq -e --slurpfile c /tmp/info.json \
+	jqt --slurpfile c /tmp/info.json \
 	'.uarch == $c[0].uarch and .vendor == $c[0].vendor and .model == $c[0].model and ."nr-sockets" == $c[0]."nr-sockets" and ."proto-version" == 1' \
 	/tmp/ynl.json
 expect_rc "YNL get-info with another proto-version is refused" 1 \
@@ -131,6 +176,8 @@ expect_rc "YNL get-info with another proto-version is refused" 1 \
 check "rmmod memdiag" rmmod memdiag
 expect_rc "memdiagctl info without the module: exit 2, says to load it" 2 \
 	"insmod" "$ctl" info
+expect_rc "memdiagctl run without the module: exit 0, says it is not loaded" 0 \
+	"^counters: unavailable: the memdiag module is not loaded" "$ctl" run read-delay --size 4M --reps 1
 
 # platform=sim needs the simulated platform module loaded first.
 if ! grep -q '^memdiag_sim ' /proc/modules; then

@@ -90,9 +90,9 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	preset
 	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
 	"$ctl" -j info > /tmp/info.json 2>&1
-	check "$u: info reports platform sim and ${UARCH[$u]}" jq -e \
+	check "$u: info reports platform sim and ${UARCH[$u]}" jqt \
 		".platform == \"sim\" and .uarch == \"${UARCH[$u]}\"" /tmp/info.json
-	check "$u: IMC, core latency and offcore counters are available" jq -e \
+	check "$u: IMC, core latency and offcore counters are available" jqt \
 		'[.capability[] | select(.id != "prefetch-control") | .available] | all' /tmp/info.json
 	nsock=$(jq '."nr-sockets"' /tmp/info.json)
 	cps=$(jq '.socket[0].cpu | length' /tmp/info.json)
@@ -138,15 +138,15 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	ynl=(/usr/bin/python3 "$LINUX_SRC/tools/net/ynl/cli.py" --spec "$PWD/Documentation/netlink/specs/memdiag.yaml"
 	     --schema "$LINUX_SRC/Documentation/netlink/genetlink-legacy.yaml" --output-json)
 	"${ynl[@]}" --dump snapshot > /tmp/ynl-dump.json 2>&1
-	check "$u: YNL --dump snapshot lists every socket" jq -e \
+	check "$u: YNL --dump snapshot lists every socket" jqt \
 		"length == $nsock and all(has(\"dram-read-bytes\") and has(\"l1d-pend-miss\"))" /tmp/ynl-dump.json
 	"${ynl[@]}" --do session-start --json '{"interval-ms": 100}' > /tmp/ynl-ss.json 2>&1
-	check "$u: YNL --do session-start answers id, interval and core mode" jq -e \
+	check "$u: YNL --do session-start answers id, interval and core mode" jqt \
 		'.id > 0 and ."interval-ms" == 100 and ."core-mode" == "msr"' /tmp/ynl-ss.json
 	expect_rc "$u: YNL --do session-stop of a session of another socket is refused" 1 \
 		"no session with this id" "${ynl[@]}" --do session-stop --json "{\"id\": $(jq .id /tmp/ynl-ss.json)}"
 	"${ynl[@]}" --subscribe monitor --sleep 2 > /tmp/ynl-ntf.json 2>&1
-	check "$u: YNL --subscribe monitor prints snapshot-ntf messages" jq -e \
+	check "$u: YNL --subscribe monitor prints snapshot-ntf messages" jqt \
 		'length > 0 and all(.name == "snapshot-ntf" and (.msg | has("time-ns")))' /tmp/ynl-ntf.json
 
 	# Another agent resets an IMC counter control under us (as the

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stencil.c - the 3D 7-point Jacobi and lexicographic Gauss-Seidel
+ * smoothers of Wellein, Hager et al. ("Efficient multicore-aware
+ * parallelization strategies for iterative stencil computations"), with
+ * their threaded baselines and their wavefront temporal blocking.
+ *
+ * The grid has n^3 doubles, the outer planes, rows and columns a fixed
+ * boundary; an update of an interior site is
+ *
+ *	u' = 1/4 u + 1/8 (sum of the six neighbours)
+ *
+ * (weighted Jacobi with omega 3/4, and the same weights in place for
+ * Gauss-Seidel), a convex combination, so values stay where they start
+ * and never turn denormal. Planes run along z, rows along y.
+ *
+ * Jacobi, threaded: two grids, the planes split among the threads, a
+ * barrier after each sweep. Gauss-Seidel, threaded: the paper's pipeline
+ * (its Fig. 5a): the rows of each plane split into one block per thread,
+ * thread t updating plane z at step z + t, so each block sees the new
+ * values of the block before it and the old ones of the block after it,
+ * exactly as the serial lexicographic sweep does.
+ *
+ * Wavefront (the paper's Sec. 4): the threads form groups (threads that
+ * share a last-level cache); the rows are split into one block per group,
+ * and within a group thread k does time step k of a pass over the grid,
+ * two planes behind thread k - 1, so the planes it reads are still in the
+ * shared cache: a pass does as many sweeps as the group has threads and
+ * reads and writes memory once. Every thread waits at a barrier (spin or
+ * tree) after each plane.
+ *  - Jacobi writes the intermediate steps of a pass into small rings of
+ *    four planes per step (the paper's temporary array) and the last step
+ *    back into the grid itself: plane z is written at step z + 2(m - 1),
+ *    after step 0 has read it for the last time (when it did plane z + 1
+ *    at step z), m >= 2 being the steps of the pass. A pass of one step
+ *    writes into the second grid instead.
+ *  - Gauss-Seidel works in place: thread k of group g updates plane z at
+ *    step z + 2k + g; the distance 2 between steps makes plane z + 1 of
+ *    step k - 1 ready (written at step z + 2k - 1) and the distance 1
+ *    between groups is the pipeline's (Fig. 5b). Every site then sees
+ *    exactly the values the serial sweeps give it.
+ * Both give results bitwise equal to the serial sweeps, which the kernel
+ * checks: every update, here and in the reference, goes through the same
+ * row functions with the same order of operations (and no contraction
+ * into FMA, so any SIMD clone gives the same bits).
+ */
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+#define C0 0.25			/* weight of the site itself */
+#define C1 0.125		/* weight of each neighbour */
+#define RING 4			/* planes per Jacobi ring: see jac_wave() */
+#define SPIN_YIELD (1u << 14)	/* spins before letting another task in */
+
+const char *const stencil_method_name[STENCIL_NR_METHODS] = {
+	"jacobi", "gs"
+};
+const char *const stencil_schedule_name[STENCIL_NR_SCHEDULES] = {
+	"threaded", "wavefront"
+};
+const char *const stencil_barrier_name[STENCIL_NR_BARRIERS] = {
+	"spin", "tree"
+};
+
+/*
+ * The row functions: compiled for AVX-512, AVX2 and plain x86-64, picked
+ * at load time by the CPU (ifunc); elsewhere just the plain one.
+ */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define ST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+#endif
+#ifndef ST_CLONES
+#define ST_CLONES
+#endif
+
+/* One Jacobi row: sites 1..n-2 of @out from the row @c, its neighbours. */
+ST_CLONES
+static void jac_row(double *restrict out, const double *restrict c,
+		    const double *restrict north, const double *restrict south,
+		    const double *restrict below, const double *restrict above,
+		    size_t n)
+{
+	size_t x;
+
+	for (x = 1; x + 1 < n; x++)
+		out[x] = C0 * c[x] + C1 * (c[x - 1] + c[x + 1] + north[x] +
+					   south[x] + below[x] + above[x]);
+}
+
+/*
+ * One Gauss-Seidel row in place. The serial recursion is only through
+ * u[x - 1]: the rest of each update goes first into @tmp, in a loop that
+ * vectorizes (the paper's optimised kernel breaks the dependency up in
+ * the same spirit), then one multiply-add per site follows the chain.
+ */
+ST_CLONES
+static void gs_row(double *restrict u, const double *restrict north,
+		   const double *restrict south, const double *restrict below,
+		   const double *restrict above, double *restrict tmp,
+		   size_t n)
+{
+	size_t x;
+
+	for (x = 1; x + 1 < n; x++)
+		tmp[x] = C0 * u[x] + C1 * (u[x + 1] + north[x] + south[x] +
+					   below[x] + above[x]);
+	for (x = 1; x + 1 < n; x++)
+		u[x] = tmp[x] + C1 * u[x - 1];
+}
+
+/* The initial value of every site, boundary included. */
+static double init_value(size_t z, size_t y, size_t x)
+{
+	return (double)((x * 7 + y * 31 + z * 97) % 101) / 101.0;
+}
+
+static void init_rows(double *g, size_t n, size_t z, size_t y0, size_t y1)
+{
+	double *p = g + z * n * n;
+	size_t y, x;
+
+	for (y = y0; y < y1; y++)
+		for (x = 0; x < n; x++)
+			p[y * n + x] = init_value(z, y, x);
+}
+
+/* Rows y0..y1-1 of the Jacobi plane z from @lo, @mid, @hi into @out. */
+static void jac_rows(double *out, const double *lo, const double *mid,
+		     const double *hi, size_t n, size_t y0, size_t y1)
+{
+	size_t y;
+
+	for (y = y0; y < y1; y++)
+		jac_row(out + y * n, mid + y * n, mid + (y - 1) * n,
+			mid + (y + 1) * n, lo + y * n, hi + y * n, n);
+}
+
+/* Rows y0..y1-1 of the Gauss-Seidel plane @p (z) in place. */
+static void gs_rows(double *p, size_t n, size_t y0, size_t y1, double *tmp)
+{
+	const size_t pl = n * n;
+	size_t y;
+
+	for (y = y0; y < y1; y++)
+		gs_row(p + y * n, p + (y - 1) * n, p + (y + 1) * n,
+		       p - pl + y * n, p + pl + y * n, tmp, n);
+}
+
+double *stencil_reference(size_t n, enum stencil_method m, uint64_t sweeps)
+{
+	const size_t pl = n * n;
+	double *g[2], *tmp, *t;
+	uint64_t s;
+	size_t z;
+
+	g[0] = malloc(n * pl * sizeof(double));
+	g[1] = m == STENCIL_JACOBI ? malloc(n * pl * sizeof(double)) : NULL;
+	tmp = malloc(n * sizeof(double));
+	if (!g[0] || (m == STENCIL_JACOBI && !g[1]) || !tmp) {
+		free(g[0]);
+		free(g[1]);
+		free(tmp);
+		return NULL;
+	}
+	for (z = 0; z < n; z++) {
+		init_rows(g[0], n, z, 0, n);
+		if (g[1])
+			init_rows(g[1], n, z, 0, n);
+	}
+	for (s = 0; s < sweeps; s++) {
+		for (z = 1; z + 1 < n; z++) {
+			if (m == STENCIL_JACOBI)
+				jac_rows(g[1] + z * pl, g[0] + (z - 1) * pl,
+					 g[0] + z * pl, g[0] + (z + 1) * pl,
+					 n, 1, n - 1);
+			else
+				gs_rows(g[0] + z * pl, n, 1, n - 1, tmp);
+		}
+		if (m == STENCIL_JACOBI) {
+			t = g[0];
+			g[0] = g[1];
+			g[1] = t;
+		}
+	}
+	free(g[1]);
+	free(tmp);
+	return g[0];
+}
+
+/* ---- barriers ---- */
+
+struct st_flag {
+	_Atomic unsigned int v;
+} __attribute__((aligned(KERN_LINE)));
+
+struct st_bar {
+	enum stencil_barrier type;
+	unsigned int n;
+	struct st_flag count, sense;	/* spin: one counter, one flag */
+	struct st_flag *arrive;		/* tree: one of each per thread */
+	struct st_flag *release;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+static void spin_until(_Atomic unsigned int *f, unsigned int v)
+{
+	unsigned int i = 0;
+
+	while (atomic_load_explicit(f, memory_order_acquire) != v) {
+		cpu_relax();
+		/* a descheduled partner must not cost a whole time slice */
+		if (++i % SPIN_YIELD == 0)
+			sched_yield();
+	}
+}
+
+/*
+ * Sense-reversing central barrier: the last to arrive resets the count and
+ * flips the flag the others spin on. @sense is the thread's own.
+ */
+static void spin_wait(struct st_bar *b, unsigned int *sense)
+{
+	*sense ^= 1;
+	if (atomic_fetch_add_explicit(&b->count.v, 1, memory_order_acq_rel) ==
+	    b->n - 1) {
+		atomic_store_explicit(&b->count.v, 0, memory_order_relaxed);
+		atomic_store_explicit(&b->sense.v, *sense,
+				      memory_order_release);
+	} else {
+		spin_until(&b->sense.v, *sense);
+	}
+}
+
+/*
+ * Static binary tree: a thread waits for its two children to arrive, tells
+ * its parent, waits to be released and releases its children; each flag
+ * has one writer and one reader, so no line is fought over by all. The
+ * flags carry the barrier's episode number.
+ */
+static void tree_wait(struct st_bar *b, unsigned int tid, unsigned int *ep)
+{
+	unsigned int e = ++*ep, c1 = 2 * tid + 1, c2 = 2 * tid + 2;
+
+	if (c1 < b->n)
+		spin_until(&b->arrive[c1].v, e);
+	if (c2 < b->n)
+		spin_until(&b->arrive[c2].v, e);
+	if (tid) {
+		atomic_store_explicit(&b->arrive[tid].v, e,
+				      memory_order_release);
+		spin_until(&b->release[tid].v, e);
+	}
+	if (c1 < b->n)
+		atomic_store_explicit(&b->release[c1].v, e,
+				      memory_order_release);
+	if (c2 < b->n)
+		atomic_store_explicit(&b->release[c2].v, e,
+				      memory_order_release);
+}
+
+/* ---- the kernel ---- */
+
+struct st_thread {
+	double *tmp;		/* a row, for gs_row() */
+	unsigned int sense;	/* spin barrier */
+	unsigned int episode;	/* tree barrier */
+	int cur;		/* which grid holds the current sweep */
+} __attribute__((aligned(KERN_LINE)));
+
+struct st_ctx {
+	const struct kern_cfg *cfg;
+	const struct stencil_params *prm;
+	size_t n;
+	size_t grid_bytes, ring_bytes;
+	double *grid[2];	/* Jacobi uses both, Gauss-Seidel grid[0] */
+	double *ring;		/* wavefront Jacobi: (gsize - 1) rings */
+	unsigned int gsize;	/* threads per group: sweeps per pass */
+	unsigned int ngroups;	/* groups: blocks of rows */
+	int final;		/* the grid with the result */
+	struct st_bar bar;
+	struct st_thread *t;
+};
+
+static void st_barrier(struct st_ctx *c, unsigned int tid)
+{
+	struct st_thread *t = &c->t[tid];
+
+	if (c->bar.n < 2)
+		return;
+	if (c->bar.type == STENCIL_TREE)
+		tree_wait(&c->bar, tid, &t->episode);
+	else
+		spin_wait(&c->bar, &t->sense);
+}
+
+/* Part @i of @parts of the interior 1..n-2: [*lo, *hi). */
+static void split(size_t n, unsigned int parts, unsigned int i, size_t *lo,
+		  size_t *hi)
+{
+	*lo = 1 + (n - 2) * i / parts;
+	*hi = 1 + (n - 2) * (i + 1) / parts;
+}
+
+/* Jacobi plane z's ring slot of step @k (k < gsize - 1). */
+static double *ring_plane(const struct st_ctx *c, unsigned int k, size_t z)
+{
+	return c->ring + ((size_t)k * RING + z % RING) * c->n * c->n;
+}
+
+/* What step @k of a pass reads as plane @z. */
+static const double *wave_in(const struct st_ctx *c, int cur, unsigned int k,
+			     size_t z)
+{
+	if (!k || !z || z == c->n - 1)	/* the boundary never changes */
+		return c->grid[cur] + z * c->n * c->n;
+	return ring_plane(c, k - 1, z);
+}
+
+/*
+ * Place and first-touch, from the thread that will update them, rows y0..
+ * y1-1 of every plane of @g (init values) or of a ring (zeros).
+ */
+static void touch_rows(double *g, size_t n, size_t planes, size_t y0,
+		       size_t y1, bool init)
+{
+	size_t z;
+
+	for (z = 0; z < planes; z++) {
+		double *p = g + z * n * n;
+
+		kern_place(p + y0 * n, (y1 - y0) * n * sizeof(double));
+		if (init)
+			init_rows(g, n, z, y0, y1);
+		else
+			memset(p + y0 * n, 0, (y1 - y0) * n * sizeof(double));
+	}
+}
+
+static int st_setup(void *vctx, unsigned int tid)
+{
+	struct st_ctx *c = vctx;
+	const struct stencil_params *p = c->prm;
+	struct st_thread *t = &c->t[tid];
+	unsigned int P = c->cfg->nthreads, g, k, b, nb;
+	size_t n = c->n, lo, hi, z;
+	int i;
+
+	t->tmp = calloc(n, sizeof(double));
+	if (!t->tmp)
+		return -1;
+	if (p->method == STENCIL_JACOBI && p->schedule == STENCIL_THREADED) {
+		/* planes: this thread's slab, the boundary with the end ones */
+		split(n, P, tid, &lo, &hi);
+		if (!tid)
+			lo = 0;
+		if (tid == P - 1)
+			hi = n;
+		for (i = 0; i < 2; i++) {
+			kern_place(c->grid[i] + lo * n * n,
+				   (hi - lo) * n * n * sizeof(double));
+			for (z = lo; z < hi; z++)
+				init_rows(c->grid[i], n, z, 0, n);
+		}
+		return 0;
+	}
+	/* blocks of rows: a thread's own, or its group's (thread 0 of it) */
+	g = tid / c->gsize;
+	k = tid % c->gsize;
+	nb = c->ngroups;
+	b = g;
+	split(n, nb, b, &lo, &hi);
+	if (!b)
+		lo = 0;
+	if (b == nb - 1)
+		hi = n;
+	if (!k) {
+		touch_rows(c->grid[0], n, n, lo, hi, true);
+		if (c->grid[1])
+			touch_rows(c->grid[1], n, n, lo, hi, true);
+	}
+	if (c->ring && k + 1 < c->gsize)
+		touch_rows(ring_plane(c, k, 0), n, RING, lo, hi, false);
+	return 0;
+}
+
+/* Jacobi, threaded: each thread its slab of planes, two grids. */
+static void jac_threaded(struct st_ctx *c, unsigned int tid)
+{
+	struct st_thread *t = &c->t[tid];
+	const size_t pl = c->n * c->n;
+	unsigned int s;
+	size_t lo, hi, z;
+
+	split(c->n, c->cfg->nthreads, tid, &lo, &hi);
+	for (s = 0; s < c->prm->sweeps; s++) {
+		const double *src = c->grid[t->cur];
+		double *dst = c->grid[!t->cur];
+
+		for (z = lo; z < hi; z++)
+			jac_rows(dst + z * pl, src + (z - 1) * pl, src + z * pl,
+				 src + (z + 1) * pl, c->n, 1, c->n - 1);
+		st_barrier(c, tid);
+		t->cur = !t->cur;
+	}
+}
+
+/*
+ * Copy the boundary of rows y0..y1-1 of plane @z into a ring plane, and
+ * the boundary rows when the block has them: the next step reads them.
+ */
+static void ring_edges(const struct st_ctx *c, double *out, size_t z,
+		       size_t y0, size_t y1)
+{
+	const double *e = c->grid[0] + z * c->n * c->n;
+	size_t n = c->n, y;
+
+	for (y = y0; y < y1; y++) {
+		out[y * n] = e[y * n];
+		out[y * n + n - 1] = e[y * n + n - 1];
+	}
+	if (y0 == 1)
+		memcpy(out, e, n * sizeof(double));
+	if (y1 == n - 1)
+		memcpy(out + (n - 1) * n, e + (n - 1) * n, n * sizeof(double));
+}
+
+/*
+ * Jacobi, wavefront. Plane z of step k is done at step s = z - 1 + 2k of
+ * the pass; it reads planes z - 1..z + 1 of step k - 1, the last of them
+ * written at s - 1, and the ring slot of plane z - 1 is not reused (by
+ * plane z + 3, at s + 1) before the next step: RING = 4 is enough.
+ */
+static void jac_wave(struct st_ctx *c, unsigned int tid)
+{
+	struct st_thread *t = &c->t[tid];
+	const size_t n = c->n, pl = n * n;
+	unsigned int k = tid % c->gsize, left = c->prm->sweeps, m;
+	size_t lo, hi, s, steps, z;
+	double *out;
+
+	split(n, c->ngroups, tid / c->gsize, &lo, &hi);
+	while (left) {
+		m = left < c->gsize ? left : c->gsize;
+		steps = n - 2 + 2 * (size_t)(m - 1);
+		for (s = 0; s < steps; s++) {
+			z = s + 1 - 2 * (size_t)k;	/* wraps when ahead */
+			if (k < m && s >= 2 * (size_t)k && z <= n - 2) {
+				/* the last step: in place, or the other grid */
+				if (k + 1 < m)
+					out = ring_plane(c, k, z);
+				else if (m > 1)
+					out = c->grid[t->cur] + z * pl;
+				else
+					out = c->grid[!t->cur] + z * pl;
+				jac_rows(out, wave_in(c, t->cur, k, z - 1),
+					 wave_in(c, t->cur, k, z),
+					 wave_in(c, t->cur, k, z + 1), n, lo,
+					 hi);
+				if (k + 1 < m)
+					ring_edges(c, out, z, lo, hi);
+			}
+			st_barrier(c, tid);
+		}
+		if (m == 1)
+			t->cur = !t->cur;
+		left -= m;
+	}
+}
+
+/*
+ * Gauss-Seidel, pipelined (threaded: groups of one thread each) and
+ * wavefront: plane z of sweep k of the pass in block g at step
+ * z - 1 + 2k + g.
+ */
+static void gs_wave(struct st_ctx *c, unsigned int tid)
+{
+	struct st_thread *t = &c->t[tid];
+	const size_t n = c->n, pl = n * n;
+	unsigned int k = tid % c->gsize, g = tid / c->gsize;
+	unsigned int left = c->prm->sweeps, m;
+	size_t lo, hi, s, steps, z, lag;
+
+	split(n, c->ngroups, g, &lo, &hi);
+	while (left) {
+		m = left < c->gsize ? left : c->gsize;
+		steps = n - 2 + 2 * (size_t)(m - 1) + c->ngroups - 1;
+		lag = 2 * (size_t)k + g;
+		for (s = 0; s < steps; s++) {
+			z = s + 1 - lag;
+			if (k < m && s + 1 > lag && z <= n - 2)
+				gs_rows(c->grid[0] + z * pl, n, lo, hi, t->tmp);
+			st_barrier(c, tid);
+		}
+		left -= m;
+	}
+}
+
+static void st_body(void *vctx, unsigned int tid, unsigned int phase)
+{
+	struct st_ctx *c = vctx;
+
+	(void)phase;
+	if (c->prm->method == STENCIL_GS)
+		gs_wave(c, tid);
+	else if (c->prm->schedule == STENCIL_THREADED)
+		jac_threaded(c, tid);
+	else
+		jac_wave(c, tid);
+	if (!tid)
+		c->final = c->t[0].cur;
+}
+
+static void st_teardown(void *vctx, unsigned int tid)
+{
+	struct st_ctx *c = vctx;
+
+	free(c->t[tid].tmp);
+	c->t[tid].tmp = NULL;
+}
+
+/*
+ * Bytes per update between memory and the caches, per the paper's model:
+ * a pass of m sweeps loads and stores each site once (16 bytes), and a
+ * Jacobi sweep into the second grid adds the write-allocate of it (24).
+ * @named leaves the write-allocate out. Averaged over a repetition.
+ */
+static double code_balance(const struct stencil_params *p, unsigned int gsize,
+			   bool named)
+{
+	unsigned int left = p->sweeps, m;
+	double bytes = 0;
+
+	if (p->method == STENCIL_JACOBI && p->schedule == STENCIL_THREADED)
+		return named ? 16 : 24;
+	while (left) {
+		m = left < gsize ? left : gsize;
+		if (p->method == STENCIL_JACOBI && m == 1 && !named)
+			bytes += 24;
+		else
+			bytes += 16;
+		left -= m;
+	}
+	return bytes / p->sweeps;
+}
+
+static void st_free(struct st_ctx *c)
+{
+	kern_free(c->grid[0], c->grid_bytes);
+	kern_free(c->grid[1], c->grid_bytes);
+	kern_free(c->ring, c->ring_bytes);
+	free(c->bar.arrive);
+	free(c->bar.release);
+	free(c->t);
+}
+
+int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
+		const double *ref, struct stencil_result *r, char *err,
+		size_t errsz)
+{
+	static const struct kern_ops ops = {
+		st_setup, st_body, st_teardown, 1
+	};
+	unsigned int P = cfg->nthreads, k;
+	const double *res;
+	struct st_ctx c;
+	double *sec, d;
+	size_t n = p->n, i, sites;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	memset(&c, 0, sizeof(c));
+	if (n < 3 || n - 2 < P) {
+		snprintf(err, errsz,
+			 "a grid of %zu^3 is too small for %u threads: it needs at least one interior plane per thread",
+			 n, P);
+		return -1;
+	}
+	if (!p->sweeps) {
+		snprintf(err, errsz, "no sweeps");
+		return -1;
+	}
+	c.cfg = cfg;
+	c.prm = p;
+	c.n = n;
+	if (p->schedule == STENCIL_THREADED) {
+		c.gsize = 1;
+		c.ngroups = P;
+	} else {
+		if (!p->groups || P % p->groups) {
+			snprintf(err, errsz,
+				 "%u threads do not make %u groups of equal size",
+				 P, p->groups);
+			return -1;
+		}
+		c.ngroups = p->groups;
+		c.gsize = P / p->groups;
+	}
+	c.grid_bytes = n * n * n * sizeof(double);
+	c.grid[0] = kern_alloc(c.grid_bytes, cfg->hugepages);
+	if (p->method == STENCIL_JACOBI)
+		c.grid[1] = kern_alloc(c.grid_bytes, cfg->hugepages);
+	if (p->method == STENCIL_JACOBI && p->schedule == STENCIL_WAVEFRONT &&
+	    c.gsize > 1) {
+		c.ring_bytes = (size_t)(c.gsize - 1) * RING * n * n *
+			       sizeof(double);
+		c.ring = kern_alloc(c.ring_bytes, cfg->hugepages);
+	}
+	c.t = aligned_alloc(KERN_LINE, P * sizeof(*c.t));
+	c.bar.type = p->barrier;
+	c.bar.n = P;
+	c.bar.arrive = aligned_alloc(KERN_LINE, P * sizeof(struct st_flag));
+	c.bar.release = aligned_alloc(KERN_LINE, P * sizeof(struct st_flag));
+	sec = calloc(cfg->reps, sizeof(*sec));
+	if (!c.grid[0] || (p->method == STENCIL_JACOBI && !c.grid[1]) ||
+	    (c.ring_bytes && !c.ring) || !c.t || !c.bar.arrive ||
+	    !c.bar.release || !sec) {
+		st_free(&c);
+		free(sec);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	memset(c.t, 0, P * sizeof(*c.t));
+	atomic_init(&c.bar.count.v, 0);
+	atomic_init(&c.bar.sense.v, 0);
+	for (k = 0; k < P; k++) {
+		atomic_init(&c.bar.arrive[k].v, 0);
+		atomic_init(&c.bar.release[k].v, 0);
+	}
+	rc = kern_run(cfg, &ops, &c, sec, err, errsz);
+	if (!rc) {
+		sites = (n - 2) * (n - 2) * (n - 2);
+		for (k = 0; k < cfg->reps; k++)
+			sec[k] = (double)sites * p->sweeps / sec[k] / 1e6;
+		kern_stats(sec, cfg->reps, &r->mlups);
+		r->group_size = c.gsize;
+		r->groups = c.ngroups;
+		r->bytes_per_lup = code_balance(p, c.gsize, true);
+		r->traffic_bytes_per_lup = code_balance(p, c.gsize, false);
+		res = c.grid[p->method == STENCIL_JACOBI ? c.final : 0];
+		r->verified = ref != NULL;
+		for (i = 0; ref && i < n * n * n; i++) {
+			/* bitwise: the same operations in the same order */
+			if (memcmp(&res[i], &ref[i], sizeof(double))) {
+				r->verified = false;
+				r->mismatches++;
+				d = res[i] > ref[i] ? res[i] - ref[i] :
+						      ref[i] - res[i];
+				if (!(d <= r->max_abs_diff))
+					r->max_abs_diff = d;
+			}
+		}
+	}
+	st_free(&c);
+	free(sec);
+	return rc;
+}

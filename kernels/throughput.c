@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * throughput.c - load throughput in the manner of x86-membench's throughput
+ * benchmark (seed 002): each thread loads a buffer of its own, over and
+ * over, with the assembly loops of throughput_x86.S at one SIMD width,
+ * loads alone or mixed with FP adds or NOPs, and times itself with
+ * serialized TSC reads. One size per call; the caller walks the list of
+ * working sets from L1 to DRAM.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+/*
+ * Bytes each thread loads per repetition at least: a few milliseconds
+ * even from L1, so that a TSC read or an interrupt is noise, and one
+ * pass when the buffer is larger.
+ */
+#define TP_TARGET_BYTES (512ull << 20)
+
+const char *const tp_width_name[TP_NR_WIDTHS] = { "sse", "avx", "avx512" };
+const unsigned int tp_width_bits[TP_NR_WIDTHS] = { 128, 256, 512 };
+const enum kern_cpu_feature tp_width_feature[TP_NR_WIDTHS] = {
+	KERN_CPU_SSE2, KERN_CPU_AVX, KERN_CPU_AVX512F
+};
+const char *const tp_mix_name[TP_NR_MIXES] = {
+	"load", "load-fadd", "load-nop"
+};
+
+typedef void tp_fn(const void *buf, size_t bytes, uint64_t passes);
+
+#if defined(__x86_64__)
+/* throughput_x86.S */
+tp_fn tp_load_sse, tp_fadd_sse, tp_nop_sse;
+tp_fn tp_load_avx, tp_fadd_avx, tp_nop_avx;
+tp_fn tp_load_avx512, tp_fadd_avx512, tp_nop_avx512;
+
+static tp_fn *const tp_fns[TP_NR_WIDTHS][TP_NR_MIXES] = {
+	{ tp_load_sse, tp_fadd_sse, tp_nop_sse },
+	{ tp_load_avx, tp_fadd_avx, tp_nop_avx },
+	{ tp_load_avx512, tp_fadd_avx512, tp_nop_avx512 },
+};
+
+/*
+ * The TSC once every earlier load and store has completed (mfence, then
+ * lfence so rdtsc cannot start early) and before any later instruction
+ * starts (lfence after it), at both ends of the timed loop.
+ */
+static inline uint64_t tp_tsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("mfence\n\tlfence\n\trdtsc\n\tlfence"
+			     : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+#else
+/* no loops: kern_cpu_has() is false for every width, nothing calls these */
+static tp_fn *const tp_fns[TP_NR_WIDTHS][TP_NR_MIXES];
+
+static inline uint64_t tp_tsc(void)
+{
+	return 0;
+}
+#endif
+
+struct tp_thread {
+	double *buf;
+	uint64_t *cycles;	/* [rep * nmix + i]: TSC cycles of one call */
+	unsigned int calls;
+};
+
+struct tp_ctx {
+	const struct kern_cfg *cfg;
+	size_t bytes;
+	uint64_t passes;
+	enum tp_width width;
+	unsigned int nmix;
+	enum tp_mix mix[TP_NR_MIXES];	/* the phases, in this order */
+	struct tp_thread *t;
+};
+
+static int tp_setup(void *vctx, unsigned int tid)
+{
+	/*
+	 * x86-membench's denormal-free data: a number, its reciprocal and
+	 * their negatives. Every lane of an fadd accumulator keeps adding
+	 * one of these, so sums stay normal (and far from overflowing).
+	 */
+	static const double pattern[4] = { 1.25, 0.8, -1.25, -0.8 };
+	struct tp_ctx *ctx = vctx;
+	struct tp_thread *t = &ctx->t[tid];
+	size_t j, n = ctx->bytes / sizeof(double);
+
+	t->buf = kern_alloc(ctx->bytes, ctx->cfg->hugepages);
+	t->cycles = calloc((size_t)ctx->cfg->reps * ctx->nmix,
+			   sizeof(*t->cycles));
+	if (!t->buf || !t->cycles) {
+		kern_free(t->buf, ctx->bytes);
+		free(t->cycles);
+		t->buf = NULL;
+		t->cycles = NULL;
+		return -1;
+	}
+	for (j = 0; j < n; j++)	/* first touch, by this thread */
+		t->buf[j] = pattern[j % 4];
+	/* one untimed pass: caches and TLB as every timed pass finds them */
+	tp_fns[ctx->width][TP_LOAD](t->buf, ctx->bytes, 1);
+	return 0;
+}
+
+static void tp_body(void *vctx, unsigned int tid, unsigned int phase)
+{
+	struct tp_ctx *ctx = vctx;
+	struct tp_thread *t = &ctx->t[tid];
+	tp_fn *fn = tp_fns[ctx->width][ctx->mix[phase]];
+	uint64_t c0, c1;
+
+	c0 = tp_tsc();
+	fn(t->buf, ctx->bytes, ctx->passes);
+	c1 = tp_tsc();
+	t->cycles[t->calls++] = c1 - c0;
+}
+
+static void tp_teardown(void *vctx, unsigned int tid)
+{
+	struct tp_ctx *ctx = vctx;
+
+	kern_free(ctx->t[tid].buf, ctx->bytes);
+	ctx->t[tid].buf = NULL;
+}
+
+int throughput_run(const struct kern_cfg *cfg, size_t bytes,
+		   enum tp_width width, unsigned int mixes, double tsc_ghz,
+		   struct throughput_result *r, char *err, size_t errsz)
+{
+	struct kern_ops ops = { tp_setup, tp_body, tp_teardown, 0 };
+	struct tp_thread *t;
+	struct tp_ctx ctx;
+	unsigned int i, k, m, tid;
+	uint64_t slowest;
+	double *sec, *v;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((unsigned int)width >= TP_NR_WIDTHS ||
+	    !kern_cpu_has(tp_width_feature[width])) {
+		snprintf(err, errsz, "this CPU cannot run %s loads",
+			 (unsigned int)width < TP_NR_WIDTHS ?
+			 tp_width_name[width] : "such");
+		return -1;
+	}
+	if (!bytes || bytes % TP_SIZE_ALIGN) {
+		snprintf(err, errsz, "the size must be a multiple of %d bytes",
+			 TP_SIZE_ALIGN);
+		return -1;
+	}
+	if (!(tsc_ghz > 0)) {
+		snprintf(err, errsz, "no TSC rate to convert cycles to time");
+		return -1;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	for (m = 0; m < TP_NR_MIXES; m++)
+		if (mixes & (1u << m))
+			ctx.mix[ctx.nmix++] = (enum tp_mix)m;
+	if (!ctx.nmix) {
+		snprintf(err, errsz, "no mix to run");
+		return -1;
+	}
+	ctx.cfg = cfg;
+	ctx.bytes = bytes;
+	ctx.width = width;
+	ctx.passes = (TP_TARGET_BYTES + bytes - 1) / bytes;
+	ops.nphases = ctx.nmix;
+	sec = calloc((size_t)cfg->reps * ctx.nmix, sizeof(*sec));
+	v = calloc(cfg->reps, sizeof(*v));
+	t = calloc(cfg->nthreads, sizeof(*t));
+	if (!sec || !v || !t) {
+		free(sec);
+		free(v);
+		free(t);
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	ctx.t = t;
+	/* the harness's wall-clock times are not used: each thread's TSC is */
+	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
+	if (!rc) {
+		r->passes = ctx.passes;
+		for (i = 0; i < ctx.nmix; i++) {
+			m = ctx.mix[i];
+			for (k = 0; k < cfg->reps; k++) {
+				slowest = 1;
+				for (tid = 0; tid < cfg->nthreads; tid++) {
+					uint64_t c = t[tid].cycles[k * ctx.nmix + i];
+
+					if (c > slowest)
+						slowest = c;
+				}
+				/* bytes per ns is GB/s */
+				v[k] = (double)cfg->nthreads * (double)bytes *
+				       (double)ctx.passes * tsc_ghz /
+				       (double)slowest;
+			}
+			kern_stats(v, cfg->reps, &r->gbps[m]);
+			r->bytes_per_cycle[m] = r->gbps[m].median / tsc_ghz /
+						(double)cfg->nthreads;
+		}
+	}
+	for (tid = 0; tid < cfg->nthreads; tid++)
+		free(t[tid].cycles);
+	free(sec);
+	free(v);
+	free(t);
+	return rc;
+}

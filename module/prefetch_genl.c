@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prefetch_genl.c - the prefetch-get, prefetch-set and prefetch-restore
+ * handlers: scope checking, privilege, and the replies.
+ *
+ * Reading the state is allowed to whoever may read snapshots. Changing it
+ * writes a model-specific register on other users' cores, the same power
+ * the msr driver grants with CAP_SYS_RAWIO, so it takes CAP_SYS_ADMIN and
+ * CAP_SYS_RAWIO; genetlink's own op flags only know CAP_NET_ADMIN, so the
+ * handlers check.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include "genl_gen.h"
+#include "memdiag.h"
+
+#define PF_DENIED \
+	"changing prefetchers needs CAP_SYS_ADMIN and CAP_SYS_RAWIO (run as root)"
+
+static bool pf_available(struct genl_info *info)
+{
+	const struct memdiag_cap *cap =
+		&memdiag.caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL];
+
+	if (cap->available)
+		return true;
+	if (info->extack)
+		info->extack->_msg = cap->reason;
+	return false;
+}
+
+/*
+ * The CPUs a request names: socket, a list of cpu attributes, or (with
+ * neither) all. *@socket is the socket, -1 for all, -2 for a list.
+ * Called with cpus_read_lock() held so that "online" stays true.
+ */
+static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
+{
+	struct nlattr *sock = info->attrs[MEMDIAG_A_PREFETCH_SOCKET];
+	struct nlattr *attr;
+	char *why;
+	int rem;
+	u32 cpu;
+
+	cpumask_clear(scope);
+	*socket = -1;
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != MEMDIAG_A_PREFETCH_CPU)
+			continue;
+		if (sock) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "cpu and socket exclude each other: give one");
+			return -EINVAL;
+		}
+		cpu = nla_get_u32(attr);
+		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+			why = memdiag_msg_buf();
+			snprintf(why, MEMDIAG_REASON_LEN,
+				 "cpu: CPU %u is not online", cpu);
+			if (info->extack) {
+				info->extack->_msg = why;
+				info->extack->bad_attr = attr;
+			}
+			return -EINVAL;
+		}
+		__cpumask_set_cpu(cpu, scope);
+		*socket = -2;
+	}
+	if (*socket == -2)
+		return 0;
+	if (!sock) {
+		cpumask_copy(scope, cpu_online_mask);
+		return 0;
+	}
+	*socket = nla_get_u32(sock);
+	if (*socket < 0 || *socket >= MEMDIAG_MAX_SOCKETS ||
+	    memdiag_socket_package(*socket) == UINT_MAX) {
+		why = memdiag_msg_buf();
+		snprintf(why, MEMDIAG_REASON_LEN,
+			 "socket: there is no socket %u with an online CPU (there are %u)",
+			 nla_get_u32(sock), memdiag_nr_sockets());
+		if (info->extack) {
+			info->extack->_msg = why;
+			info->extack->bad_attr = sock;
+		}
+		return -EINVAL;
+	}
+	for_each_online_cpu(cpu)
+		if (memdiag_socket_of(cpu) == *socket)
+			__cpumask_set_cpu(cpu, scope);
+	return 0;
+}
+
+static size_t pf_reply_size(unsigned int cpus)
+{
+	const struct memdiag_pf_desc *d = memdiag.prefetch;
+	size_t sz;
+
+	sz = nla_total_size(strlen(d->name) + 1) + nla_total_size(sizeof(u32));
+	sz += d->n_bits * (nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
+			   2 * nla_total_size(64));
+	sz += cpus * (nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
+		      2 * nla_total_size_64bit(sizeof(u64)) +
+		      nla_total_size(sizeof(u8)));
+	return sz;
+}
+
+static int put_prefetchers(struct sk_buff *msg)
+{
+	const struct memdiag_pf_desc *d = memdiag.prefetch;
+	struct nlattr *nest;
+	unsigned int i;
+
+	if (nla_put_string(msg, MEMDIAG_A_PREFETCH_CONTROL, d->name) ||
+	    nla_put_u32(msg, MEMDIAG_A_PREFETCH_MSR, d->msr))
+		return -EMSGSIZE;
+	for (i = 0; i < d->n_bits; i++) {
+		nest = nla_nest_start(msg, MEMDIAG_A_PREFETCH_PREFETCHER);
+		if (!nest ||
+		    nla_put_u32(msg, MEMDIAG_A_PREFETCHER_INDEX, i) ||
+		    nla_put_string(msg, MEMDIAG_A_PREFETCHER_NAME,
+				   d->bits[i].name) ||
+		    nla_put_u32(msg, MEMDIAG_A_PREFETCHER_BIT, d->bits[i].bit) ||
+		    nla_put_string(msg, MEMDIAG_A_PREFETCHER_DESCRIPTION,
+				   d->bits[i].what))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+/* One cpu-state per CPU of @cpus, each core's register read once. */
+static int put_cpu_states(struct sk_buff *msg, const struct cpumask *cpus,
+			  struct netlink_ext_ack *extack)
+{
+	unsigned int cpu, core;
+	struct nlattr *nest;
+	u64 val = 0, orig = 0;
+	unsigned int last = UINT_MAX;
+	bool saved = false;
+	char *why;
+
+	for_each_cpu(cpu, cpus) {
+		core = cpumask_first_and(topology_sibling_cpumask(cpu),
+					 cpu_online_mask);
+		if (core != last &&
+		    memdiag_prefetch_read(core, &val, &orig, &saved)) {
+			why = memdiag_msg_buf();
+			snprintf(why, MEMDIAG_REASON_LEN,
+				 "reading MSR 0x%x on CPU %u faulted",
+				 memdiag.prefetch->msr, core);
+			if (extack)
+				extack->_msg = why;
+			return -EIO;
+		}
+		last = core;
+		nest = nla_nest_start(msg, MEMDIAG_A_PREFETCH_CPU_STATE);
+		if (!nest ||
+		    nla_put_u32(msg, MEMDIAG_A_PREFETCH_CPU_CPU, cpu) ||
+		    nla_put_u32(msg, MEMDIAG_A_PREFETCH_CPU_SOCKET,
+				memdiag_socket_of(cpu)) ||
+		    nla_put_u32(msg, MEMDIAG_A_PREFETCH_CPU_CORE, core) ||
+		    nla_put_u64_64bit(msg, MEMDIAG_A_PREFETCH_CPU_VALUE, val,
+				      MEMDIAG_A_PREFETCH_CPU_PAD) ||
+		    nla_put_u32(msg, MEMDIAG_A_PREFETCH_CPU_DISABLED,
+				memdiag_prefetch_off(val)) ||
+		    (saved &&
+		     nla_put_u64_64bit(msg, MEMDIAG_A_PREFETCH_CPU_ORIGINAL,
+				       orig, MEMDIAG_A_PREFETCH_CPU_PAD)) ||
+		    nla_put_u8(msg, MEMDIAG_A_PREFETCH_CPU_CHANGED,
+			       saved && orig != val))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+/* Reply with the prefetcher list and the state of @cpus. */
+static int pf_reply(struct genl_info *info, const struct cpumask *cpus)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(pf_reply_size(cpumask_weight(cpus)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = memdiag_genl_reply_put(msg, info);
+	err = hdr ? put_prefetchers(msg) : -EMSGSIZE;
+	if (!err)
+		err = put_cpu_states(msg, cpus, info->extack);
+	if (err) {
+		if (err == -EMSGSIZE)
+			GENL_SET_ERR_MSG(info, "prefetch reply could not be built");
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* The CPUs sharing a register with @scope (whole cores). */
+static void pf_widen(const struct cpumask *scope, struct cpumask *out)
+{
+	unsigned int cpu;
+
+	cpumask_clear(out);
+	for_each_cpu(cpu, scope)
+		cpumask_or(out, out, topology_sibling_cpumask(cpu));
+	cpumask_and(out, out, cpu_online_mask);
+}
+
+int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	cpumask_var_t scope, cpus;
+	int socket, err;
+
+	if (!memdiag_may_read(skb)) {
+		GENL_SET_ERR_MSG(info,
+				 "prefetch-get needs CAP_PERFMON or CAP_SYS_ADMIN, or memdiag loaded with unprivileged_read=1");
+		return -EPERM;
+	}
+	if (!pf_available(info))
+		return -EOPNOTSUPP;
+	if (!zalloc_cpumask_var(&scope, GFP_KERNEL))
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL)) {
+		free_cpumask_var(scope);
+		return -ENOMEM;
+	}
+	cpus_read_lock();
+	err = pf_scope(info, scope, &socket);
+	if (!err) {
+		pf_widen(scope, cpus);
+		err = pf_reply(info, cpus);
+	}
+	cpus_read_unlock();
+	free_cpumask_var(cpus);
+	free_cpumask_var(scope);
+	return err;
+}
+
+/*
+ * Set or restore; the reply shows the CPUs touched. The scope is taken
+ * under cpus_read_lock(), which memdiag_prefetch_set() takes again: a
+ * CPU going offline in between is simply skipped there.
+ */
+static int pf_change(struct sk_buff *skb, struct genl_info *info,
+		     bool restore)
+{
+	struct nlattr *which = info->attrs[MEMDIAG_A_PREFETCH_PREFETCHERS];
+	u32 mask = 0, n = memdiag.prefetch ? memdiag.prefetch->n_bits : 0;
+	cpumask_var_t scope, touched;
+	char *why = memdiag_msg_buf();
+	bool off = false;
+	int socket, err;
+
+	if (!netlink_capable(skb, CAP_SYS_ADMIN) ||
+	    !netlink_capable(skb, CAP_SYS_RAWIO)) {
+		GENL_SET_ERR_MSG(info, PF_DENIED);
+		return -EPERM;
+	}
+	if (!pf_available(info))
+		return -EOPNOTSUPP;
+	if (!restore) {
+		if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_PREFETCH_PREFETCHERS)) {
+			GENL_SET_ERR_MSG(info, "prefetchers is required: which to switch");
+			return -EINVAL;
+		}
+		if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_PREFETCH_DISABLE)) {
+			GENL_SET_ERR_MSG(info, "disable is required: 1 for off, 0 for on");
+			return -EINVAL;
+		}
+		mask = nla_get_u32(which);
+		off = nla_get_u8(info->attrs[MEMDIAG_A_PREFETCH_DISABLE]);
+		if (!mask || (mask & ~GENMASK(n - 1, 0))) {
+			snprintf(why, MEMDIAG_REASON_LEN,
+				 "prefetchers: 0x%x must name prefetchers 0 to %u of this processor (bits 0x%lx)",
+				 mask, n - 1, GENMASK(n - 1, 0));
+			if (info->extack) {
+				info->extack->_msg = why;
+				info->extack->bad_attr = which;
+			}
+			return -EINVAL;
+		}
+	}
+	if (!zalloc_cpumask_var(&scope, GFP_KERNEL))
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&touched, GFP_KERNEL)) {
+		free_cpumask_var(scope);
+		return -ENOMEM;
+	}
+	cpus_read_lock();
+	err = pf_scope(info, scope, &socket);
+	cpus_read_unlock();
+	if (err)
+		goto out;
+	if (restore) {
+		err = memdiag_prefetch_restore(scope, socket, touched);
+		if (err)
+			GENL_SET_ERR_MSG(info,
+					 "a CPU could not be restored: see the kernel log");
+	} else {
+		err = memdiag_prefetch_set(scope, socket, mask, off, touched,
+					   why, MEMDIAG_REASON_LEN);
+		if (err && err != -ENOMEM && info->extack)
+			info->extack->_msg = why;
+		if (err == -EAGAIN)	/* did not stick: not worth a retry */
+			err = -EIO;
+	}
+	if (!err) {
+		cpus_read_lock();
+		cpumask_and(touched, touched, cpu_online_mask);
+		err = pf_reply(info, touched);
+		cpus_read_unlock();
+	}
+out:
+	free_cpumask_var(touched);
+	free_cpumask_var(scope);
+	return err;
+}
+
+int memdiag_nl_prefetch_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return pf_change(skb, info, false);
+}
+
+int memdiag_nl_prefetch_restore_doit(struct sk_buff *skb,
+				     struct genl_info *info)
+{
+	return pf_change(skb, info, true);
+}

@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# sim-run.sh - the counters "memdiagctl run" reads around its kernels, on
+# the simulated platform, inside a test VM: the simulator is told a DRAM
+# bandwidth per socket and the deltas over each run must match it (within
+# 3 %), over exactly the marked part; stream's volume ratio must be the
+# simulated bytes over the bytes stream computes; an epoch change during a
+# run invalidates it; a refused session (nobody, counters in use) leaves
+# the run working with the reason. Prints TAP.
+#
+# On the sim the IMC counts what it is told, not what the kernel moves:
+# these tests check the plumbing, not the kernels' traffic.
+#
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO, MEMDIAG_SIM_UARCH (default skx).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/lib.sh
+
+ko=${MEMDIAG_KO:?}
+simko=${MEMDIAG_SIM_KO:?}
+u=${MEMDIAG_SIM_UARCH:-skx}
+ctl=userspace/memdiagctl
+dbg=/sys/kernel/debug/memdiag_sim
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+poke() { echo "$*" > $dbg/poke; }
+# within PCT VALUE WANT: |VALUE - WANT| <= PCT % of WANT
+within() {
+	awk -v p="$1" -v v="$2" -v w="$3" 'BEGIN { d = v - w; if (d < 0) d = -d;
+		exit !(v != "null" && v != "" && d <= p / 100 * w) }'
+}
+set_rates() { # socket rd_mbps wr_mbps latency l1m/s lfb/s ocr_mbps
+	local d=$dbg/socket$1
+	echo "$2" > $d/read_bw_mbps
+	echo "$3" > $d/write_bw_mbps
+	echo "$4" > $d/load_latency_cycles
+	echo "$5" > $d/l1_miss_per_sec
+	echo "$6" > $d/lfb_hit_per_sec
+	echo "$7" > $d/offcore_read_mbps
+}
+# jqv FILE FILTER: the filter's value (raw)
+jqv() { jq -r "$2" "$1" 2>/dev/null; }
+# jt FILTER FILE: the filter yields true on FILE (jq -e passes an empty file)
+jt() {
+	[ -s "$2" ] || { echo "$2 is empty"; return 1; }
+	jq -e "$1" "$2"
+}
+
+if ! insmod "$simko" uarch="$u"; then
+	not_ok "insmod memdiag_sim uarch=$u"
+	tap_end
+	exit 1
+fi
+check "insmod memdiag platform=sim" insmod "$ko" platform=sim
+nsock=$("$ctl" -j info | jq '."nr-sockets"')
+cps=$("$ctl" -j info | jq '.socket[0].cpu | length')
+echo "# simulated $u, $nsock sockets, $cps CPUs on socket 0"
+
+# Socket 0 reads 10 GB/s and writes 4, with 200-cycle loads; the others idle.
+set_rates 0 10000 4000 200 1000000 500000 3000
+for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0; done
+
+# --delay makes each repetition last some 0.2 s under TCG, so that the
+# time between the module's clock and the simulator's reads (up to
+# milliseconds for the per-CPU counters, read by cross-calls) matters
+# little
+out=/tmp/rd.json
+"$ctl" -j run read-delay --size 4M --reps 2 --delay 10000 > $out 2> /tmp/rd.err
+rc=$?
+check "run read-delay -j with the module: exit 0, nothing on stderr" \
+	sh -c "[ $rc = 0 ] && [ ! -s /tmp/rd.err ] || { cat /tmp/rd.err; false; }"
+r=".results[0].counters"
+check "read-delay: counters valid over 2 intervals, counters_reason null" jt \
+	"$r.valid == true and $r.intervals == 2 and .results[0].counters_reason == null" $out
+ns=$(jqv $out "$r.interval_ns")
+v=$(jqv $out "$r.sockets[0].read_bytes / $r.interval_ns")
+check "read-delay: socket 0 read bytes / interval = 10 GB/s within 3% (got $v)" within 3 "$v" 10
+v=$(jqv $out "$r.sockets[0].write_bytes / $r.interval_ns")
+check "read-delay: socket 0 write bytes / interval = 4 GB/s within 3% (got $v)" within 3 "$v" 4
+v=$(jqv $out "$r.sockets[0].read_gbps")
+check "read-delay: socket 0 read_gbps 10 within 3% (got $v)" within 3 "$v" 10
+v=$(jqv $out "$r.sockets[0].offcore_read_bytes / $r.interval_ns")
+check "read-delay: socket 0 offcore reads $cps x 3 GB/s within 5% (got $v)" within 5 "$v" "$((cps * 3))"
+v=$(jqv $out "$r.sockets[0].l1_miss_latency_cycles")
+check "read-delay: socket 0 L1 miss latency 300 cycles within 1% (got $v)" within 1 "$v" 300
+v=$(jqv $out "$r.sockets[0].load_miss_real_latency_cycles")
+check "read-delay: socket 0 load miss real latency 200 cycles within 1% (got $v)" within 1 "$v" 200
+if [ "$nsock" -gt 1 ]; then
+	check "read-delay: idle socket 1 read and wrote 0 bytes" jt \
+		"$r.sockets[1].read_bytes == 0 and $r.sockets[1].write_bytes == 0 and $r.sockets[1].offcore_read_bytes == 0" $out
+	check "read-delay: idle socket 1's latencies are null, with the reason" jt \
+		"$r.sockets[1].l1_miss_latency_cycles == null and ($r.sockets[1].null_reasons.l1_miss_latency_cycles | test(\"no load missed\"))" $out
+	check "read-delay: the totals are socket 0's plus socket 1's" jt \
+		"$r.read_bytes == ([$r.sockets[].read_bytes] | add)" $out
+fi
+# The interval holds the span between the marks, which holds the timed
+# repetitions; the difference is the latency of the snapshots (two samples
+# of every counter per repetition: milliseconds under TCG). The timed part
+# comes from the JSON's gbps, rounded to 4 decimals: some 1 % here.
+timed=$(jqv $out "(4194304 / (.results[0].gbps_min * 1e9) + 4194304 / (.results[0].gbps_max * 1e9))")
+check "read-delay: interval ($ns ns) >= the span between the marks ($(jqv $out "$r.timed_s") s) >= the timed reps ($timed s)" \
+	awk -v ns="$ns" -v m="$(jqv $out "$r.timed_s")" -v t="$timed" \
+	'BEGIN { exit !(ns / 1e9 >= m - 5e-5 && m + 5e-5 >= t * 0.97) }'
+"$ctl" run read-delay --size 4M --reps 1 --delay 1000 > /tmp/rd.txt 2>&1
+check "read-delay text: the counter table, socket 0 row" grep -Eq '^4M +0 +[0-9.]+ +[0-9.]+ ' /tmp/rd.txt
+check "read-delay text: the idle socket's latencies are explained" \
+	grep -q "note: - in l1m_cyc, lmr_cyc: socket 1: no load missed the L1" /tmp/rd.txt
+
+# stream: the IMC bytes over the computed ones. The sim counts 14 GB/s
+# whatever stream does, so each op's ratio is 14 GB/s x its interval over
+# the bytes stream computed: 524288 elements x 24 or 32 bytes x 2 reps.
+out=/tmp/st.json
+"$ctl" -j run stream --size 4M --reps 2 > $out 2> /tmp/st.err
+rc=$?
+check "run stream -j with the module: exit 0, verified" \
+	sh -c "[ $rc = 0 ] && [ -s $out ] && jq -e '[.results[].verified] | all' $out >/dev/null || { cat /tmp/st.err; false; }"
+i=0
+for op in copy scale add triad; do
+	c=".results[$i].counters"
+	bytes=$((524288 * (i < 2 ? 24 : 32) * 2))
+	check "stream $op: traffic_bytes = 524288 x $((i < 2 ? 24 : 32)) x 2 reps" jt \
+		"$c.traffic_bytes == $bytes and $c.traffic_read_bytes == $((524288 * (i < 2 ? 16 : 24) * 2))" $out
+	want=$(jqv $out "14 * $c.interval_ns / $bytes")
+	v=$(jqv $out "$c.volume_ratio")
+	check "stream $op: volume_ratio = 14 GB/s x interval / traffic ($want) within 3% (got $v)" \
+		within 3 "$v" "$want"
+	check "stream $op: volume_ratio is (read + write bytes) / traffic_bytes" jt \
+		"(($c.read_bytes + $c.write_bytes) / $c.traffic_bytes - $c.volume_ratio | fabs) < 1e-4 * $c.volume_ratio" $out
+	i=$((i + 1))
+done
+check "stream: each op has its own interval" jt \
+	'[.results[].counters.interval_ns] | unique | length == 4' $out
+
+# every kernel's results carry their own counters: loaded-latency one
+# slot per delay, stencil one per variant
+out=/tmp/ll.json
+"$ctl" run loaded-latency --threads 2 --size 64K --reps 1 --delay 0,1000 -j > $out 2>/tmp/ll.err
+check "loaded-latency: a valid counters object for each delay, socket 0 read > 0" jt \
+	'(.results | length) == 2 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters_reason == null)' $out
+out=/tmp/st.json
+"$ctl" run stencil --size 64K --reps 1 --sweeps 2 --model-gbps 10 -j > $out 2>/tmp/st.err
+check "stencil: a valid counters object for each variant, verified" jt \
+	'(.results | length) == 4 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0)' $out
+# throughput: a slot per size and mix; transpose: one per variant, each
+# its own kern_run() but a phase of its own to the marks, so each slot
+# holds exactly its variant's one repetition
+out=/tmp/tp.json
+"$ctl" run throughput --size 16K --mix load --reps 1 -j > $out 2>/tmp/tp.err
+check "throughput: a valid counters object, socket 0 read > 0" jt \
+	'(.results | length) == 1 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
+out=/tmp/tr.json
+"$ctl" run transpose --size 64K --reps 1 -j > $out 2>/tmp/tr.err
+check "transpose: a valid counters object for each variant, one interval each, verified" jt \
+	'(.results | length) >= 3 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
+check "transpose: each variant has its own interval" jt \
+	'([.results[].counters.interval_ns] | unique | length) == (.results | length)' $out
+
+# Another agent resets an IMC counter control while a repetition runs:
+# the run goes on, its counters say the interval is invalid. A first run
+# tells how long a repetition takes here, so the second lasts seconds.
+t=$("$ctl" -j run read-delay --size 4M --reps 1 --delay 1000 | jq '.results[0].counters.timed_s')
+delay=$(awk -v t="$t" 'BEGIN { d = int(1000 * 6 / (t > 0 ? t : 0.001)); print (d > 1e9 ? 1e9 : d) }')
+"$ctl" -j run read-delay --size 4M --reps 1 --delay "$delay" > /tmp/reset.json 2> /tmp/reset.err &
+pid=$!
+sleep 1
+running=$(kill -0 $pid 2>/dev/null && echo yes)
+ctl0=$(awk '$1 != "msr" && ($3 == "0xd8" || $3 == "0x40") && $4 != "0x0" { print $1, $2, $3; exit }' $dbg/regs)
+poke "$ctl0 0x0"
+wait $pid
+rc=$?
+check "a reset during the run ($ctl0; delay $delay): the run was still going" \
+	test "$running" = yes
+check "... exit 0" test "$rc" = 0
+check "... the counters are invalid: the reset socket's DRAM bytes null with the epoch change" jt \
+	'.results[0].counters as $c | $c.valid == false and $c.read_bytes == null and
+	 ([$c.sockets[] | select(.valid == false) | .read_bytes == null and
+	   (.null_reasons.read_bytes | test("imc-epoch changed from [0-9]+ to [0-9]+ during the run"))] == [true])' /tmp/reset.json
+check "... the other sockets and the reset socket's core counters stand" jt \
+	'.results[0].counters.sockets | ([.[] | select(.valid) | .read_bytes != null] | length) == '"$((nsock - 1))"' and
+	 ([.[] | select(.valid == false) | .offcore_read_bytes != null] == [true])' /tmp/reset.json
+
+# Refused sessions: the run works and says why.
+"${nobody[@]}" "$ctl" -j run read-delay --size 4M --reps 1 > /tmp/nobody.json 2> /tmp/nobody.err
+rc=$?
+check "run as nobody: exit 0, counters null, the reason names permission and CAP_PERFMON" \
+	sh -c "[ $rc = 0 ] && [ -s /tmp/nobody.json ] && jq -e '.results[0].counters == null and (.results[0].counters_reason | test(\"permission denied.*CAP_PERFMON\"))' /tmp/nobody.json"
+poke "msr 1 0x186 0x43003c"
+"$ctl" run read-delay --size 4M --reps 1 > /tmp/busy.txt 2>&1
+rc=$?
+check "counters in use elsewhere: exit 0 and the text says so" \
+	sh -c "[ $rc = 0 ] && grep -q '^counters: unavailable: the counters are in use by another agent: .*in use' /tmp/busy.txt"
+poke "msr 1 0x186 0x0"
+
+check "rmmod memdiag" rmmod memdiag
+"$ctl" -j run read-delay --size 4M --reps 1 > /tmp/nomod.json 2>&1
+check "run without the module: counters null, the reason says it is not loaded" jt \
+	'.results[0].counters == null and (.results[0].counters_reason | test("the memdiag module is not loaded"))' /tmp/nomod.json
+check "rmmod memdiag_sim" rmmod memdiag_sim
+
+tap_end

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * prefetch.h - the prefetcher state the module reports (prefetch-get and
+ * the replies to prefetch-set and prefetch-restore), read and printed.
+ */
+
+#ifndef MEMDIAGCTL_PREFETCH_H
+#define MEMDIAGCTL_PREFETCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+
+#include "print.h"
+
+#define PREFETCHERS_MAX 32		/* bits of the prefetchers mask */
+
+struct pf_info {
+	uint32_t index, bit;
+	char name[32];
+	char desc[96];
+};
+
+struct pf_cpu_state {
+	uint32_t cpu, socket, core;
+	uint64_t value;
+	uint32_t disabled;	/* bit i: prefetcher i is off */
+	bool has_original;
+	uint64_t original;
+	bool changed;
+};
+
+struct pf_state {
+	char control[128];
+	uint32_t msr;
+	struct pf_info pf[PREFETCHERS_MAX];
+	size_t nr_pf;
+	struct pf_cpu_state *cpu;
+	size_t nr_cpu;
+};
+
+/*
+ * Check and read a reply (generic netlink header first): every attribute
+ * must have its size, prefetcher indexes must be 0..n-1 in order, and
+ * control, msr and each cpu-state's cpu are required. An exit code;
+ * problems are reported.
+ */
+int pf_state_parse(const char *cmd, const struct nlmsghdr *nlh,
+		   struct pf_state *st);
+void pf_state_free(struct pf_state *st);
+
+/* The index of prefetcher @name, or -1. */
+int pf_state_find(const struct pf_state *st, const char *name);
+
+/*
+ * Print @st: the prefetchers, one row per group of CPUs in the same state
+ * (socket, value, original), and in JSON every CPU too. @action is what
+ * was done ("status", "disable", ...), @mask which prefetchers it named.
+ */
+void pf_state_show(struct printer *p, const struct pf_state *st,
+		   const char *action, uint32_t mask);
+
+#endif /* MEMDIAGCTL_PREFETCH_H */

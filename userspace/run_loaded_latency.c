@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_loaded_latency.c - "memdiagctl run loaded-latency": the pointer chase
+ * on the first CPU while the others run read-delay, one row per delay:
+ * the bandwidth the others draw and the latency the chase sees.
+ */
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "run.h"
+
+/* from flat out to nearly idle, as MLC's table goes */
+static const unsigned long default_delays[] = {
+	0, 20, 50, 100, 200, 500, 1000, 2000, 5000, 20000
+};
+
+#define NR_DEFAULT (sizeof(default_delays) / sizeof(default_delays[0]))
+
+int run_loaded_latency(const char *cmd, struct printer *p,
+		       const struct run_args *a, const struct kern_cfg *cfg,
+		       bool *printed)
+{
+	struct loaded_latency_point r[RUN_MAX_DELAYS];
+	unsigned long delay[RUN_MAX_DELAYS];
+	double ghz, cyc;
+	char err[200], sz[32];
+	unsigned int i, n;
+	uint64_t loads = 0;
+	char label[RUN_MAX_DELAYS][24];
+	const char *lp[RUN_MAX_DELAYS];
+	size_t slot;
+
+	if (a->nr_delay) {
+		n = (unsigned int)a->nr_delay;
+		for (i = 0; i < n; i++)
+			delay[i] = (unsigned long)a->delays[i];
+	} else {
+		n = NR_DEFAULT;
+		for (i = 0; i < n; i++)
+			delay[i] = default_delays[i];
+	}
+	if (cfg->nthreads < 2)
+		return cli_usage(cmd, "option '--threads': kernel 'loaded-latency' needs at least 2 threads (one chases pointers, the others load the memory), e.g. --threads 2");
+	for (i = 0; i < n; i++) {
+		snprintf(label[i], sizeof(label[i]), "%lu", delay[i]);
+		lp[i] = label[i];
+	}
+	/* each delay is a phase of the run: a slot each */
+	slot = run_counters_next(a->counters, n, lp);
+	if (loaded_latency_run(cfg, a->size[0], delay, n, r, &loads, err,
+			       sizeof(err))) {
+		cli_err(cmd, "loaded-latency failed", "%s", err);
+		return MDC_EXIT_LOCAL;
+	}
+	ghz = kern_tsc_ghz();
+	run_fmt_size(sz, sizeof(sz), a->size[0]);
+	run_print_head(p, a);
+	*printed = true;
+	print_textf(p, "pointer chase on CPU %d over %s; %u load generator%s (read-delay) over %s each\n",
+		    cfg->cpu[0], sz, cfg->nthreads - 1,
+		    cfg->nthreads == 2 ? "" : "s", sz);
+	print_textf(p, "%8s %10s %10s %10s %8s %8s %10s %8s\n", "delay",
+		    "ns/load", "min", "max", "cov", "cycles", "GB/s",
+		    "GB/s_cov");
+	print_open_array(p, "results");
+	for (i = 0; i < n; i++) {
+		cyc = ghz > 0 ? r[i].ns.median * ghz : NAN;
+		print_open_object(p, NULL);
+		run_result_common(p, a, a->size[0]);
+		print_u64(p, PRINT_ANY, "delay", "%8" PRIu64,
+			  (uint64_t)r[i].delay);
+		print_double(p, PRINT_ANY, "ns_per_load", " %10.2f",
+			     r[i].ns.median);
+		run_stats_json(p, "ns_per_load", &r[i].ns);
+		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.min);
+		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.max);
+		print_double(p, PRINT_ANY, "cov", " %8.4f", r[i].ns.cov);
+		print_double(p, PRINT_ANY, "cycles_per_load", " %8.1f", cyc);
+		print_double(p, PRINT_ANY, "gbps", " %10.2f", r[i].gbps.median);
+		run_stats_json(p, "gbps", &r[i].gbps);
+		print_double(p, PRINT_ANY, "gbps_cov", " %8.4f\n",
+			     r[i].gbps.cov);
+		print_double(p, PRINT_JSON, "traffic_gbps", "%f",
+			     r[i].traffic_gbps.median);
+		print_string(p, PRINT_JSON, "verified", "%s", NULL);
+		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, loads);
+		run_counters_json(p, a->counters, slot + i);
+		print_close_object(p);
+	}
+	print_close_array(p);
+	run_counters_text(p, a->counters, "delay");
+	print_double(p, PRINT_ANY, "tsc_ghz",
+		     "GB/s: the load generators' reads; cycles: TSC cycles at %.3f GHz\n",
+		     ghz > 0 ? ghz : NAN);
+	return MDC_EXIT_OK;
+}
