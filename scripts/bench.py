@@ -73,12 +73,18 @@ def latency_at(doc, sz):
     raise RuntimeError("no latency result for %d bytes" % sz["w"])
 
 
-def throughput_load(doc, sz):
-    """memdiag throughput (another branch): the load-only row at W."""
-    for r in doc["results"]:
-        if r.get("size_bytes") == sz["w"] and r.get("mix", "load") == "load":
-            return r["gbps"]
-    raise RuntimeError("no load result for %d bytes" % sz["w"])
+def throughput_load(width):
+    """memdiag throughput: the --mix load row at W (per thread), which
+    must have run at the width asked for (sse, avx or avx512)."""
+    def get(doc, sz):
+        if doc.get("width") != width:
+            raise RuntimeError("throughput ran at width %s, not %s" %
+                               (doc.get("width"), width))
+        for r in doc["results"]:
+            if r["size_bytes"] == sz["w"] and r["mix"] == "load":
+                return r["gbps"]
+        raise RuntimeError("no load result for %d bytes" % sz["w"])
+    return get
 
 
 # One line per pair: name, memdiag kernel it needs, levels, thread counts,
@@ -104,10 +110,12 @@ PAIRS = [
      "read-delay --delay 0 --size {wt}", first_gbps,
      ("likwid", "load_avx512", "{wt}"), "GB/s"),
     ("throughput-avx512", "throughput", ALL, (1, 2),
-     "throughput --width avx512 --mix load --size {sizes}", throughput_load,
+     "throughput --width avx512 --mix load --size {sizes}",
+     throughput_load("avx512"),
      ("likwid", "load_avx512", "{wt}"), "GB/s"),
     ("throughput-avx", "throughput", ALL, (1, 2),
-     "throughput --width avx --mix load --size {sizes}", throughput_load,
+     "throughput --width avx --mix load --size {sizes}",
+     throughput_load("avx"),
      ("likwid", "load_avx", "{wt}"), "GB/s"),
     ("latency", "latency", ALL, (1,), "latency --hugepages --size {sizes}",
      latency_at, ("chase", "{sizes}"), "ns"),
