@@ -108,28 +108,50 @@ check "read-delay text: the idle socket's latencies are explained" \
 
 # stream: the IMC bytes over the computed ones. The sim counts 14 GB/s
 # whatever stream does, so each op's ratio is 14 GB/s x its interval over
-# the bytes stream computed: 524288 elements x 24 or 32 bytes x 2 reps.
+# the bytes stream computed: 524288 elements x 24 or 32 bytes (16 or 24
+# read) x the sweeps per op x 2 reps; with --nt (no write-allocate read)
+# 16 or 24 bytes (8 or 16 read).
+# stream_check FILE REPS NT
+stream_check() {
+	local f=$1 reps=$2 nt=$3 i=0 op c sw per rd bytes want v tag
+	tag="stream${nt:+ --nt}"
+	sw=$(jqv "$f" .sweeps)
+	check "$tag: sweeps ($sw) per op: 64 MiB per array over 4 MiB arrays" test "$sw" = 16
+	check "$tag: \"nt\": ${nt:-false} in the head and every result" jt \
+		".nt == ${nt:-false} and all(.results[]; .nt == ${nt:-false})" "$f"
+	for op in copy scale add triad; do
+		c=".results[$i].counters"
+		per=$((i < 2 ? 24 : 32))
+		[ -n "$nt" ] && per=$((per - 8))
+		rd=$((per - 8))
+		bytes=$((524288 * per * sw * reps))
+		check "$tag $op: traffic_bytes = 524288 x $per x $sw sweeps x $reps reps, $rd of each $per read" jt \
+			"$c.traffic_bytes == $bytes and $c.traffic_read_bytes == $((524288 * rd * sw * reps))" "$f"
+		want=$(jqv "$f" "14 * $c.interval_ns / $bytes")
+		v=$(jqv "$f" "$c.volume_ratio")
+		check "$tag $op: volume_ratio = 14 GB/s x interval / traffic ($want) within 3% (got $v)" \
+			within 3 "$v" "$want"
+		check "$tag $op: volume_ratio is (read + write bytes) / traffic_bytes" jt \
+			"(($c.read_bytes + $c.write_bytes) / $c.traffic_bytes - $c.volume_ratio | fabs) < 1e-4 * $c.volume_ratio" "$f"
+		i=$((i + 1))
+	done
+	check "$tag: each op has its own interval" jt \
+		'[.results[].counters.interval_ns] | unique | length == 4' "$f"
+}
 out=/tmp/st.json
 "$ctl" -j run stream --size 4M --reps 2 > $out 2> /tmp/st.err
 rc=$?
 check "run stream -j with the module: exit 0, verified" \
 	sh -c "[ $rc = 0 ] && [ -s $out ] && jq -e '[.results[].verified] | all' $out >/dev/null || { cat /tmp/st.err; false; }"
-i=0
-for op in copy scale add triad; do
-	c=".results[$i].counters"
-	bytes=$((524288 * (i < 2 ? 24 : 32) * 2))
-	check "stream $op: traffic_bytes = 524288 x $((i < 2 ? 24 : 32)) x 2 reps" jt \
-		"$c.traffic_bytes == $bytes and $c.traffic_read_bytes == $((524288 * (i < 2 ? 16 : 24) * 2))" $out
-	want=$(jqv $out "14 * $c.interval_ns / $bytes")
-	v=$(jqv $out "$c.volume_ratio")
-	check "stream $op: volume_ratio = 14 GB/s x interval / traffic ($want) within 3% (got $v)" \
-		within 3 "$v" "$want"
-	check "stream $op: volume_ratio is (read + write bytes) / traffic_bytes" jt \
-		"(($c.read_bytes + $c.write_bytes) / $c.traffic_bytes - $c.volume_ratio | fabs) < 1e-4 * $c.volume_ratio" $out
-	i=$((i + 1))
-done
-check "stream: each op has its own interval" jt \
-	'[.results[].counters.interval_ns] | unique | length == 4' $out
+stream_check $out 2 ""
+out=/tmp/stnt.json
+"$ctl" -j run stream --size 4M --reps 1 --nt > $out 2> /tmp/stnt.err
+rc=$?
+check "run stream --nt -j with the module: exit 0, verified" \
+	sh -c "[ $rc = 0 ] && [ -s $out ] && jq -e '[.results[].verified] | all' $out >/dev/null || { cat /tmp/stnt.err; false; }"
+stream_check $out 1 true
+check "stream --nt: traffic_gbps = gbps (nothing read before a store)" jt \
+	'all(.results[]; .traffic_gbps == .gbps)' $out
 
 # every kernel's results carry their own counters: loaded-latency one
 # slot per delay, stencil one per variant
