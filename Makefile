@@ -22,7 +22,7 @@ help:
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
-	@echo "                  chase, interleaved (about 8 min; BENCH_QUICK=1: about 1;"
+	@echo "                  chase, interleaved (about 11 min; BENCH_QUICK=1: about 1.5;"
 	@echo "                  BENCH_ARGS=--help for options); a benchmark, not a test"
 
 module:
