@@ -203,7 +203,7 @@ static int parse_args(struct pf_args *a, struct opts *o, int argc,
 		case 'c':
 			free(a->cpu);
 			a->cpu = NULL;
-			if (cpulist_parse(optarg, &a->cpu, &a->nr_cpu, err,
+			if (cpulist_parse(optarg, NULL, &a->cpu, &a->nr_cpu, err,
 					  sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--cpu': %s", err);
 			break;

@@ -334,57 +334,25 @@ static int parse_gbps(const char *s, double *v, char *err, size_t size)
 static int parse_cpus(const char *s, struct run_args *a, char *err,
 		      size_t size, const cpu_set_t *allowed)
 {
-	const char *q = s;
-	uint64_t lo, hi, c;
-	char *end;
-	size_t i;
+	uint32_t *cpu;
+	size_t i, n;
 
 	a->nr_cpu = 0;
 	free(a->cpu);
-	a->cpu = calloc(CPU_SETSIZE, sizeof(*a->cpu));
+	a->cpu = NULL;
+	if (cpulist_parse(s, allowed, &cpu, &n, err, size) < 0)
+		return -1;
+	a->cpu = calloc(n, sizeof(*a->cpu));
 	if (!a->cpu) {
+		free(cpu);
 		snprintf(err, size, "out of memory");
 		return -1;
 	}
-	for (;;) {
-		if (*q < '0' || *q > '9')
-			goto bad;
-		errno = 0;
-		lo = strtoull(q, &end, 10);
-		hi = lo;
-		q = end;
-		if (*q == '-') {
-			q++;
-			if (*q < '0' || *q > '9')
-				goto bad;
-			hi = strtoull(q, &end, 10);
-			q = end;
-		}
-		if (errno || hi < lo)
-			goto bad;
-		for (c = lo; c <= hi; c++) {
-			if (c >= CPU_SETSIZE || !CPU_ISSET((int)c, allowed)) {
-				snprintf(err, size,
-					 "CPU %" PRIu64 " is not online or not allowed for this process",
-					 c);
-				return -1;
-			}
-			for (i = 0; i < a->nr_cpu; i++)
-				if (a->cpu[i] == (int)c) {
-					snprintf(err, size,
-						 "CPU %" PRIu64 " is listed twice", c);
-					return -1;
-				}
-			a->cpu[a->nr_cpu++] = (int)c;
-		}
-		if (!*q)
-			return 0;
-		if (*q++ != ',')
-			goto bad;
-	}
-bad:
-	snprintf(err, size, "'%s' is not a CPU list (like 0-3,8)", s);
-	return -1;
+	for (i = 0; i < n; i++)
+		a->cpu[i] = (int)cpu[i];
+	a->nr_cpu = n;
+	free(cpu);
+	return 0;
 }
 
 /*

@@ -44,8 +44,8 @@ size_t cpulist_format(char *buf, size_t size, const uint32_t *cpu, size_t n)
 
 #define CPULIST_MAX 65536u	/* more than any kernel's NR_CPUS */
 
-int cpulist_parse(const char *s, uint32_t **cpu, size_t *n, char *err,
-		  size_t size)
+int cpulist_parse(const char *s, const cpu_set_t *allowed, uint32_t **cpu,
+		  size_t *n, char *err, size_t size)
 {
 	const char *q = s;
 	unsigned long lo, hi, c;
@@ -69,9 +69,18 @@ int cpulist_parse(const char *s, uint32_t **cpu, size_t *n, char *err,
 			hi = strtoul(q, &end, 10);
 			q = end;
 		}
-		if (errno || hi < lo || hi >= CPULIST_MAX)
+		/* with @allowed, the loop stops at the first CPU outside it */
+		if (errno || hi < lo || (!allowed && hi >= CPULIST_MAX))
 			goto bad;
 		for (c = lo; c <= hi; c++) {
+			if (allowed && (c >= CPU_SETSIZE ||
+					!CPU_ISSET((int)c, allowed))) {
+				snprintf(err, size,
+					 "CPU %lu is not online or not allowed for this process",
+					 c);
+				free(list);
+				return -1;
+			}
 			for (i = 0; i < nr; i++) {
 				if (list[i] == c) {
 					snprintf(err, size, "CPU %lu is listed twice",

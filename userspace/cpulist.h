@@ -4,6 +4,7 @@
 #ifndef MEMDIAGCTL_CPULIST_H
 #define MEMDIAGCTL_CPULIST_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,10 +18,11 @@ size_t cpulist_format(char *buf, size_t size, const uint32_t *cpu, size_t n);
 
 /*
  * Parse "0-3,8" into a malloc()ed list of distinct CPU numbers, in the
- * order given. Returns 0, or -1 with why in @err (worded to follow
+ * order given; with @allowed, each must be in it (the CPUs this process
+ * may run on). Returns 0, or -1 with why in @err (worded to follow
  * "option '--cpu': ").
  */
-int cpulist_parse(const char *s, uint32_t **cpu, size_t *n, char *err,
-		  size_t size);
+int cpulist_parse(const char *s, const cpu_set_t *allowed, uint32_t **cpu,
+		  size_t *n, char *err, size_t size);
 
 #endif /* MEMDIAGCTL_CPULIST_H */

@@ -2693,18 +2693,18 @@ static void test_prefetch(void)
 	free(e);
 	pf_state_free(&st);
 
-	ok(!cpulist_parse("0-2,7,4-5", &cpu, &n, err, sizeof(err)) && n == 6 &&
+	ok(!cpulist_parse("0-2,7,4-5", NULL, &cpu, &n, err, sizeof(err)) && n == 6 &&
 	   cpu[0] == 0 && cpu[2] == 2 && cpu[3] == 7 && cpu[5] == 5,
 	   "cpulist_parse: ranges and single CPUs, in the order given");
 	free(cpu);
-	ok(cpulist_parse("1,1", &cpu, &n, err, sizeof(err)) < 0 &&
+	ok(cpulist_parse("1,1", NULL, &cpu, &n, err, sizeof(err)) < 0 &&
 	   !strcmp(err, "CPU 1 is listed twice") && !cpu,
 	   "cpulist_parse: a CPU twice is refused");
-	ok(cpulist_parse("2-1", &cpu, &n, err, sizeof(err)) < 0 &&
-	   cpulist_parse("", &cpu, &n, err, sizeof(err)) < 0 &&
-	   cpulist_parse("1,", &cpu, &n, err, sizeof(err)) < 0 &&
-	   cpulist_parse("-1", &cpu, &n, err, sizeof(err)) < 0 &&
-	   cpulist_parse("99999999999", &cpu, &n, err, sizeof(err)) < 0,
+	ok(cpulist_parse("2-1", NULL, &cpu, &n, err, sizeof(err)) < 0 &&
+	   cpulist_parse("", NULL, &cpu, &n, err, sizeof(err)) < 0 &&
+	   cpulist_parse("1,", NULL, &cpu, &n, err, sizeof(err)) < 0 &&
+	   cpulist_parse("-1", NULL, &cpu, &n, err, sizeof(err)) < 0 &&
+	   cpulist_parse("99999999999", NULL, &cpu, &n, err, sizeof(err)) < 0,
 	   "cpulist_parse: backwards, empty, trailing comma, negative, huge refused");
 }
 
