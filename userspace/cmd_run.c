@@ -244,38 +244,19 @@ static int parse_size(const char *s, uint64_t *v, char *err, size_t size)
 	return 0;
 }
 
-/* A comma list of sizes into a->size. */
-static int parse_sizes(const char *s, struct run_args *a, char *err,
-		       size_t size)
+/* One --delay value: a number of NOPs up to RUN_MAX_DELAY. */
+static int parse_delay(const char *s, uint64_t *v, char *err, size_t size)
 {
-	char *copy = strdup(s), *tok, *save = NULL;
-	int rc = 0;
-
-	if (!copy) {
-		snprintf(err, size, "out of memory");
-		return -1;
-	}
-	a->nr_size = 0;
-	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,")) {
-		snprintf(err, size, "'%s' is not a list of sizes", s);
-		rc = -1;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (a->nr_size == RUN_MAX_SIZES) {
-			snprintf(err, size, "more than %d sizes", RUN_MAX_SIZES);
-			rc = -1;
-		} else {
-			rc = parse_size(tok, &a->size[a->nr_size++], err, size);
-		}
-	}
-	free(copy);
-	return rc;
+	return parse_uint(s, 0, RUN_MAX_DELAY, v, err, size);
 }
 
-/* A comma list of delays into a->delays, the first also into a->delay. */
-static int parse_delays(const char *s, struct run_args *a, char *err,
-			size_t size)
+/*
+ * A comma list of at most @max values, each read by @one, into @v and
+ * @n; @what names them in messages ("sizes", "delays").
+ */
+static int parse_list(const char *s, const char *what, size_t max,
+		      int (*one)(const char *, uint64_t *, char *, size_t),
+		      uint64_t *v, size_t *n, char *err, size_t size)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
 	int rc = 0;
@@ -284,23 +265,21 @@ static int parse_delays(const char *s, struct run_args *a, char *err,
 		snprintf(err, size, "out of memory");
 		return -1;
 	}
-	a->nr_delay = 0;
+	*n = 0;
 	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,")) {
-		snprintf(err, size, "'%s' is not a list of delays", s);
+		snprintf(err, size, "'%s' is not a list of %s", s, what);
 		rc = -1;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok && !rc;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (a->nr_delay == RUN_MAX_DELAYS) {
-			snprintf(err, size, "more than %d delays", RUN_MAX_DELAYS);
+		if (*n == max) {
+			snprintf(err, size, "more than %zu %s", max, what);
 			rc = -1;
 		} else {
-			rc = parse_uint(tok, 0, RUN_MAX_DELAY,
-					&a->delays[a->nr_delay++], err, size);
+			rc = one(tok, &v[(*n)++], err, size);
 		}
 	}
 	free(copy);
-	a->delay = a->nr_delay ? a->delays[0] : 0;
 	return rc;
 }
 
@@ -428,12 +407,17 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 			a->have_cpus = true;
 			break;
 		case 's':
-			if (parse_sizes(optarg, a, err, sizeof(err)) < 0)
+			if (parse_list(optarg, "sizes", RUN_MAX_SIZES,
+				       parse_size, a->size, &a->nr_size, err,
+				       sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--size': %s", err);
 			break;
 		case 'd':
-			if (parse_delays(optarg, a, err, sizeof(err)) < 0)
+			if (parse_list(optarg, "delays", RUN_MAX_DELAYS,
+				       parse_delay, a->delays, &a->nr_delay, err,
+				       sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--delay': %s", err);
+			a->delay = a->delays[0];
 			a->have_delay = true;
 			break;
 		case 'r':
