@@ -163,6 +163,7 @@ void memdiag_prefetch_probe(struct memdiag_state *st, struct memdiag_cap *cap);
 int memdiag_prefetch_init(void);
 void memdiag_prefetch_exit(void);
 u32 memdiag_prefetch_off(u64 val);
+void memdiag_prefetch_widen(const struct cpumask *scope, struct cpumask *out);
 int memdiag_prefetch_set(const struct cpumask *scope, int socket, u32 mask,
 			 bool off, struct cpumask *touched, char *msg,
 			 size_t len);

@@ -204,37 +204,36 @@ static unsigned int pf_socket(unsigned int cpu)
 	return min_t(unsigned int, s, MEMDIAG_MAX_SOCKETS);
 }
 
+/**
+ * memdiag_prefetch_widen() - the CPUs that share a register with @scope
+ * @scope: CPUs
+ * @out: set to every online CPU of a core @scope has an online CPU in
+ */
+void memdiag_prefetch_widen(const struct cpumask *scope, struct cpumask *out)
+{
+	unsigned int cpu;
+
+	cpumask_clear(out);
+	for_each_cpu_and(cpu, scope, cpu_online_mask)
+		if (!cpumask_test_cpu(cpu, out))
+			cpumask_or(out, out, pf_core(cpu));
+	cpumask_and(out, out, cpu_online_mask);
+}
+
 /*
- * Widen @scope to whole cores: @cores gets one online CPU per core (its
- * first), @touched every online CPU sharing a register with @scope.
+ * Widen @scope to whole cores: @touched gets every online CPU sharing a
+ * register with @scope, @cores one of them per core (its first).
  */
 static void pf_expand(const struct cpumask *scope, struct cpumask *cores,
 		      struct cpumask *touched)
 {
 	unsigned int cpu;
 
+	memdiag_prefetch_widen(scope, touched);
 	cpumask_clear(cores);
-	cpumask_clear(touched);
-	for_each_cpu_and(cpu, scope, cpu_online_mask) {
-		if (cpumask_test_cpu(cpu, touched))
-			continue;
-		cpumask_or(touched, touched, pf_core(cpu));
-		__cpumask_set_cpu(cpumask_first_and(pf_core(cpu),
-						    cpu_online_mask), cores);
-	}
-	cpumask_and(touched, touched, cpu_online_mask);
-}
-
-static void pf_names(char *buf, size_t len, u32 mask)
-{
-	size_t n = 0;
-	unsigned int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < pf_desc->n_bits && n < len; i++)
-		if (mask & BIT(i))
-			n += scnprintf(buf + n, len - n, "%s%s", n ? "," : "",
-				       pf_desc->bits[i].name);
+	for_each_cpu(cpu, touched)
+		if (cpu == cpumask_first_and(pf_core(cpu), cpu_online_mask))
+			__cpumask_set_cpu(cpu, cores);
 }
 
 /*
@@ -294,7 +293,6 @@ int memdiag_prefetch_set(const struct cpumask *scope, int socket, u32 mask,
 	cpumask_var_t cores;
 	unsigned int cpu, c2, s;
 	u64 *old, *new, got = 0;
-	char names[96];
 	int err = 0;
 
 	if (!zalloc_cpumask_var(&cores, GFP_KERNEL))
@@ -383,9 +381,7 @@ int memdiag_prefetch_set(const struct cpumask *scope, int socket, u32 mask,
 			pf_cpus[c2].known = true;
 		}
 	}
-	pf_names(names, sizeof(names), mask);
 	pf_log(off ? "disabled" : "enabled", old, new);
-	pr_debug("prefetch: %s %s\n", off ? "disable" : "enable", names);
 unlock:
 	mutex_unlock(&pf_lock);
 	cpus_read_unlock();

@@ -202,17 +202,6 @@ static int pf_reply(struct genl_info *info, const struct cpumask *cpus)
 	return genlmsg_reply(msg, info);
 }
 
-/* The CPUs sharing a register with @scope (whole cores). */
-static void pf_widen(const struct cpumask *scope, struct cpumask *out)
-{
-	unsigned int cpu;
-
-	cpumask_clear(out);
-	for_each_cpu(cpu, scope)
-		cpumask_or(out, out, topology_sibling_cpumask(cpu));
-	cpumask_and(out, out, cpu_online_mask);
-}
-
 int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	cpumask_var_t scope, cpus;
@@ -234,7 +223,7 @@ int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 	cpus_read_lock();
 	err = pf_scope(info, scope, &socket);
 	if (!err) {
-		pf_widen(scope, cpus);
+		memdiag_prefetch_widen(scope, cpus);
 		err = pf_reply(info, cpus);
 	}
 	cpus_read_unlock();
