@@ -14,10 +14,12 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* JSON keys are the spec's attribute names. */
-#define KEY(a) name_info_attr(MEMDIAG_A_INFO_##a)
-#define SOCKET_KEY(a) name_socket_attr(MEMDIAG_A_SOCKET_##a)
-#define CAP_KEY(a) name_capability_attr(MEMDIAG_A_CAPABILITY_##a)
+/*
+ * JSON keys (Documentation/json.rst): the spec's attribute names in
+ * snake_case, repeated nests as arrays named in the plural. Errors about a
+ * malformed reply name the attribute by its spec name instead (KEY_SPEC).
+ */
+#define KEY_SPEC(a) name_info_attr(MEMDIAG_A_INFO_##a)
 
 /*
  * What each attribute of the reply must look like. MNL_TYPE_UNSPEC marks
@@ -133,7 +135,7 @@ static int parse_socket(const struct nlattr *nest, struct info *info,
 
 		switch (check_attr(attr, socket_types, ARRAY_SIZE(socket_types))) {
 		case -1:
-			return malformed(why, size, KEY(SOCKET), type,
+			return malformed(why, size, KEY_SPEC(SOCKET), type,
 					 name_socket_attr(type));
 		case 0:
 			continue;
@@ -161,7 +163,7 @@ static int parse_cap(const struct nlattr *nest, struct info *info,
 
 		switch (check_attr(attr, cap_types, ARRAY_SIZE(cap_types))) {
 		case -1:
-			return malformed(why, size, KEY(CAPABILITY), type,
+			return malformed(why, size, KEY_SPEC(CAPABILITY), type,
 					 name_capability_attr(type));
 		case 0:
 			continue;
@@ -234,13 +236,13 @@ static void print_socket(struct printer *p, const struct info_socket *s)
 
 	print_open_object(p, NULL);
 	if (tb[MEMDIAG_A_SOCKET_ID])
-		print_uint(p, PRINT_ANY, SOCKET_KEY(ID), "  socket %u",
+		print_uint(p, PRINT_ANY, "id", "  socket %u",
 			   mnl_attr_get_u32(tb[MEMDIAG_A_SOCKET_ID]));
 	if (tb[MEMDIAG_A_SOCKET_PACKAGE_ID])
-		print_uint(p, PRINT_ANY, SOCKET_KEY(PACKAGE_ID), "  package %u",
+		print_uint(p, PRINT_ANY, "package_id", "  package %u",
 			   mnl_attr_get_u32(tb[MEMDIAG_A_SOCKET_PACKAGE_ID]));
 
-	print_open_array(p, SOCKET_KEY(CPU));
+	print_open_array(p, "cpus");
 	for (i = 0; i < s->nr_cpu; i++)
 		print_uint(p, PRINT_JSON, NULL, "%u", s->cpu[i]);
 	print_close_array(p);
@@ -264,19 +266,19 @@ static void print_cap(struct printer *p, const struct info_cap *c)
 	if (tb[MEMDIAG_A_CAPABILITY_ID]) {
 		uint32_t id = mnl_attr_get_u32(tb[MEMDIAG_A_CAPABILITY_ID]);
 
-		print_enum(p, PRINT_ANY, CAP_KEY(ID), "%-18s", "%-18u",
+		print_enum(p, PRINT_ANY, "id", "%-18s", "%-18u",
 			   name_capability(id), id);
 	} else {
 		print_textf(p, "%-18s", "?");
 	}
 	if (tb[MEMDIAG_A_CAPABILITY_AVAILABLE])
-		print_bool(p, PRINT_ANY, CAP_KEY(AVAILABLE),
+		print_bool(p, PRINT_ANY, "available",
 			   reason ? "%-11s" : "%s",
 			   mnl_attr_get_u8(tb[MEMDIAG_A_CAPABILITY_AVAILABLE]));
 	else
 		print_textf(p, reason ? "%-11s" : "%s", "?");
 	if (reason)
-		print_string(p, PRINT_ANY, CAP_KEY(REASON), "%s",
+		print_string(p, PRINT_ANY, "reason", "%s",
 			     mnl_attr_get_str(reason));
 	print_textf(p, "\n");
 	print_close_object(p);
@@ -297,7 +299,7 @@ static void info_print(struct printer *p, const struct info *info)
 
 	/* text: "memdiag protocol 1, platform hw" */
 	if (tb[MEMDIAG_A_INFO_PROTO_VERSION])
-		print_uint(p, PRINT_ANY, KEY(PROTO_VERSION),
+		print_uint(p, PRINT_ANY, "proto_version",
 			   "memdiag protocol %u",
 			   u32(tb[MEMDIAG_A_INFO_PROTO_VERSION]));
 	if (platform) {
@@ -310,57 +312,57 @@ static void info_print(struct printer *p, const struct info *info)
 
 	print_textf(p, "%-10s", "cpu");
 	if (tb[MEMDIAG_A_INFO_VENDOR])
-		print_string(p, PRINT_ANY, KEY(VENDOR), "%s",
+		print_string(p, PRINT_ANY, "vendor", "%s",
 			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_VENDOR]));
 	if (tb[MEMDIAG_A_INFO_FAMILY])
-		print_uint(p, PRINT_ANY, KEY(FAMILY), " family %u",
+		print_uint(p, PRINT_ANY, "family", " family %u",
 			   u32(tb[MEMDIAG_A_INFO_FAMILY]));
 	if (tb[MEMDIAG_A_INFO_MODEL])
-		print_uint(p, PRINT_ANY, KEY(MODEL), " model %u",
+		print_uint(p, PRINT_ANY, "model", " model %u",
 			   u32(tb[MEMDIAG_A_INFO_MODEL]));
 	if (tb[MEMDIAG_A_INFO_STEPPING])
-		print_uint(p, PRINT_ANY, KEY(STEPPING), " stepping %u",
+		print_uint(p, PRINT_ANY, "stepping", " stepping %u",
 			   u32(tb[MEMDIAG_A_INFO_STEPPING]));
 	print_textf(p, "\n");
 	if (tb[MEMDIAG_A_INFO_MODEL_NAME])
-		print_string(p, PRINT_ANY, KEY(MODEL_NAME), "          %s\n",
+		print_string(p, PRINT_ANY, "model_name", "          %s\n",
 			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_MODEL_NAME]));
 
 	if (tb[MEMDIAG_A_INFO_UARCH] || tb[MEMDIAG_A_INFO_UARCH_REASON])
 		print_textf(p, "%-10s", "uarch");
 	if (tb[MEMDIAG_A_INFO_UARCH])
-		print_string(p, PRINT_ANY, KEY(UARCH), "%s",
+		print_string(p, PRINT_ANY, "uarch", "%s",
 			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_UARCH]));
 	if (tb[MEMDIAG_A_INFO_UARCH_REASON])
-		print_string(p, PRINT_ANY, KEY(UARCH_REASON), ": %s",
+		print_string(p, PRINT_ANY, "uarch_reason", ": %s",
 			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_UARCH_REASON]));
 	if (tb[MEMDIAG_A_INFO_UARCH] || tb[MEMDIAG_A_INFO_UARCH_REASON])
 		print_textf(p, "\n");
 
 	if (platform)
-		print_enum(p, PRINT_JSON, KEY(PLATFORM), "%s", "%u",
+		print_enum(p, PRINT_JSON, "platform", "%s", "%u",
 			   name_platform(u32(platform)), u32(platform));
 	if (tb[MEMDIAG_A_INFO_TSC_KHZ])
-		print_uint(p, PRINT_ANY, KEY(TSC_KHZ), "tsc       %u kHz\n",
+		print_uint(p, PRINT_ANY, "tsc_khz", "tsc       %u kHz\n",
 			   u32(tb[MEMDIAG_A_INFO_TSC_KHZ]));
 	if (tb[MEMDIAG_A_INFO_CORE_MODE] || tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
 		print_textf(p, "%-10s", "core mode");
 	if (tb[MEMDIAG_A_INFO_CORE_MODE])
-		print_enum(p, PRINT_ANY, KEY(CORE_MODE), "%s", "%u",
+		print_enum(p, PRINT_ANY, "core_mode", "%s", "%u",
 			   name_core_mode(u32(tb[MEMDIAG_A_INFO_CORE_MODE])),
 			   u32(tb[MEMDIAG_A_INFO_CORE_MODE]));
 	if (tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
-		print_string(p, PRINT_ANY, KEY(CORE_MODE_REASON),
+		print_string(p, PRINT_ANY, "core_mode_reason",
 			     tb[MEMDIAG_A_INFO_CORE_MODE] ? ": %s" : "%s",
 			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_CORE_MODE_REASON]));
 	if (tb[MEMDIAG_A_INFO_CORE_MODE] || tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
 		print_textf(p, "\n");
 	if (tb[MEMDIAG_A_INFO_NR_SOCKETS])
-		print_uint(p, PRINT_ANY, KEY(NR_SOCKETS), "sockets   %u\n",
+		print_uint(p, PRINT_ANY, "nr_sockets", "sockets   %u\n",
 			   u32(tb[MEMDIAG_A_INFO_NR_SOCKETS]));
 
 	/* JSON has the arrays even when empty, so consumers needn't test */
-	print_open_array(p, KEY(SOCKET));
+	print_open_array(p, "sockets");
 	for (i = 0; i < info->nr_socket; i++)
 		print_socket(p, &info->socket[i]);
 	print_close_array(p);
@@ -368,7 +370,7 @@ static void info_print(struct printer *p, const struct info *info)
 	if (info->nr_cap)
 		print_textf(p, "%-18s%-11s%s\n", "capability", "available",
 			    "reason");
-	print_open_array(p, KEY(CAPABILITY));
+	print_open_array(p, "capabilities");
 	for (i = 0; i < info->nr_cap; i++)
 		print_cap(p, &info->cap[i]);
 	print_close_array(p);
@@ -541,8 +543,8 @@ void cmd_info_usage(FILE *f)
 	      "unavailable.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -j, --json    print one JSON document; its keys are the attribute\n"
-	      "                names of the memdiag netlink spec\n"
+	      "  -j, --json    print one JSON document; its keys are the netlink\n"
+	      "                spec's attribute names in snake_case\n"
 	      "  -p, --pretty  indent the JSON output (implies --json)\n"
 	      "  -h, --help    print this help and exit\n", f);
 }

@@ -23,25 +23,35 @@
  */
 #define SNAPSHOT_SESSION_MS INTERVAL_MS_MAX
 
-/* The scalar attributes, in the spec's order: table rows and JSON keys. */
-static const unsigned int snap_rows[] = {
-	MEMDIAG_A_SNAPSHOT_TIME_NS,
-	MEMDIAG_A_SNAPSHOT_IMC_EPOCH,
-	MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES,
-	MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES,
-	MEMDIAG_A_SNAPSHOT_CORE_EPOCH,
-	MEMDIAG_A_SNAPSHOT_NR_CPUS,
-	MEMDIAG_A_SNAPSHOT_INSTRUCTIONS,
-	MEMDIAG_A_SNAPSHOT_CYCLES,
-	MEMDIAG_A_SNAPSHOT_REF_CYCLES,
-	MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS,
-	MEMDIAG_A_SNAPSHOT_L1_MISS,
-	MEMDIAG_A_SNAPSHOT_LFB_HIT,
-	MEMDIAG_A_SNAPSHOT_L1_MISS_ANY,
-	MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS,
-	MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED,
-	MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED,
-	MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED,
+/*
+ * The scalar attributes, in the spec's order: the table's rows (labelled
+ * with the spec's names) and the JSON keys (Documentation/json.rst: the
+ * spec name in snake_case, but DRAM bytes are read_bytes and write_bytes
+ * as in watch and run, whose values are differences of these, and the
+ * prefetch bitmasks end in _mask, as watch's prefetch_disabled is a list
+ * of names).
+ */
+static const struct snap_row {
+	unsigned int attr;
+	const char *key;
+} snap_rows[] = {
+	{ MEMDIAG_A_SNAPSHOT_TIME_NS, "time_ns" },
+	{ MEMDIAG_A_SNAPSHOT_IMC_EPOCH, "imc_epoch" },
+	{ MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES, "read_bytes" },
+	{ MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES, "write_bytes" },
+	{ MEMDIAG_A_SNAPSHOT_CORE_EPOCH, "core_epoch" },
+	{ MEMDIAG_A_SNAPSHOT_NR_CPUS, "nr_cpus" },
+	{ MEMDIAG_A_SNAPSHOT_INSTRUCTIONS, "instructions" },
+	{ MEMDIAG_A_SNAPSHOT_CYCLES, "cycles" },
+	{ MEMDIAG_A_SNAPSHOT_REF_CYCLES, "ref_cycles" },
+	{ MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS, "l1d_pend_miss" },
+	{ MEMDIAG_A_SNAPSHOT_L1_MISS, "l1_miss" },
+	{ MEMDIAG_A_SNAPSHOT_LFB_HIT, "lfb_hit" },
+	{ MEMDIAG_A_SNAPSHOT_L1_MISS_ANY, "l1_miss_any" },
+	{ MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS, "offcore_dram_reads" },
+	{ MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED, "prefetch_disabled_mask" },
+	{ MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED, "prefetch_mixed_mask" },
+	{ MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED, "prefetch_changed" },
 };
 
 #define LABEL_W 22	/* "channel 10 write-bytes" */
@@ -127,7 +137,7 @@ static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
 	}
 	print_textf(p, "\n");
 	for (r = 0; r < ARRAY_SIZE(snap_rows); r++) {
-		unsigned int a = snap_rows[r];
+		unsigned int a = snap_rows[r].attr;
 
 		print_textf(p, "%-*s", LABEL_W, name_snapshot_attr(a));
 		for (i = 0; i < nr; i++)
@@ -162,17 +172,24 @@ static void print_json_channel(struct printer *p, const struct snap_channel *c)
 {
 	print_open_object(p, NULL);
 	if (c->have & (1u << MEMDIAG_A_CHANNEL_ID))
-		print_uint(p, PRINT_JSON, name_channel_attr(MEMDIAG_A_CHANNEL_ID),
-			   "%u", c->id);
+		print_uint(p, PRINT_JSON, "id", "%u", c->id);
 	if (c->have & (1u << MEMDIAG_A_CHANNEL_READ_BYTES))
-		print_u64(p, PRINT_JSON,
-			  name_channel_attr(MEMDIAG_A_CHANNEL_READ_BYTES),
-			  "%" PRIu64, c->read_bytes);
+		print_u64(p, PRINT_JSON, "read_bytes", "%" PRIu64, c->read_bytes);
 	if (c->have & (1u << MEMDIAG_A_CHANNEL_WRITE_BYTES))
-		print_u64(p, PRINT_JSON,
-			  name_channel_attr(MEMDIAG_A_CHANNEL_WRITE_BYTES),
-			  "%" PRIu64, c->write_bytes);
+		print_u64(p, PRINT_JSON, "write_bytes", "%" PRIu64,
+			  c->write_bytes);
 	print_close_object(p);
+}
+
+static void print_json_row(struct printer *p, const struct snap *s,
+			   const struct snap_row *row)
+{
+	if (!snap_has(s, row->attr))
+		return;
+	if (row->attr == MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED)
+		print_bool(p, PRINT_JSON, row->key, "%s", s->v[row->attr]);
+	else
+		print_u64(p, PRINT_JSON, row->key, "%" PRIu64, s->v[row->attr]);
 }
 
 /* An array of one object per socket; absent counters are absent keys. */
@@ -184,16 +201,12 @@ static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
 	print_open_array(p, NULL);
 	for (i = 0; i < nr; i++) {
 		print_open_object(p, NULL);
-		print_u64(p, PRINT_JSON,
-			  name_snapshot_attr(MEMDIAG_A_SNAPSHOT_SOCKET), "%" PRIu64,
+		print_u64(p, PRINT_JSON, "socket", "%" PRIu64,
 			  m[i].s.v[MEMDIAG_A_SNAPSHOT_SOCKET]);
 		for (r = 0; r < ARRAY_SIZE(snap_rows); r++)
-			if (snap_has(&m[i].s, snap_rows[r]))
-				print_u64(p, PRINT_JSON,
-					  name_snapshot_attr(snap_rows[r]),
-					  "%" PRIu64, m[i].s.v[snap_rows[r]]);
+			print_json_row(p, &m[i].s, &snap_rows[r]);
 		if (channels) {
-			print_open_array(p, name_snapshot_attr(MEMDIAG_A_SNAPSHOT_CHANNEL));
+			print_open_array(p, "channels");
 			for (r = 0; r < m[i].nr_ch; r++)
 				print_json_channel(p, &m[i].ch[r]);
 			print_close_array(p);
@@ -274,8 +287,8 @@ void cmd_snapshot_usage(FILE *f)
 	      "  -s, --socket N  only socket N\n"
 	      "  -a, --all       every socket (the default)\n"
 	      "  -c, --channels  add each memory channel's read and write bytes\n"
-	      "  -j, --json      print a JSON array with one object per socket; its\n"
-	      "                  keys are the attribute names of the memdiag netlink spec\n"
+	      "  -j, --json      print a JSON array with one object per socket; its keys\n"
+	      "                  are the netlink spec's attribute names in snake_case\n"
 	      "  -p, --pretty    indent the JSON output (implies --json)\n"
 	      "  -h, --help      print this help and exit\n", f);
 }

@@ -320,7 +320,7 @@ static void print_row(struct watch *w, const struct interval *m,
 		print_textf(&p, "%s\n", WATCH_HEADER);
 	print_open_object(&p, NULL);
 	print_uint(&p, PRINT_ANY, "socket", "%4u", m->socket);
-	count(&p, "t_ns", m->t_ns != 0, m->t_ns);
+	count(&p, "time_ns", m->t_ns != 0, m->t_ns);
 	count(&p, "interval_ns", m->interval_ns != 0, m->interval_ns);
 	print_bool(&p, PRINT_JSON, "valid", "%s", m->valid);
 	count(&p, "read_bytes", m->have_read_bytes, m->read_bytes);

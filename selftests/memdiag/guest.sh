@@ -67,21 +67,21 @@ jqcheck() { # NAME FILTER: the filter must yield true
 		".vendor == \"$MEMDIAG_EXPECT_VENDOR\""
 [ -n "${MEMDIAG_EXPECT_SOCKETS:-}" ] &&
 	jqcheck "memdiagctl reports $MEMDIAG_EXPECT_SOCKETS sockets" \
-		".\"nr-sockets\" == $MEMDIAG_EXPECT_SOCKETS and (.socket | length) == $MEMDIAG_EXPECT_SOCKETS"
+		".nr_sockets == $MEMDIAG_EXPECT_SOCKETS and (.sockets | length) == $MEMDIAG_EXPECT_SOCKETS"
 [ -n "${MEMDIAG_EXPECT_CPUS_PER_SOCKET:-}" ] &&
 	jqcheck "memdiagctl reports $MEMDIAG_EXPECT_CPUS_PER_SOCKET CPUs per socket" \
-		"[.socket[].cpu | length] | all(. == $MEMDIAG_EXPECT_CPUS_PER_SOCKET)"
+		"[.sockets[].cpus | length] | all(. == $MEMDIAG_EXPECT_CPUS_PER_SOCKET)"
 jqcheck "memdiagctl reports platform hw" '.platform == "hw"'
 jqcheck "memdiagctl reports the four capabilities by name" \
-	'[.capability[].id] | sort == ["core-latency","imc-bandwidth","offcore","prefetch-control"]'
+	'[.capabilities[].id] | sort == ["core-latency","imc-bandwidth","offcore","prefetch-control"]'
 jqcheck "every unavailable capability has a reason" \
-	'[.capability[] | select(.available == false) | (.reason | length) > 0] | all'
+	'[.capabilities[] | select(.available == false) | (.reason | length) > 0] | all'
 [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] &&
 	jqcheck "no counter capability is available in this guest" \
-		'[.capability[] | select(.id != "prefetch-control") | .available] | all(. == false)'
+		'[.capabilities[] | select(.id != "prefetch-control") | .available] | all(. == false)'
 if [ "${MEMDIAG_EXPECT_UARCH:-}" = unsupported ]; then
 	jqcheck "an unsupported uarch comes with its reason" \
-		'(."uarch-reason" | length) > 0'
+		'(.uarch_reason | length) > 0'
 fi
 "$ctl" info > /tmp/info.txt 2>&1
 check "memdiagctl info prints the uarch line" \
@@ -95,7 +95,7 @@ expect_rc "memdiagctl info as nobody: exit 3 naming CAP_PERFMON" 3 \
 case ${MEMDIAG_EXPECT_PREFETCH:-} in
 nostick)
 	jqcheck "prefetch-control is available (the MSR reads)" \
-		'.capability[] | select(.id == "prefetch-control") | .available'
+		'.capabilities[] | select(.id == "prefetch-control") | .available'
 	expect_rc "prefetch status: exit 0, every prefetcher on" 0 \
 		"l2-stream.*l1-ip" "$ctl" prefetch status
 	expect_rc "prefetch disable: exit 5, did not stick, nothing changed" 5 \
@@ -110,7 +110,7 @@ nostick)
 	;;
 unsupported)
 	jqcheck "prefetch-control unavailable with the reason" \
-		'.capability[] | select(.id == "prefetch-control") | .available == false and (.reason | test("no documented prefetcher control for AuthenticAMD family 0x17"))'
+		'.capabilities[] | select(.id == "prefetch-control") | .available == false and (.reason | test("no documented prefetcher control for AuthenticAMD family 0x17"))'
 	expect_rc "prefetch status: exit 7, not supported, with the reason" 7 \
 		"cannot be switched on this machine: memdiag knows no documented prefetcher control for AuthenticAMD family 0x17" \
 		"$ctl" prefetch status
@@ -149,7 +149,7 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] && [ "${MEMDIAG_EXPECT_UARCH:-}" != unsu
 	if insmod "$ko" core=perf; then
 		ok "insmod memdiag.ko core=perf"
 		"$ctl" -j info > /tmp/perf.json
-		check "core=perf is reported as the core mode" jqt '."core-mode" == "perf"' /tmp/perf.json
+		check "core=perf is reported as the core mode" jqt '.core_mode == "perf"' /tmp/perf.json
 		expect_rc "core=perf without a core PMU: watch exits 7 with perf's refusal" 7 \
 			"perf could not count" "$ctl" watch --count 1
 		"$ctl" run read-delay --size 4M --reps 1 > /tmp/run.txt 2>&1
@@ -168,7 +168,7 @@ fi
 check "YNL cli.py get-info succeeds" sh -c "[ -s /tmp/ynl.json ] || { cat /tmp/ynl.err; false; }"
 check "YNL and memdiagctl agree on uarch, vendor, model and sockets" \
 	jqt --slurpfile c /tmp/info.json \
-	'.uarch == $c[0].uarch and .vendor == $c[0].vendor and .model == $c[0].model and ."nr-sockets" == $c[0]."nr-sockets" and ."proto-version" == 1' \
+	'.uarch == $c[0].uarch and .vendor == $c[0].vendor and .model == $c[0].model and ."nr-sockets" == $c[0].nr_sockets and ."proto-version" == 1' \
 	/tmp/ynl.json
 expect_rc "YNL get-info with another proto-version is refused" 1 \
 	"proto-version" "${ynl[@]}" --do get-info --json '{"proto-version": 2}'

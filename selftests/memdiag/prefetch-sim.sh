@@ -57,7 +57,7 @@ check "insmod memdiag platform=sim" insmod "$ko" platform=sim
 
 "$ctl" -j info > /tmp/info.json
 check "info: prefetch-control available" jqt \
-	'.capability[] | select(.id == "prefetch-control") | .available' /tmp/info.json
+	'.capabilities[] | select(.id == "prefetch-control") | .available' /tmp/info.json
 
 "$ctl" -j prefetch status > /tmp/st.json
 check "status -j: the four Intel prefetchers, in bit order" jqt \

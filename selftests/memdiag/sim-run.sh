@@ -52,8 +52,8 @@ if ! insmod "$simko" uarch="$u"; then
 	exit 1
 fi
 check "insmod memdiag platform=sim" insmod "$ko" platform=sim
-nsock=$("$ctl" -j info | jq '."nr-sockets"')
-cps=$("$ctl" -j info | jq '.socket[0].cpu | length')
+nsock=$("$ctl" -j info | jq .nr_sockets)
+cps=$("$ctl" -j info | jq '.sockets[0].cpus | length')
 echo "# simulated $u, $nsock sockets, $cps CPUs on socket 0"
 
 # Socket 0 reads 10 GB/s and writes 4, with 200-cycle loads; the others idle.

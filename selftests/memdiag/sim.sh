@@ -93,9 +93,9 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	check "$u: info reports platform sim and ${UARCH[$u]}" jqt \
 		".platform == \"sim\" and .uarch == \"${UARCH[$u]}\"" /tmp/info.json
 	check "$u: IMC, core latency and offcore counters are available" jqt \
-		'[.capability[] | select(.id != "prefetch-control") | .available] | all' /tmp/info.json
-	nsock=$(jq '."nr-sockets"' /tmp/info.json)
-	cps=$(jq '.socket[0].cpu | length' /tmp/info.json)
+		'[.capabilities[] | select(.id != "prefetch-control") | .available] | all' /tmp/info.json
+	nsock=$(jq .nr_sockets /tmp/info.json)
+	cps=$(jq '.sockets[0].cpus | length' /tmp/info.json)
 
 	# rates: socket 0 busy, every other socket idle
 	set_rates 0 10000 4000 200 1000000 500000 3000
@@ -127,9 +127,9 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
 	W_PID=$!
 	sleep 1.5
-	r0=$(snap 0 dram-read-bytes)
+	r0=$(snap 0 read_bytes)
 	echo "cas_rd 6000" > $dbg/socket0/inject
-	r1=$(snap 0 dram-read-bytes)
+	r1=$(snap 0 read_bytes)
 	check "$u: 6000 injected CAS reads are exactly 384000 bytes ($r0 -> $r1)" \
 		test "$((r1 - r0))" = 384000
 

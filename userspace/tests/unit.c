@@ -582,16 +582,16 @@ static const char skylake_text[] =
 	"prefetch-control  yes\n";
 
 static const char skylake_json[] =
-	"{\"proto-version\":1,\"vendor\":\"GenuineIntel\",\"family\":6,"
+	"{\"proto_version\":1,\"vendor\":\"GenuineIntel\",\"family\":6,"
 	"\"model\":85,\"stepping\":4,"
-	"\"model-name\":\"Intel Xeon Processor (Skylake)\","
-	"\"uarch\":\"Skylake-SP\",\"platform\":\"hw\",\"tsc-khz\":2100000,"
-	"\"core-mode\":\"none\","
-	"\"core-mode-reason\":\"the core PMU is not visible (hypervisor?)\","
-	"\"nr-sockets\":2,"
-	"\"socket\":[{\"id\":0,\"package-id\":0,\"cpu\":[0,1]},"
-	"{\"id\":1,\"package-id\":1,\"cpu\":[2,3]}],"
-	"\"capability\":["
+	"\"model_name\":\"Intel Xeon Processor (Skylake)\","
+	"\"uarch\":\"Skylake-SP\",\"platform\":\"hw\",\"tsc_khz\":2100000,"
+	"\"core_mode\":\"none\","
+	"\"core_mode_reason\":\"the core PMU is not visible (hypervisor?)\","
+	"\"nr_sockets\":2,"
+	"\"sockets\":[{\"id\":0,\"package_id\":0,\"cpus\":[0,1]},"
+	"{\"id\":1,\"package_id\":1,\"cpus\":[2,3]}],"
+	"\"capabilities\":["
 	"{\"id\":\"imc-bandwidth\",\"available\":false,"
 	"\"reason\":\"no Skylake-SP memory controller PCI device found\"},"
 	"{\"id\":\"core-latency\",\"available\":false,"
@@ -612,14 +612,14 @@ static const char newer_text[] =
 	"9                 no         C:\\path\n";
 
 static const char newer_json[] =
-	"{\"proto-version\":1,\"vendor\":\"GenuineIntel\",\"family\":6,"
+	"{\"proto_version\":1,\"vendor\":\"GenuineIntel\",\"family\":6,"
 	"\"model\":85,\"stepping\":4,"
-	"\"model-name\":\"Intel Xeon Processor (Skylake)\","
+	"\"model_name\":\"Intel Xeon Processor (Skylake)\","
 	"\"uarch\":\"unsupported\","
-	"\"uarch-reason\":\"model 85 \\\"stepping\\\" 4 is\\tnot supported\","
-	"\"platform\":9,\"core-mode\":7,\"nr-sockets\":1,"
-	"\"socket\":[{\"id\":0,\"package-id\":3,\"cpu\":[0,1,2,3,8,9,10,11]}],"
-	"\"capability\":[{\"id\":9,\"available\":false,\"reason\":\"C:\\\\path\"}]}\n";
+	"\"uarch_reason\":\"model 85 \\\"stepping\\\" 4 is\\tnot supported\","
+	"\"platform\":9,\"core_mode\":7,\"nr_sockets\":1,"
+	"\"sockets\":[{\"id\":0,\"package_id\":3,\"cpus\":[0,1,2,3,8,9,10,11]}],"
+	"\"capabilities\":[{\"id\":9,\"available\":false,\"reason\":\"C:\\\\path\"}]}\n";
 
 /* Run info_show() on @nlh; returns its exit code, output and stderr. */
 static int show(const struct nlmsghdr *nlh, bool json, bool pretty,
@@ -677,10 +677,10 @@ static void test_info_show(void)
 	mnl_attr_put_u32(nlh, MEMDIAG_A_INFO_PLATFORM, MEMDIAG_PLATFORM_SIM);
 	show_case(nlh, true, true,
 		  "{\n"
-		  "  \"proto-version\": 1,\n"
+		  "  \"proto_version\": 1,\n"
 		  "  \"platform\": \"sim\",\n"
-		  "  \"socket\": [],\n"
-		  "  \"capability\": []\n"
+		  "  \"sockets\": [],\n"
+		  "  \"capabilities\": []\n"
 		  "}\n",
 		  "info pretty json: absent keys absent, arrays always present");
 
@@ -1605,25 +1605,39 @@ static void test_snapshot_show(void)
 	rc = snapshot_case(msgs, 2, true, true, &out, &err);
 	ok(rc == MDC_EXIT_OK && !*err, "snapshot json: exit 0, nothing on stderr");
 	is_str(out,
-	       "[{\"socket\":0,\"time-ns\":1000000000000,\"imc-epoch\":1,"
-	       "\"dram-read-bytes\":1000000000000,\"dram-write-bytes\":400000000000,"
-	       "\"core-epoch\":1,\"nr-cpus\":28,\"instructions\":2000000000000,"
-	       "\"cycles\":4000000000000,\"ref-cycles\":5000000000000,"
-	       "\"l1d-pend-miss\":900000000000,\"l1-miss\":3000000000,"
-	       "\"lfb-hit\":1500000000,\"offcore-dram-reads\":1000000000,"
-	       "\"channel\":[{\"id\":0,\"read-bytes\":600000000000,\"write-bytes\":250000000000},"
-	       "{\"id\":1,\"read-bytes\":400000000000,\"write-bytes\":150000000000}]},"
-	       "{\"socket\":1,\"time-ns\":1000000001000,\"imc-epoch\":1,"
-	       "\"dram-read-bytes\":2000000000000,\"dram-write-bytes\":1000000000000,"
-	       "\"channel\":[{\"id\":0,\"read-bytes\":1500000000000,\"write-bytes\":600000000000},"
-	       "{\"id\":2,\"read-bytes\":500000000000,\"write-bytes\":400000000000}]}]\n",
-	       "snapshot json: spec names, absent counters absent, channel arrays");
+	       "[{\"socket\":0,\"time_ns\":1000000000000,\"imc_epoch\":1,"
+	       "\"read_bytes\":1000000000000,\"write_bytes\":400000000000,"
+	       "\"core_epoch\":1,\"nr_cpus\":28,\"instructions\":2000000000000,"
+	       "\"cycles\":4000000000000,\"ref_cycles\":5000000000000,"
+	       "\"l1d_pend_miss\":900000000000,\"l1_miss\":3000000000,"
+	       "\"lfb_hit\":1500000000,\"offcore_dram_reads\":1000000000,"
+	       "\"channels\":[{\"id\":0,\"read_bytes\":600000000000,\"write_bytes\":250000000000},"
+	       "{\"id\":1,\"read_bytes\":400000000000,\"write_bytes\":150000000000}]},"
+	       "{\"socket\":1,\"time_ns\":1000000001000,\"imc_epoch\":1,"
+	       "\"read_bytes\":2000000000000,\"write_bytes\":1000000000000,"
+	       "\"channels\":[{\"id\":0,\"read_bytes\":1500000000000,\"write_bytes\":600000000000},"
+	       "{\"id\":2,\"read_bytes\":500000000000,\"write_bytes\":400000000000}]}]\n",
+	       "snapshot json: snake_case spec names, absent counters absent, channel arrays");
 	free(out);
 	free(err);
 
 	rc = snapshot_case(msgs + 1, 1, true, false, &out, &err);
 	ok(rc == MDC_EXIT_OK && !strstr(out, "channel"),
 	   "snapshot json: no channel key without --channels");
+	free(out);
+	free(err);
+
+	/* the prefetch state: masks say so in their key, the flag is a bool */
+	nlh = reply_start(buf2);
+	mnl_attr_put_u32(nlh, SA(SOCKET), 3);
+	mnl_attr_put_u32(nlh, SA(PREFETCH_DISABLED), 5);
+	mnl_attr_put_u32(nlh, SA(PREFETCH_MIXED), 2);
+	mnl_attr_put_u8(nlh, SA(PREFETCH_CHANGED), 1);
+	msgs[1] = nlh;
+	rc = snapshot_case(msgs + 1, 1, true, false, &out, &err);
+	is_str(out, "[{\"socket\":3,\"prefetch_disabled_mask\":5,"
+	       "\"prefetch_mixed_mask\":2,\"prefetch_changed\":true}]\n",
+	       "snapshot json: prefetch bitmasks end in _mask, prefetch_changed is a bool");
 	free(out);
 	free(err);
 
@@ -1706,13 +1720,13 @@ static const char watch_text[] =
 	"   1    80.00    20.00    100.00     32.00        500.0        400.0       200.0  yes  -\n";
 
 static const char watch_json[] =
-	"{\"socket\":0,\"t_ns\":1001000000000,\"interval_ns\":1000000000,"
+	"{\"socket\":0,\"time_ns\":1001000000000,\"interval_ns\":1000000000,"
 	"\"valid\":true,\"read_bytes\":25600000000,\"write_bytes\":6400000000,"
 	"\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	"\"offcore_read_bytes\":19200000000,\"offcore_read_gbps\":19.2,"
 	"\"l1_miss_latency_cycles\":300,\"load_miss_real_latency_cycles\":200,"
 	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n"
-	"{\"socket\":1,\"t_ns\":1001000001000,\"interval_ns\":1000000000,"
+	"{\"socket\":1,\"time_ns\":1001000001000,\"interval_ns\":1000000000,"
 	"\"valid\":true,\"read_bytes\":80000000000,\"write_bytes\":20000000000,"
 	"\"read_gbps\":80,\"write_gbps\":20,\"total_gbps\":100,"
 	"\"offcore_read_bytes\":32000000000,\"offcore_read_gbps\":32,"
@@ -1786,7 +1800,7 @@ static void test_watch_epoch(void)
 			       "watch text: one note for the invalid interval");
 		} else {
 			has_str(out,
-				"{\"socket\":0,\"t_ns\":1002000000000,\"interval_ns\":1000000000,"
+				"{\"socket\":0,\"time_ns\":1002000000000,\"interval_ns\":1000000000,"
 				"\"valid\":false,\"read_bytes\":null,\"write_bytes\":null,"
 				"\"read_gbps\":null,\"write_gbps\":null,\"total_gbps\":null,"
 				"\"offcore_read_bytes\":0,\"offcore_read_gbps\":0,"
@@ -1873,7 +1887,7 @@ static void test_watch_unavailable(void)
 	       "memdiagctl: watch: note: offcore_read_bytes and offcore_read_gbps will be null: offcore is unavailable\n",
 	       "watch: each missing group explained once at start, none again later");
 	is_str(out,
-	       "{\"socket\":0,\"t_ns\":1001000000000,\"interval_ns\":1000000000,"
+	       "{\"socket\":0,\"time_ns\":1001000000000,\"interval_ns\":1000000000,"
 	       "\"valid\":true,\"read_bytes\":25600000000,\"write_bytes\":6400000000,"
 	       "\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	       "\"offcore_read_bytes\":null,\"offcore_read_gbps\":null,"
