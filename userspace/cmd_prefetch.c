@@ -89,21 +89,24 @@ static int pf_request(const char *cmd, struct nl *nl,
 		      const struct nl_family *fam, const struct pf_args *a,
 		      uint8_t op, uint32_t mask, struct nlmsghdr **reply)
 {
+	struct pf_scope scope = {
+		.have_socket = a->have_socket, .socket = a->socket,
+		.cpu = a->cpu, .nr_cpu = a->nr_cpu,
+	};
 	struct nlmsghdr *req;
 	struct nl_error e;
-	size_t i;
+	int rc;
 
-	req = nl_msg_start(nl, fam->id, op, MEMDIAG_FAMILY_VERSION, 0);
-	if (a->have_socket)
-		mnl_attr_put_u32(req, MEMDIAG_A_PREFETCH_SOCKET, a->socket);
-	for (i = 0; i < a->nr_cpu; i++)
-		mnl_attr_put_u32(req, MEMDIAG_A_PREFETCH_CPU, a->cpu[i]);
-	if (op == MEMDIAG_CMD_PREFETCH_SET) {
-		mnl_attr_put_u32(req, MEMDIAG_A_PREFETCH_PREFETCHERS, mask);
-		mnl_attr_put_u8(req, MEMDIAG_A_PREFETCH_DISABLE,
-				a->action == PF_DISABLE);
+	req = pf_request_new(nl, fam->id, op, &scope, mask,
+			     a->action == PF_DISABLE);
+	if (!req) {
+		cli_err(cmd, "building the request failed", "%s",
+			strerror(errno));
+		return MDC_EXIT_LOCAL;
 	}
-	if (nl_do(nl, req, reply, &e) == 0) {
+	rc = nl_do(nl, req, reply, &e);
+	free(req);
+	if (rc == 0) {
 		cli_nl_warn(cmd, &e);
 		return MDC_EXIT_OK;
 	}
@@ -178,6 +181,25 @@ static int pf_resolve(const char *cmd, const struct pf_args *a,
 	return MDC_EXIT_OK;
 }
 
+/*
+ * A CPU the kernel cannot have is refused here, before any request: the
+ * module would only say it is not online, and this bounds the request to
+ * one attribute per possible CPU.
+ */
+static int check_possible(const char *cmd, const struct pf_args *a)
+{
+	uint32_t nr;
+	size_t i;
+
+	if (cpulist_possible("/sys/devices/system/cpu/possible", &nr) < 0)
+		return MDC_EXIT_OK;	/* no sysfs: the module checks */
+	for (i = 0; i < a->nr_cpu; i++)
+		if (a->cpu[i] >= nr)
+			return cli_usage(cmd, "option '--cpu': CPU %u does not exist: this machine's CPUs are 0-%u",
+					 a->cpu[i], nr - 1);
+	return MDC_EXIT_OK;
+}
+
 static int parse_args(struct pf_args *a, struct opts *o, int argc,
 		      char **argv)
 {
@@ -206,6 +228,8 @@ static int parse_args(struct pf_args *a, struct opts *o, int argc,
 			if (cpulist_parse(optarg, NULL, &a->cpu, &a->nr_cpu, err,
 					  sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--cpu': %s", err);
+			if (check_possible(cmd, a) != MDC_EXIT_OK)
+				return MDC_EXIT_USAGE;
 			break;
 		case 'j':
 			o->json = true;

@@ -25,4 +25,11 @@ size_t cpulist_format(char *buf, size_t size, const uint32_t *cpu, size_t n);
 int cpulist_parse(const char *s, const cpu_set_t *allowed, uint32_t **cpu,
 		  size_t *n, char *err, size_t size);
 
+/*
+ * The number of CPU ids the kernel may use (the highest possible CPU + 1),
+ * from @path, normally /sys/devices/system/cpu/possible. 0 or -1 if it
+ * cannot be read.
+ */
+int cpulist_possible(const char *path, uint32_t *nr);
+
 #endif /* MEMDIAGCTL_CPULIST_H */

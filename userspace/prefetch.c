@@ -40,6 +40,42 @@ static const enum mnl_attr_data_type cpu_types[] = {
 	[MEMDIAG_A_PREFETCH_CPU_CHANGED] = MNL_TYPE_U8,
 };
 
+struct nlmsghdr *pf_request_new(struct nl *nl, uint16_t family, uint8_t op,
+				const struct pf_scope *scope, uint32_t mask,
+				bool disable)
+{
+	const size_t attr = MNL_ALIGN(MNL_ATTR_HDRLEN + sizeof(uint32_t));
+	struct nlmsghdr *hdr, *req;
+	size_t size, i;
+	bool fits;
+
+	hdr = nl_msg_start(nl, family, op, MEMDIAG_FAMILY_VERSION, 0);
+	/* socket, prefetchers and disable (a u8 takes as much room) */
+	size = hdr->nlmsg_len + (scope->nr_cpu + 3) * attr;
+	req = malloc(size);
+	if (!req)
+		return NULL;
+	memcpy(req, hdr, hdr->nlmsg_len);
+	fits = !scope->have_socket ||
+	       mnl_attr_put_u32_check(req, size, MEMDIAG_A_PREFETCH_SOCKET,
+				      scope->socket);
+	for (i = 0; fits && i < scope->nr_cpu; i++)
+		fits = mnl_attr_put_u32_check(req, size, MEMDIAG_A_PREFETCH_CPU,
+					      scope->cpu[i]);
+	if (fits && op == MEMDIAG_CMD_PREFETCH_SET)
+		fits = mnl_attr_put_u32_check(req, size,
+					      MEMDIAG_A_PREFETCH_PREFETCHERS,
+					      mask) &&
+		       mnl_attr_put_u8_check(req, size,
+					     MEMDIAG_A_PREFETCH_DISABLE, disable);
+	if (!fits) {	/* cannot happen: the size counts every attribute */
+		free(req);
+		errno = EMSGSIZE;
+		return NULL;
+	}
+	return req;
+}
+
 /* 1: known and well-formed, 0: unknown (skip), -1: malformed. */
 static int check(const struct nlattr *attr,
 		 const enum mnl_attr_data_type *types, size_t n)

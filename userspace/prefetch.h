@@ -12,6 +12,7 @@
 
 #include <libmnl/libmnl.h>
 
+#include "nl.h"
 #include "print.h"
 
 #define PREFETCHERS_MAX 32		/* bits of the prefetchers mask */
@@ -39,6 +40,24 @@ struct pf_state {
 	struct pf_cpu_state *cpu;
 	size_t nr_cpu;
 };
+
+/* What a request covers: a socket, a list of CPUs, or (neither) all. */
+struct pf_scope {
+	bool have_socket;
+	uint32_t socket;
+	const uint32_t *cpu;
+	size_t nr_cpu;
+};
+
+/*
+ * A prefetch-get, -set or -restore request (@op) for @scope, in a buffer
+ * malloc()ed to its size: one cpu attribute per CPU, so a list of
+ * thousands of CPUs is still one message, which the module applies all or
+ * nothing. @mask and @disable go into a set only. NULL without memory.
+ */
+struct nlmsghdr *pf_request_new(struct nl *nl, uint16_t family, uint8_t op,
+				const struct pf_scope *scope, uint32_t mask,
+				bool disable);
 
 /*
  * Check and read a reply (generic netlink header first): every attribute

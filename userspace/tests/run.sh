@@ -128,6 +128,10 @@ t 1 err "memdiagctl: prefetch: option '--cpu': 'x' is not a CPU list (like 0-3,8
 t 1 err "memdiagctl: prefetch: option '--cpu': '3-1' is not a CPU list" prefetch disable --cpu 3-1
 t 1 err "memdiagctl: prefetch: option '--cpu': CPU 2 is listed twice" prefetch disable --cpu 0-3,2
 t 1 err "memdiagctl: prefetch: option '--cpu': '1,' is not a CPU list" prefetch disable --cpu 1,
+# more CPUs than the machine can have: refused before any request is built
+last=$(sed 's/.*[,-]//' /sys/devices/system/cpu/possible)
+t 1 err "memdiagctl: prefetch: option '--cpu': CPU $((last + 1)) does not exist: this machine's CPUs are 0-$last: $ph" prefetch status --cpu 0-1100
+t 1 err "option '--cpu': CPU 65535 does not exist" prefetch disable --cpu 65535,0-3
 t 1 err "memdiagctl: prefetch: option '--socket': 'one' is not a number" prefetch status --socket one
 t 1 err "memdiagctl: prefetch: options '--socket' and '--cpu' exclude each other" prefetch disable --socket 0 --cpu 1
 t 1 err "memdiagctl: prefetch: 'status' takes no prefetcher names (it covers them all): unexpected 'l2-stream'" prefetch status l2-stream

@@ -2722,6 +2722,82 @@ static void test_prefetch(void)
 	   "cpulist_parse: backwards, empty, trailing comma, negative, huge refused");
 }
 
+/* Every attribute of a prefetch request, read back: cpus, socket, set. */
+static bool pf_request_reads(const struct nlmsghdr *req, size_t nr_cpu,
+			     bool set)
+{
+	const struct nlattr *attr;
+	size_t cpus = 0, other = 0;
+
+	mnl_attr_for_each(attr, req, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) == MEMDIAG_A_PREFETCH_CPU) {
+			if (mnl_attr_get_u32(attr) != cpus++)
+				return false;
+		} else {
+			other++;
+		}
+	}
+	return cpus == nr_cpu && other == (set ? 2u : 0u) &&
+	       (const char *)attr == (const char *)req + req->nlmsg_len;
+}
+
+/*
+ * "prefetch --cpu 0-1100" once overflowed the fixed send buffer: the
+ * request must hold every CPU of the longest list, in one message.
+ */
+static void test_prefetch_request(void)
+{
+	static const size_t sizes[] = { 0, 1, 1101, 8192, 65536 };
+	static struct nl pnl;	/* no socket: requests are only built */
+	struct pf_scope scope = { 0 };
+	struct nlmsghdr *req;
+	uint32_t *cpu, nr;
+	char err[160], path[] = "/tmp/memdiag-possible-XXXXXX";
+	size_t i, n;
+	FILE *f;
+	int fd;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		snprintf(err, sizeof(err), "0-%zu", sizes[i] ? sizes[i] - 1 : 0);
+		if (cpulist_parse(err, NULL, &cpu, &n, err, sizeof(err)) < 0) {
+			ok(false, "prefetch request: %zu CPUs parse", sizes[i]);
+			continue;
+		}
+		scope.cpu = cpu;
+		scope.nr_cpu = sizes[i];
+		req = pf_request_new(&pnl, 0x20, MEMDIAG_CMD_PREFETCH_SET,
+				     &scope, 0xf, true);
+		ok(req && pf_request_reads(req, sizes[i], true),
+		   "prefetch request: %zu CPUs, every one in one message of %u bytes",
+		   sizes[i], req ? req->nlmsg_len : 0);
+		free(req);
+		free(cpu);
+	}
+	scope = (struct pf_scope){ .have_socket = true, .socket = 1 };
+	req = pf_request_new(&pnl, 0x20, MEMDIAG_CMD_PREFETCH_GET, &scope,
+			     0, false);
+	ok(req && mnl_attr_get_type(mnl_nlmsg_get_payload_offset(req,
+			sizeof(struct genlmsghdr))) == MEMDIAG_A_PREFETCH_SOCKET,
+	   "prefetch request: a socket, no prefetchers in a get");
+	free(req);
+
+	ok(cpulist_parse("0-65535,65535", NULL, &cpu, &n, err, sizeof(err)) < 0 &&
+	   !strcmp(err, "CPU 65535 is listed twice") && !cpu,
+	   "cpulist_parse: a duplicate at the end of 65536 CPUs is found");
+
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f) {
+		fputs("0-3,6\n", f);
+		fclose(f);
+	}
+	ok(f && !cpulist_possible(path, &nr) && nr == 7,
+	   "cpulist_possible: 0-3,6 possible: 7 CPU ids");
+	unlink(path);
+	ok(cpulist_possible("/nonexistent", &nr) < 0,
+	   "cpulist_possible: no file: -1");
+}
+
 int main(void)
 {
 	test_print_json();
@@ -2743,6 +2819,7 @@ int main(void)
 	test_aggregation();
 	test_snap_parse();
 	test_prefetch();
+	test_prefetch_request();
 	test_snapshot_show();
 	test_watch_canned();
 	test_watch_epoch();
