@@ -37,12 +37,20 @@
 #endif
 
 /*
- * Per-family multicast bind callbacks came with 6.8 and were not
- * backported to Debian's 6.1; there the monitor group is restricted with
- * the GENL_MCAST_CAP_* flags (6.8, backported to 6.1.176) instead.
+ * The privilege a process needs to join the monitor group, checked by the
+ * genetlink core itself at bind time (a family's own .bind callback cannot
+ * refuse: genl_bind() ignores its return value). 6.8 introduced the
+ * GENL_MCAST_CAP_* flags, tested in the user namespace owning the socket's
+ * netns; Debian backported them to 6.1.176. Older kernels with the 5.12
+ * group flags (or their Dec 2023 stable backports) honour only
+ * GENL_UNS_ADMIN_PERM, i.e. CAP_NET_ADMIN. Kernels older than that have no
+ * group flags member and memdiag does not build there, which is the safe
+ * outcome: an unguarded monitor group would leak every sample.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
-#define MEMDIAG_HAVE_GENL_BIND 1
+#ifdef GENL_MCAST_CAP_SYS_ADMIN
+#define MEMDIAG_MCGRP_PERM		GENL_MCAST_CAP_SYS_ADMIN
+#else
+#define MEMDIAG_MCGRP_PERM		GENL_UNS_ADMIN_PERM
 #endif
 
 /*

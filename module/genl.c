@@ -17,19 +17,16 @@
 #include "genl_gen.c"
 
 /*
- * The generator does not emit multicast group flags; the monitor group
- * carries counter values, so it needs the same privilege as a snapshot.
+ * The generator does not emit multicast group flags, so the table is
+ * copied at init with the flag added. The monitor group carries every
+ * counter value of every socket; it is restricted by the genetlink core
+ * (see MEMDIAG_MCGRP_PERM in compat.h), never by a .bind callback, whose
+ * verdict genl_bind() ignores. unprivileged_read does not open the group:
+ * a group flag is fixed at registration while the parameter can change at
+ * any time, so readers without CAP_SYS_ADMIN poll the snapshot request,
+ * which is served from the shared sample (see Documentation/memdiag.rst).
  */
 static struct genl_multicast_group memdiag_mcgrps[ARRAY_SIZE(memdiag_nl_mcgrps)];
-
-#ifdef MEMDIAG_HAVE_GENL_BIND
-/* Runs in the context of the process joining the group. */
-static int memdiag_nl_bind(int group)
-{
-	return READ_ONCE(memdiag_unprivileged_read) || perfmon_capable() ?
-	       0 : -EPERM;
-}
-#endif
 
 static struct genl_family memdiag_nl_family __ro_after_init = {
 	.name		= MEMDIAG_FAMILY_NAME,
@@ -45,9 +42,6 @@ static struct genl_family memdiag_nl_family __ro_after_init = {
 #ifdef MEMDIAG_HAVE_RESV_START_OP
 	/* every command is new: reserved header bits and flags are refused */
 	.resv_start_op	= MEMDIAG_CMD_GET_INFO,
-#endif
-#ifdef MEMDIAG_HAVE_GENL_BIND
-	.bind		= memdiag_nl_bind,
 #endif
 };
 
@@ -556,13 +550,7 @@ int memdiag_genl_init(void)
 	for (i = 0; i < ARRAY_SIZE(memdiag_mcgrps); i++) {
 		strscpy(memdiag_mcgrps[i].name, memdiag_nl_mcgrps[i].name,
 			sizeof(memdiag_mcgrps[i].name));
-#ifndef MEMDIAG_HAVE_GENL_BIND
-#ifdef GENL_MCAST_CAP_SYS_ADMIN
-		memdiag_mcgrps[i].flags = GENL_MCAST_CAP_SYS_ADMIN;
-#else
-		memdiag_mcgrps[i].flags = GENL_UNS_ADMIN_PERM;
-#endif
-#endif
+		memdiag_mcgrps[i].flags = MEMDIAG_MCGRP_PERM;
 	}
 	return genl_register_family(&memdiag_nl_family);
 }

@@ -706,7 +706,7 @@ static int subscribe(const char *cmd, struct nl *nl,
 			"cannot join the memdiag '" MEMDIAG_MCGRP_MONITOR "' multicast group: %s",
 			strerror(e.err));
 		cli_err(cmd, "hint",
-			"before Linux 6.8 joining it needs CAP_SYS_ADMIN; from 6.8 on, CAP_PERFMON or unprivileged_read=1 as for the other requests");
+			"joining it needs CAP_SYS_ADMIN, whatever unprivileged_read says; without it, poll memdiagctl snapshot");
 		return MDC_EXIT_PERM;
 	}
 	cli_err(cmd, "cannot join the memdiag '" MEMDIAG_MCGRP_MONITOR "' multicast group",
