@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/memdiag.h>
 
 #include "cli.h"
+#include "conn.h"
 
 static void vreport(const char *cmd, const char *what, const char *fmt,
 		    va_list ap) __attribute__((format(printf, 3, 0)));
@@ -107,31 +107,78 @@ static void describe_attrs(const struct nl_error *e, attr_name_fn attr_name,
 			 e->miss_nested ? " in a nested set" : "");
 }
 
-int cli_nl_fail(const char *cmd, const char *what, const struct nl_error *e,
-		attr_name_fn attr_name)
+void cli_error_init(struct cli_error *err)
+{
+	memset(err, 0, sizeof(*err));
+}
+
+int cli_error_set(struct cli_error *err, int code, const char *what,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	err->code = code;
+	snprintf(err->what, sizeof(err->what), "%s", what);
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+	va_end(ap);
+	err->hint[0] = '\0';
+	return code;
+}
+
+static const char perm_hint[] =
+	"run as root, grant CAP_PERFMON (e.g. 'setcap cap_perfmon+ep " PROG "'), or load the module with unprivileged_read=1";
+
+int cli_error_nl(struct cli_error *err, const char *what,
+		 const struct nl_error *e, attr_name_fn attr_name)
 {
 	const char *text = e->msg[0] ? e->msg : strerror(e->err);
 	char where[160];
 
 	if (e->kernel && (e->err == EPERM || e->err == EACCES)) {
-		cli_err(cmd, "permission denied", "%s", text);
-		cli_err(cmd, "hint",
-			"run as root, grant CAP_PERFMON (e.g. 'setcap cap_perfmon+ep %s'), or load the module with unprivileged_read=1",
-			PROG);
-		return MDC_EXIT_PERM;
+		cli_error_set(err, MDC_EXIT_PERM, "permission denied", "%s", text);
+		snprintf(err->hint, sizeof(err->hint), "%s", perm_hint);
+		return err->code;
 	}
-	if (e->kernel && e->err == EPROTONOSUPPORT) {
-		cli_err(cmd, "protocol version mismatch",
-			"%s speaks protocol %u but the loaded memdiag module refused it (%s): use the %s built with that module",
-			PROG, (unsigned int)MEMDIAG_FAMILY_VERSION, text, PROG);
-		return MDC_EXIT_PROTO;
-	}
+	if (e->kernel && e->err == EPROTONOSUPPORT)
+		return cli_error_set(err, MDC_EXIT_PROTO, "protocol version mismatch",
+				     "%s speaks protocol %u but the loaded memdiag module refused it (%s): use the %s built with that module",
+				     PROG, (unsigned int)MEMDIAG_FAMILY_VERSION,
+				     text, PROG);
 	describe_attrs(e, attr_name, where, sizeof(where));
-	if (e->msg[0])
-		cli_err(cmd, what, "%s: %s%s", strerror(e->err), e->msg, where);
-	else
-		cli_err(cmd, what, "%s%s", strerror(e->err), where);
-	return !e->kernel && e->err == ENOMEM ? MDC_EXIT_LOCAL : MDC_EXIT_KERNEL;
+	return cli_error_set(err, !e->kernel && e->err == ENOMEM ?
+			     MDC_EXIT_LOCAL : MDC_EXIT_KERNEL, what,
+			     "%s%s%s%s", strerror(e->err), e->msg[0] ? ": " : "",
+			     e->msg, where);
+}
+
+int cli_report(const char *cmd, const struct cli_error *err)
+{
+	if (err->warning[0])
+		cli_err(cmd, "warning from the memdiag module", "%s",
+			err->warning);
+	if (err->code == MDC_EXIT_OK)
+		return MDC_EXIT_OK;
+	cli_err(cmd, err->what, "%s", err->detail);
+	if (err->hint[0])
+		cli_err(cmd, "hint", "%s", err->hint);
+	return err->code;
+}
+
+void cli_error_phrase(const struct cli_error *err, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s: %s%s%s%s", err->what, err->detail,
+		 err->hint[0] ? " (" : "", err->hint, err->hint[0] ? ")" : "");
+}
+
+int cli_nl_fail(const char *cmd, const char *what, const struct nl_error *e,
+		attr_name_fn attr_name)
+{
+	struct cli_error err;
+
+	cli_error_init(&err);
+	cli_error_nl(&err, what, e, attr_name);
+	return cli_report(cmd, &err);
 }
 
 void cli_nl_warn(const char *cmd, const struct nl_error *e)
@@ -142,65 +189,38 @@ void cli_nl_warn(const char *cmd, const struct nl_error *e)
 
 int cli_check_proto(const char *cmd, uint32_t version)
 {
-	if (version == MEMDIAG_FAMILY_VERSION)
-		return MDC_EXIT_OK;
-	cli_err(cmd, "protocol version mismatch",
-		"%s speaks protocol %u but the loaded memdiag module speaks %u: use the %s built with that module",
-		PROG, (unsigned int)MEMDIAG_FAMILY_VERSION, version, PROG);
-	return MDC_EXIT_PROTO;
+	struct cli_error err;
+
+	cli_error_init(&err);
+	md_check_proto(version, &err);
+	return cli_report(cmd, &err);
 }
 
 int cli_no_family(const char *cmd, bool loaded)
 {
-	const char *what = "generic netlink family '" MEMDIAG_FAMILY_NAME "' not found";
+	struct cli_error err;
 
-	if (loaded)
-		cli_err(cmd, what,
-			"memdiag.ko is loaded, but serves only the initial network namespace: run %s there (e.g. 'nsenter --net=/proc/1/ns/net %s ...')",
-			PROG, PROG);
-	else
-		cli_err(cmd, what,
-			"is memdiag.ko loaded? load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')");
-	return MDC_EXIT_NO_MODULE;
+	cli_error_init(&err);
+	md_no_family(loaded, &err);
+	return cli_report(cmd, &err);
 }
 
 int cli_connect(const char *cmd, struct nl *nl, struct nl_family *fam)
 {
-	struct nl_error e;
-	int rc;
+	struct cli_error err;
 
-	if (nl_open(nl, &e) < 0) {
-		cli_err(cmd, "cannot open a generic netlink socket", "%s",
-			strerror(e.err));
-		return e.err == ENOMEM ? MDC_EXIT_LOCAL : MDC_EXIT_KERNEL;
-	}
-	if (nl_family_get(nl, MEMDIAG_FAMILY_NAME, fam, &e) < 0) {
-		nl_close(nl);
-		if (e.kernel && e.err == ENOENT)
-			return cli_no_family(cmd,
-					     access("/sys/module/memdiag", F_OK) == 0);
-		return cli_nl_fail(cmd,
-				   "cannot look up generic netlink family '" MEMDIAG_FAMILY_NAME "'",
-				   &e, NULL);
-	}
-	rc = cli_check_proto(cmd, fam->version);
-	if (rc != MDC_EXIT_OK) {
-		nl_family_free(fam);
-		nl_close(nl);
-	}
-	return rc;
+	md_connect(nl, fam, &err);
+	return cli_report(cmd, &err);
 }
 
 int cli_need_op(const char *cmd, const struct nl_family *fam, uint32_t op,
 		const char *name)
 {
-	/* without a list of operations (none reported) there is no telling */
-	if (!fam->nr_ops || nl_family_has_op(fam, op))
-		return MDC_EXIT_OK;
-	cli_err(cmd, "the loaded memdiag module is too old",
-		"it has no %s operation: use the module built with this %s",
-		name, PROG);
-	return MDC_EXIT_PROTO;
+	struct cli_error err;
+
+	cli_error_init(&err);
+	md_need_op(fam, op, name, &err);
+	return cli_report(cmd, &err);
 }
 
 int cli_output_end(const char *cmd, struct printer *p)

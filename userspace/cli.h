@@ -5,6 +5,7 @@
 #define MEMDIAGCTL_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nl.h"
@@ -33,6 +34,44 @@ struct opts {
 /* Maps a request's attribute type to its spec name (or NULL). */
 typedef const char *(*attr_name_fn)(unsigned int type);
 
+/*
+ * A failure as the helpers return it, for the caller to show: the CLI
+ * prints it (cli_report()), "run" keeps it as the reason its counters are
+ * null (cli_error_phrase()). As ethtool's nlsock keeps the extack for
+ * whoever asked, the module's text is part of @detail.
+ */
+struct cli_error {
+	int code;		/* enum mdc_exit; MDC_EXIT_OK: no failure */
+	char what[128];		/* "get-info request failed" */
+	char detail[512];	/* errno text, extack, offending attribute */
+	char hint[256];		/* what to do about it, "" when nothing */
+	char warning[256];	/* a warning the kernel acked with, or "" */
+};
+
+/* Clear @err: no failure, no warning. */
+void cli_error_init(struct cli_error *err);
+
+/* Fill in a failure; returns @code. */
+int cli_error_set(struct cli_error *err, int code, const char *what,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * A failed request (@what: "get-info request failed"): the exit code its
+ * errno maps to, the extack text and the offending attribute, named by
+ * @attr_name when given. Returns the code.
+ */
+int cli_error_nl(struct cli_error *err, const char *what,
+		 const struct nl_error *e, attr_name_fn attr_name);
+
+/*
+ * Show @err on stderr as "memdiagctl: CMD: WHAT: DETAIL" (and a "hint:"
+ * line), after any warning; returns err->code.
+ */
+int cli_report(const char *cmd, const struct cli_error *err);
+
+/* @err as one phrase, "WHAT: DETAIL (HINT)", for a reason in the output. */
+void cli_error_phrase(const struct cli_error *err, char *buf, size_t size);
+
 /* "memdiagctl: CMD: WHAT: DETAIL" on stderr; @cmd and @fmt may be NULL. */
 void cli_err(const char *cmd, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -44,37 +83,21 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 /* Report getopt_long()'s '?' or ':' for the option it just rejected. */
 int cli_bad_option(const char *cmd, int c, char **argv);
 
-/*
- * Report a failed request (@what: "get-info request failed") and return the
- * exit code its errno maps to; the module's extack text is part of it.
- */
+/* cli_error_nl() and cli_report() in one, for a request made here. */
 int cli_nl_fail(const char *cmd, const char *what, const struct nl_error *e,
 		attr_name_fn attr_name);
 
 /* Print a warning the kernel attached to a successful ack, if any. */
 void cli_nl_warn(const char *cmd, const struct nl_error *e);
 
-/* MDC_EXIT_PROTO (with the message) unless @version is ours. */
+/*
+ * The reporting forms of conn.h's md_check_proto(), md_no_family(),
+ * md_connect() and md_need_op(): each shows the failure on stderr and
+ * returns the exit code; on success cli_connect()'s caller closes both.
+ */
 int cli_check_proto(const char *cmd, uint32_t version);
-
-/*
- * Report that the memdiag family is absent; @loaded says whether the module
- * is (then this process is in another network namespace). Returns
- * MDC_EXIT_NO_MODULE.
- */
 int cli_no_family(const char *cmd, bool loaded);
-
-/*
- * Open a socket, resolve the memdiag family and check its version before
- * anything is sent. Returns MDC_EXIT_OK or the exit code of the failure,
- * already reported; on success the caller closes both.
- */
 int cli_connect(const char *cmd, struct nl *nl, struct nl_family *fam);
-
-/*
- * MDC_EXIT_PROTO (reported) when @fam lacks operation @op (@name): a module
- * older than this memdiagctl but of the same protocol version.
- */
 int cli_need_op(const char *cmd, const struct nl_family *fam, uint32_t op,
 		const char *name);
 

@@ -10,6 +10,8 @@
 #include <linux/memdiag.h>
 
 #include "cli.h"
+#include "conn.h"
+#include "info.h"
 #include "metrics.h"
 #include "print.h"
 
@@ -37,52 +39,12 @@ void cmd_run_usage(FILE *f);
  */
 int info_show(const char *cmd, struct printer *p, const struct nlmsghdr *nlh);
 
-/* Send get-info; *@reply is the malloc()ed reply. Returns an exit code. */
-int info_fetch(const char *cmd, struct nl *nl, const struct nl_family *fam,
-	       struct nlmsghdr **reply);
-
-struct info_cap_summary {
-	bool listed;		/* the module reported this capability */
-	bool available;
-	char reason[256];	/* "" when it gave none */
-};
-
-/* What snapshot and watch need to know from get-info. */
-struct info_summary {
-	bool have_nr_sockets;
-	uint32_t nr_sockets;
-	uint32_t *socket;	/* the socket ids, as listed */
-	size_t nr_socket;
-	uint32_t tsc_khz;	/* 0 when not reported */
-	bool have_core_mode;
-	uint32_t core_mode;
-	char core_mode_reason[256];
-	struct info_cap_summary cap[MEMDIAG_CAPABILITY_MAX + 1];
-};
-
-/* Check a get-info reply (reported if bad) and summarize it: an exit code. */
-int info_summarize(const char *cmd, const struct nlmsghdr *nlh,
-		   struct info_summary *sum);
-void info_summary_free(struct info_summary *sum);
-
 /*
  * Whether --socket @socket names a socket of @sum; when not, report it as
  * a usage error of @cmd (exit code returned) listing the ones there are.
  */
 int info_check_socket(const char *cmd, const struct info_summary *sum,
 		      uint32_t socket);
-
-/*
- * Sessions (session.c). session_start() starts one at @interval_ms and
- * returns its id (and the core mode, when @core_mode is not NULL);
- * failures are reported and mapped to exit codes (EOPNOTSUPP or ENODEV:
- * MDC_EXIT_UNAVAILABLE). session_stop() ends it; a failure is only
- * warned about, since closing the socket ends the session anyway.
- */
-int session_start(const char *cmd, struct nl *nl, const struct nl_family *fam,
-		  uint32_t interval_ms, uint32_t *id, uint32_t *core_mode);
-void session_stop(const char *cmd, struct nl *nl, const struct nl_family *fam,
-		  uint32_t id);
 
 /* The snapshot printer, separate from cmd_snapshot() for the tests. */
 int snapshot_show(const char *cmd, struct printer *p,

@@ -356,7 +356,7 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	struct opts o = *gopts;
 	struct info_summary sum;
 	struct collect col = { NULL, 0 };
-	struct nlmsghdr *reply = NULL;
+	struct cli_error cerr;
 	bool all = false, one = false, channels = false;
 	uint32_t socket = 0, id;
 	struct nl_family fam;
@@ -404,26 +404,21 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 		return cli_usage(cmd, "options '--socket' and '--all' exclude each other");
 	all = !one;
 
-	rc = cli_connect(cmd, &nl, &fam);
+	md_open(&nl, &fam, &sum, &cerr);
+	rc = cli_report(cmd, &cerr);
 	if (rc != MDC_EXIT_OK)
 		return rc;
-	rc = cli_need_op(cmd, &fam, MEMDIAG_CMD_SNAPSHOT, "snapshot");
-	if (rc == MDC_EXIT_OK)
-		rc = info_fetch(cmd, &nl, &fam, &reply);
+	if (one)
+		rc = info_check_socket(cmd, &sum, socket);
+	info_summary_free(&sum);
 	if (rc == MDC_EXIT_OK) {
-		rc = info_summarize(cmd, reply, &sum);
-		if (rc == MDC_EXIT_OK) {
-			if (one)
-				rc = info_check_socket(cmd, &sum, socket);
-			info_summary_free(&sum);
-		}
+		session_start(&nl, &fam, SNAPSHOT_SESSION_MS, &id, NULL, &cerr);
+		rc = cli_report(cmd, &cerr);
 	}
-	free(reply);
-	if (rc == MDC_EXIT_OK)
-		rc = session_start(cmd, &nl, &fam, SNAPSHOT_SESSION_MS, &id, NULL);
 	if (rc == MDC_EXIT_OK) {
 		rc = request(cmd, &nl, &fam, all, socket, channels, &col);
-		session_stop(cmd, &nl, &fam, id);
+		session_stop(&nl, &fam, id, &cerr);
+		cli_report(cmd, &cerr);	/* a warning at most */
 	}
 	if (rc == MDC_EXIT_OK) {
 		print_init(&p, stdout, o.json, o.pretty);

@@ -750,18 +750,8 @@ static void prefetch_names(struct watch *w, struct nl *nl,
 static int setup(struct watch *w, struct nl *nl, const struct nl_family *fam,
 		 struct info_summary *sum)
 {
-	struct nlmsghdr *reply = NULL;
-	int rc;
+	int rc = MDC_EXIT_OK;
 
-	rc = cli_need_op(w->cmd, fam, MEMDIAG_CMD_SESSION_START,
-			 "session-start");
-	if (rc == MDC_EXIT_OK)
-		rc = info_fetch(w->cmd, nl, fam, &reply);
-	if (rc == MDC_EXIT_OK)
-		rc = info_summarize(w->cmd, reply, sum);
-	free(reply);
-	if (rc != MDC_EXIT_OK)
-		return rc;
 	if (!w->all)
 		rc = info_check_socket(w->cmd, sum, w->socket);
 	if (rc == MDC_EXIT_OK)
@@ -776,6 +766,7 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	struct watch w = { .cmd = "watch", .out = stdout };
 	struct info_summary sum = { 0 };
 	uint32_t id, core_mode;
+	struct cli_error err;
 	struct nl_family fam;
 	sigset_t mask;
 	struct nl nl;
@@ -802,16 +793,18 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 		return MDC_EXIT_LOCAL;
 	}
 
-	rc = cli_connect(w.cmd, &nl, &fam);
+	md_open(&nl, &fam, &sum, &err);
+	rc = cli_report(w.cmd, &err);
 	if (rc != MDC_EXIT_OK)
 		goto out_sig;
 	w.family = fam.id;
 	rc = setup(&w, &nl, &fam, &sum);
 	if (rc == MDC_EXIT_OK)
 		rc = subscribe(w.cmd, &nl, &fam);
-	if (rc == MDC_EXIT_OK)
-		rc = session_start(w.cmd, &nl, &fam, w.interval_ms, &id,
-				   &core_mode);
+	if (rc == MDC_EXIT_OK) {
+		session_start(&nl, &fam, w.interval_ms, &id, &core_mode, &err);
+		rc = cli_report(w.cmd, &err);
+	}
 	if (rc == MDC_EXIT_OK) {
 		struct nl_error e;
 
@@ -836,7 +829,9 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 		nl_unsubscribe(&nl, nl_family_mcgrp(&fam, MEMDIAG_MCGRP_MONITOR)->id,
 			       &e);
 		nl_drain(&nl);
-		session_stop(w.cmd, &nl, &fam, id);
+		session_stop(&nl, &fam, id, &err);
+		/* a failed stop is a warning: the exit code stays */
+		cli_report(w.cmd, &err);
 	}
 	info_summary_free(&sum);
 	watch_free(&w);

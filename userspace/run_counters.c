@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <linux/genetlink.h>
 #include <linux/memdiag.h>
 
+#include "conn.h"
 #include "names.h"
 #include "run_counters.h"
 #include "snapshot.h"
@@ -73,71 +73,36 @@ static double now(void)
 
 /* ---- the session ---- */
 
-static const char perm_hint[] =
-	"run as root, grant CAP_PERFMON (e.g. 'setcap cap_perfmon+ep memdiagctl'), or load the module with unprivileged_read=1";
-
-/* Why a request failed, as one phrase. */
-static void nl_why(char *buf, size_t size, const char *what,
-		   const struct nl_error *e)
+/* What the run needs of get-info's summary; -1 with c->reason set. */
+static int take_info(struct run_counters *c, const struct info_summary *sum)
 {
-	if (e->kernel && (e->err == EPERM || e->err == EACCES))
-		say(buf, size, "permission denied: %s (%s)",
-		    e->msg[0] ? e->msg : strerror(e->err), perm_hint);
-	else
-		say(buf, size, "%s failed: %s%s%s", what, strerror(e->err),
-		    e->msg[0] ? ": " : "", e->msg);
-}
-
-static int get_info(struct run_counters *c)
-{
-	struct nlmsghdr *req, *reply = NULL;
-	struct info_summary sum;
-	struct nl_error e;
 	size_t i;
 
-	req = nl_msg_start(&c->nl, c->fam.id, MEMDIAG_CMD_GET_INFO,
-			   MEMDIAG_FAMILY_VERSION, 0);
-	mnl_attr_put_u32(req, MEMDIAG_A_INFO_PROTO_VERSION,
-			 MEMDIAG_FAMILY_VERSION);
-	if (nl_do(&c->nl, req, &reply, &e) < 0) {
-		nl_why(c->reason, sizeof(c->reason), "get-info", &e);
-		return -1;
-	}
-	if (!reply) {
-		say(c->reason, sizeof(c->reason),
-		    "get-info failed: the memdiag module acknowledged without a reply");
-		return -1;
-	}
-	/* a malformed reply is a bug worth the message this prints */
-	if (info_summarize("run", reply, &sum) != MDC_EXIT_OK) {
-		free(reply);
-		say(c->reason, sizeof(c->reason),
-		    "the memdiag module's get-info reply could not be read");
-		return -1;
-	}
-	free(reply);
-	c->tsc_khz = sum.tsc_khz;
-	c->imc = sum.cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH];
-	c->core = sum.cap[MEMDIAG_CAPABILITY_CORE_LATENCY];
-	c->offcore = sum.cap[MEMDIAG_CAPABILITY_OFFCORE];
+	c->tsc_khz = sum->tsc_khz;
+	c->imc = sum->cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH];
+	c->core = sum->cap[MEMDIAG_CAPABILITY_CORE_LATENCY];
+	c->offcore = sum->cap[MEMDIAG_CAPABILITY_OFFCORE];
 	snprintf(c->core_mode_reason, sizeof(c->core_mode_reason), "%s",
-		 sum.core_mode_reason);
-	c->nr_sock = sum.nr_socket ? sum.nr_socket :
-		     sum.have_nr_sockets ? sum.nr_sockets : 0;
-	c->sock_id = calloc(c->nr_sock ? c->nr_sock : 1, sizeof(*c->sock_id));
-	if (!c->sock_id) {
-		info_summary_free(&sum);
-		say(c->reason, sizeof(c->reason), "out of memory");
-		return -1;
-	}
-	for (i = 0; i < c->nr_sock; i++)
-		c->sock_id[i] = sum.nr_socket ? sum.socket[i] : (uint32_t)i;
-	info_summary_free(&sum);
+		 sum->core_mode_reason);
+	c->nr_sock = sum->nr_socket ? sum->nr_socket :
+		     sum->have_nr_sockets ? sum->nr_sockets : 0;
 	if (!c->nr_sock) {
 		say(c->reason, sizeof(c->reason),
 		    "the memdiag module lists no socket");
 		return -1;
 	}
+	c->sock_id = calloc(c->nr_sock, sizeof(*c->sock_id));
+	c->begin = calloc(c->nr_sock, sizeof(*c->begin));
+	c->end = calloc(c->nr_sock, sizeof(*c->end));
+	c->have_begin = calloc(c->nr_sock, sizeof(*c->have_begin));
+	c->have_end = calloc(c->nr_sock, sizeof(*c->have_end));
+	if (!c->sock_id || !c->begin || !c->end || !c->have_begin ||
+	    !c->have_end) {
+		say(c->reason, sizeof(c->reason), "out of memory");
+		return -1;
+	}
+	for (i = 0; i < c->nr_sock; i++)
+		c->sock_id[i] = sum->nr_socket ? sum->socket[i] : (uint32_t)i;
 	return 0;
 }
 
@@ -168,122 +133,40 @@ static bool nothing_counts(struct run_counters *c)
 	return true;
 }
 
-static int start_session(struct run_counters *c)
-{
-	const struct nlattr *attr;
-	struct nlmsghdr *req, *reply = NULL;
-	struct nl_error e;
-	bool have_id = false;
-
-	req = nl_msg_start(&c->nl, c->fam.id, MEMDIAG_CMD_SESSION_START,
-			   MEMDIAG_FAMILY_VERSION, 0);
-	mnl_attr_put_u32(req, MEMDIAG_A_SESSION_INTERVAL_MS, RUN_SESSION_MS);
-	if (nl_do(&c->nl, req, &reply, &e) < 0) {
-		const char *msg = e.msg[0] ? e.msg : strerror(e.err);
-
-		if (e.kernel && (e.err == EOPNOTSUPP || e.err == ENODEV))
-			say(c->reason, sizeof(c->reason),
-			    "no counter can be read on this machine: %s", msg);
-		else if (e.kernel && e.err == EBUSY)
-			say(c->reason, sizeof(c->reason),
-			    "the counters are in use by another agent: %s", msg);
-		else
-			nl_why(c->reason, sizeof(c->reason), "session-start", &e);
-		return -1;
-	}
-	c->core_mode = MEMDIAG_CORE_MODE_MAX + 1;	/* not said */
-	if (reply && mnl_nlmsg_get_payload_len(reply) >= sizeof(struct genlmsghdr)) {
-		mnl_attr_for_each(attr, reply, sizeof(struct genlmsghdr)) {
-			if (mnl_attr_get_payload_len(attr) != sizeof(uint32_t))
-				continue;
-			if (mnl_attr_get_type(attr) == MEMDIAG_A_SESSION_ID) {
-				c->session = mnl_attr_get_u32(attr);
-				have_id = true;
-			} else if (mnl_attr_get_type(attr) ==
-				   MEMDIAG_A_SESSION_CORE_MODE) {
-				c->core_mode = mnl_attr_get_u32(attr);
-			}
-		}
-	}
-	free(reply);
-	if (!have_id) {
-		/* closing the socket ends whatever was started */
-		say(c->reason, sizeof(c->reason),
-		    "the memdiag module's session-start reply has no session id");
-		return -1;
-	}
-	return 0;
-}
-
 void run_counters_open(struct run_counters *c)
 {
-	struct nl_error e;
+	struct info_summary sum;
+	struct cli_error err;
 
 	memset(c, 0, sizeof(*c));
-	if (nl_open(&c->nl, &e) < 0) {
-		say(c->reason, sizeof(c->reason),
-		    "cannot open a generic netlink socket: %s", strerror(e.err));
+	if (md_open(&c->nl, &c->fam, &sum, &err) != MDC_EXIT_OK) {
+		cli_error_phrase(&err, c->reason, sizeof(c->reason));
 		return;
 	}
 	c->connected = true;
-	if (nl_family_get(&c->nl, MEMDIAG_FAMILY_NAME, &c->fam, &e) < 0) {
-		if (e.kernel && e.err == ENOENT && access("/sys/module/memdiag", F_OK))
-			say(c->reason, sizeof(c->reason),
-			    "the memdiag module is not loaded (load it with 'insmod module/memdiag.ko' or 'modprobe memdiag')");
-		else if (e.kernel && e.err == ENOENT)
-			say(c->reason, sizeof(c->reason),
-			    "memdiag.ko is loaded but serves only the initial network namespace");
+	if (take_info(c, &sum) == 0 && !nothing_counts(c)) {
+		if (session_start(&c->nl, &c->fam, RUN_SESSION_MS, &c->session,
+				  &c->core_mode, &err) == MDC_EXIT_OK)
+			c->on = true;
 		else
-			nl_why(c->reason, sizeof(c->reason),
-			       "looking up the memdiag generic netlink family", &e);
-		goto close;
+			cli_error_phrase(&err, c->reason, sizeof(c->reason));
 	}
-	if (c->fam.version != MEMDIAG_FAMILY_VERSION) {
-		say(c->reason, sizeof(c->reason),
-		    "protocol version mismatch: the memdiag module speaks %u, this memdiagctl %u",
-		    c->fam.version, (unsigned int)MEMDIAG_FAMILY_VERSION);
-		goto free_fam;
-	}
-	if (c->fam.nr_ops && (!nl_family_has_op(&c->fam, MEMDIAG_CMD_SESSION_START) ||
-			      !nl_family_has_op(&c->fam, MEMDIAG_CMD_SNAPSHOT))) {
-		say(c->reason, sizeof(c->reason),
-		    "the loaded memdiag module is too old: it has no session-start or snapshot operation");
-		goto free_fam;
-	}
-	if (get_info(c) < 0 || nothing_counts(c))
-		goto free_fam;
-	c->begin = calloc(c->nr_sock, sizeof(*c->begin));
-	c->end = calloc(c->nr_sock, sizeof(*c->end));
-	c->have_begin = calloc(c->nr_sock, sizeof(*c->have_begin));
-	c->have_end = calloc(c->nr_sock, sizeof(*c->have_end));
-	if (!c->begin || !c->end || !c->have_begin || !c->have_end) {
-		say(c->reason, sizeof(c->reason), "out of memory");
-		goto free_fam;
-	}
-	if (start_session(c) < 0)
-		goto free_fam;
-	c->on = true;
-	return;
-free_fam:
+	info_summary_free(&sum);
+	if (c->on)
+		return;
 	nl_family_free(&c->fam);
-close:
 	nl_close(&c->nl);
 	c->connected = false;
 }
 
 void run_counters_close(struct run_counters *c)
 {
-	struct nlmsghdr *req;
-	struct nl_error e;
+	struct cli_error err;
 	size_t i;
 
-	if (c->on && c->connected) {
-		req = nl_msg_start(&c->nl, c->fam.id, MEMDIAG_CMD_SESSION_STOP,
-				   MEMDIAG_FAMILY_VERSION, 0);
-		mnl_attr_put_u32(req, MEMDIAG_A_SESSION_ID, c->session);
-		/* a failure needs no word: closing the socket ends it too */
-		(void)nl_exchange(&c->nl, req, NULL, NULL, &e);
-	}
+	/* a failed stop needs no word: closing the socket ends it too */
+	if (c->on && c->connected)
+		session_stop(&c->nl, &c->fam, c->session, &err);
 	if (c->connected) {
 		nl_family_free(&c->fam);
 		nl_close(&c->nl);
@@ -340,7 +223,11 @@ static int snapshot(struct run_counters *c, struct snap *out, bool *have,
 	req = nl_msg_start(&c->nl, c->fam.id, MEMDIAG_CMD_SNAPSHOT,
 			   MEMDIAG_FAMILY_VERSION, NLM_F_DUMP);
 	if (nl_exchange(&c->nl, req, dump_msg, &d, &e) < 0) {
-		nl_why(why, size, "a snapshot request during the run", &e);
+		struct cli_error err;
+
+		cli_error_nl(&err, "a snapshot request during the run failed",
+			     &e, name_snapshot_attr);
+		cli_error_phrase(&err, why, size);
 		return -1;
 	}
 	if (d.bad) {

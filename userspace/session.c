@@ -7,36 +7,15 @@
 
 #include <linux/memdiag.h>
 
-#include "cmd.h"
+#include "conn.h"
 #include "names.h"
 
-int session_start(const char *cmd, struct nl *nl, const struct nl_family *fam,
-		  uint32_t interval_ms, uint32_t *id, uint32_t *core_mode)
+/* The session id and core mode of a session-start reply. */
+static int read_reply(const struct nlmsghdr *reply, uint32_t *id,
+		      uint32_t *core_mode, struct cli_error *err)
 {
 	const struct nlattr *attr, *tb[MEMDIAG_A_SESSION_MAX + 1] = { NULL };
-	struct nlmsghdr *req, *reply;
-	struct nl_error e;
-	int rc;
 
-	rc = cli_need_op(cmd, fam, MEMDIAG_CMD_SESSION_START, "session-start");
-	if (rc != MDC_EXIT_OK)
-		return rc;
-	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_SESSION_START,
-			   MEMDIAG_FAMILY_VERSION, 0);
-	mnl_attr_put_u32(req, MEMDIAG_A_SESSION_INTERVAL_MS, interval_ms);
-	if (nl_do(nl, req, &reply, &e) < 0) {
-		if (e.kernel && (e.err == EOPNOTSUPP || e.err == ENODEV)) {
-			cli_err(cmd, "no counter can be read on this machine",
-				"%s", e.msg[0] ? e.msg : strerror(e.err));
-			cli_err(cmd, "hint",
-				"'%s info' lists each capability and why it is unavailable",
-				PROG);
-			return MDC_EXIT_UNAVAILABLE;
-		}
-		return cli_nl_fail(cmd, "session-start request failed", &e,
-				   name_session_attr);
-	}
-	cli_nl_warn(cmd, &e);
 	if (reply && mnl_nlmsg_get_payload_len(reply) >= sizeof(struct genlmsghdr)) {
 		mnl_attr_for_each(attr, reply, sizeof(struct genlmsghdr)) {
 			uint16_t type = mnl_attr_get_type(attr);
@@ -46,12 +25,11 @@ int session_start(const char *cmd, struct nl *nl, const struct nl_family *fam,
 				tb[type] = attr;
 		}
 	}
-	free(reply);
-	if (!tb[MEMDIAG_A_SESSION_ID]) {
-		cli_err(cmd, "malformed session-start reply from the memdiag module",
-			"no session id");
-		return MDC_EXIT_KERNEL;
-	}
+	/* closing the socket ends whatever was started */
+	if (!tb[MEMDIAG_A_SESSION_ID])
+		return cli_error_set(err, MDC_EXIT_KERNEL,
+				     "malformed session-start reply from the memdiag module",
+				     "no session id");
 	*id = mnl_attr_get_u32(tb[MEMDIAG_A_SESSION_ID]);
 	if (core_mode)
 		*core_mode = tb[MEMDIAG_A_SESSION_CORE_MODE] ?
@@ -60,17 +38,60 @@ int session_start(const char *cmd, struct nl *nl, const struct nl_family *fam,
 	return MDC_EXIT_OK;
 }
 
-void session_stop(const char *cmd, struct nl *nl, const struct nl_family *fam,
-		  uint32_t id)
+int session_start(struct nl *nl, const struct nl_family *fam,
+		  uint32_t interval_ms, uint32_t *id, uint32_t *core_mode,
+		  struct cli_error *err)
+{
+	struct nlmsghdr *req, *reply;
+	struct nl_error e;
+	const char *msg;
+	int rc;
+
+	cli_error_init(err);
+	if (md_need_op(fam, MEMDIAG_CMD_SESSION_START, "session-start",
+		       err) != MDC_EXIT_OK)
+		return err->code;
+	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_SESSION_START,
+			   MEMDIAG_FAMILY_VERSION, 0);
+	mnl_attr_put_u32(req, MEMDIAG_A_SESSION_INTERVAL_MS, interval_ms);
+	if (nl_do(nl, req, &reply, &e) < 0) {
+		msg = e.msg[0] ? e.msg : strerror(e.err);
+		if (e.kernel && (e.err == EOPNOTSUPP || e.err == ENODEV)) {
+			cli_error_set(err, MDC_EXIT_UNAVAILABLE,
+				      "no counter can be read on this machine",
+				      "%s", msg);
+			snprintf(err->hint, sizeof(err->hint),
+				 "'%s info' lists each capability and why it is unavailable",
+				 PROG);
+			return err->code;
+		}
+		if (e.kernel && e.err == EBUSY)
+			return cli_error_set(err, MDC_EXIT_KERNEL,
+					     "the counters are in use by another agent",
+					     "%s", msg);
+		return cli_error_nl(err, "session-start request failed", &e,
+				    name_session_attr);
+	}
+	snprintf(err->warning, sizeof(err->warning), "%s", e.msg);
+	rc = read_reply(reply, id, core_mode, err);
+	free(reply);
+	return rc;
+}
+
+int session_stop(struct nl *nl, const struct nl_family *fam, uint32_t id,
+		 struct cli_error *err)
 {
 	struct nlmsghdr *req;
 	struct nl_error e;
 
+	cli_error_init(err);
 	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_SESSION_STOP,
 			   MEMDIAG_FAMILY_VERSION, 0);
 	mnl_attr_put_u32(req, MEMDIAG_A_SESSION_ID, id);
 	if (nl_exchange(nl, req, NULL, NULL, &e) < 0)
-		cli_err(cmd, "warning",
-			"session-stop failed (%s%s%s); the session ends when %s exits",
-			strerror(e.err), e.msg[0] ? ": " : "", e.msg, PROG);
+		return cli_error_set(err, MDC_EXIT_KERNEL, "warning",
+				     "session-stop failed (%s%s%s); the session ends when %s exits",
+				     strerror(e.err), e.msg[0] ? ": " : "",
+				     e.msg, PROG);
+	return MDC_EXIT_OK;
 }

@@ -288,7 +288,7 @@ done
 ok "memdiagctl run stream -j: traffic_gbps > gbps (write-allocate)" $st
 # Without the module (the build host), every result says why it has no
 # counters; where it is loaded the guest tests check the counters instead.
-nomod_run="the memdiag module is not loaded (load it with 'insmod module/memdiag.ko' or 'modprobe memdiag')"
+nomod_run="the memdiag module is not loaded: generic netlink family 'memdiag' not found: load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')"
 if [ -d /sys/module/memdiag ]; then
 	skip "memdiagctl run stream -j without the module: counters null, reason" "memdiag is loaded"
 else
@@ -595,7 +595,7 @@ ok "memdiagctl run stream (text, not a tty): table, verified, nothing on stderr"
 
 # No memdiag module can be loaded on the build host; where one is, these
 # would test the module rather than the message.
-nomod="generic netlink family 'memdiag' not found: is memdiag.ko loaded? load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')"
+nomod="the memdiag module is not loaded: generic netlink family 'memdiag' not found: load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')"
 for a in info "-j info" "info --json" "-p info" watch "-j watch --interval 100ms --count 50" \
 	 "watch --socket 0" snapshot "snapshot --socket 0 --channels" "-j snapshot"; do
 	if [ -d /sys/module/memdiag ]; then

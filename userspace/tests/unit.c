@@ -811,7 +811,7 @@ static void test_cli_errors(void)
 	rc = cli_no_family("info", false);
 	err = capture_end(&c);
 	ok(rc == MDC_EXIT_NO_MODULE, "no family, no module: exit 2 (got %d)", rc);
-	has_str(err, "memdiagctl: info: generic netlink family 'memdiag' not found: is memdiag.ko loaded? load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')",
+	has_str(err, "memdiagctl: info: the memdiag module is not loaded: generic netlink family 'memdiag' not found: load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')",
 		"no family, no module: says to load it");
 	free(err);
 
@@ -835,6 +835,63 @@ static void test_cli_errors(void)
 	rc = cli_check_proto("info", MEMDIAG_FAMILY_VERSION);
 	err = capture_end(&c);
 	ok(rc == MDC_EXIT_OK && !*err, "our own family version passes silently");
+	free(err);
+}
+
+/* The helpers return their failures and print nothing; callers show them. */
+static void test_cli_error_return(void)
+{
+	struct cli_error ce;
+	struct nl_family fam;
+	struct nl_error e;
+	struct capture c;
+	struct nl nl;
+	char phrase[1024], *err;
+	int rc;
+
+	cli_error_init(&ce);
+	e = kernel_err(EPERM, "memdiag: CAP_PERFMON needed");
+	capture_start(&c);
+	rc = cli_error_nl(&ce, "get-info request failed", &e, name_info_attr);
+	err = capture_end(&c);
+	ok(rc == MDC_EXIT_PERM && ce.code == MDC_EXIT_PERM && !*err,
+	   "cli_error_nl: EPERM is exit 3, returned, nothing printed");
+	free(err);
+	cli_error_phrase(&ce, phrase, sizeof(phrase));
+	is_str(phrase, "permission denied: memdiag: CAP_PERFMON needed (run as root, grant CAP_PERFMON (e.g. 'setcap cap_perfmon+ep memdiagctl'), or load the module with unprivileged_read=1)",
+	       "cli_error_phrase: what, the extack text and the hint in one phrase");
+
+	e = kernel_err(EINVAL, "bad interval");
+	e.bad_type = MEMDIAG_A_INFO_PROTO_VERSION;
+	cli_error_nl(&ce, "get-info request failed", &e, name_info_attr);
+	cli_error_phrase(&ce, phrase, sizeof(phrase));
+	is_str(phrase, "get-info request failed: Invalid argument: bad interval (offending attribute 'proto-version')",
+	       "cli_error_phrase: errno, extack and offending attribute, no hint");
+
+	/* this host has no memdiag module */
+	capture_start(&c);
+	rc = md_connect(&nl, &fam, &ce);
+	err = capture_end(&c);
+	ok(rc == MDC_EXIT_NO_MODULE && ce.code == rc && !*err,
+	   "md_connect without the module: exit 2 returned, nothing printed (got %d)", rc);
+	free(err);
+	is_str(ce.what, "the memdiag module is not loaded",
+	       "md_connect without the module: says what failed");
+	capture_start(&c);
+	rc = cli_report("watch", &ce);
+	err = capture_end(&c);
+	is_str(err, "memdiagctl: watch: the memdiag module is not loaded: generic netlink family 'memdiag' not found: load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')\n",
+	       "cli_report shows it as the command's error");
+	free(err);
+
+	cli_error_init(&ce);
+	snprintf(ce.warning, sizeof(ce.warning), "deprecated");
+	capture_start(&c);
+	rc = cli_report("info", &ce);
+	err = capture_end(&c);
+	ok(rc == MDC_EXIT_OK, "cli_report of a warning alone: exit 0");
+	is_str(err, "memdiagctl: info: warning from the memdiag module: deprecated\n",
+	       "cli_report shows a warning the kernel acked with");
 	free(err);
 }
 
@@ -2811,6 +2868,7 @@ int main(void)
 	test_names();
 	test_info_show();
 	test_cli_errors();
+	test_cli_error_return();
 	test_parse();
 	test_metrics_exact();
 	test_metrics_null();
