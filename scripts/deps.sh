@@ -5,7 +5,7 @@
 # only when something is missing.
 set -eu
 
-pkgs="make gcc libc6-dev pkg-config libmnl-dev jq iproute2 kmod util-linux
+pkgs="make gcc libc6-dev pkg-config libmnl-dev libjson-c-dev jq iproute2 kmod util-linux
 xz-utils cpio python3 python3-yaml python3-jsonschema
 linux-headers-amd64 linux-headers-6.12-amd64
 linux-image-amd64 linux-image-6.12-amd64

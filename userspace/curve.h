@@ -148,11 +148,11 @@ const struct curve_socket *curve_socket_find(const struct curve *c,
 					     uint32_t socket);
 
 /*
- * Read this machine's fingerprint (curve_fp.c). Unreadable fields are
- * NULL; @prefetch is the live prefetcher state when the caller knows it
- * (NULL: left unknown). Returns 0 or -1 with ENOMEM.
+ * Read this machine's fingerprint (curve_fp.c) into @fp (curve_fp_free()
+ * it). Unreadable fields are NULL; @prefetch is the live prefetcher
+ * state when the caller knows it ("on", "off", "mixed"; NULL: unknown).
  */
-int curve_fp_collect(struct curve_fp *fp, const char *prefetch);
+void curve_fp_collect(struct curve_fp *fp, const char *prefetch);
 
 /*
  * Compare a file's fingerprint @file with the live one @now. Returns 0
@@ -170,7 +170,7 @@ struct curve_place {
 	double expected_latency_ns;	/* on the ascending branch */
 	double idle_latency_ns;
 	double peak_latency_ns;	/* latency at the peak (interpolated) */
-	double max_latency_ns;	/* highest of the curves, bent-back incl. */
+	double max_latency_ns;	/* highest of each curve, bent-back incl. */
 	/* lowest utilization of the bent-back points; > 1 when none */
 	double bent_back_min_utilization;
 	double headroom_gbps;
@@ -248,5 +248,12 @@ void verdict_compute(const struct curve_socket *s, enum curve_pf pf,
  * fill @v with !valid and @reason.
  */
 void verdict_none(struct verdict *v, const char *reason);
+
+/*
+ * For the curve*.c files: format @why, set errno to @err and return -1,
+ * so a failure is one return statement.
+ */
+int curve_fail(int err, char *why, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif /* MEMDIAGCTL_CURVE_H */
