@@ -230,6 +230,10 @@ t 1 err "memdiagctl: run: option '--distance': kernel 'throughput' has no prefet
 t 1 err "memdiagctl: run: option '--distance': kernel 'stencil' has no prefetch distance (only transpose has)" run stencil --distance 8
 t 1 err "memdiagctl: run: option '--sweeps': kernel 'transpose' does not take it (only stencil does)" run transpose --sweeps 2
 t 1 err "memdiagctl: run: option '--size': kernel 'transpose' takes one size (only latency or throughput take a list)" run transpose --size 1M,2M
+# which kernels take an option comes from their option tables alone
+t 1 err "memdiagctl: run: option '--barrier': kernel 'transpose' does not take it (only stencil does)" run transpose --barrier spin
+t 1 err "memdiagctl: run: option '--nt': kernel 'stencil' has no non-temporal stores (only stream has)" run stencil --nt
+t 1 err "memdiagctl: run: option '--delay': kernel 'transpose' has no delay (only read-delay or loaded-latency have)" run transpose --delay 1
 # no buffers the first touch could not get (sizes from this machine's
 # memory; ulimit -v turns a missing check into a failed mmap, not the OOM
 # killer)

@@ -30,7 +30,7 @@
 #include "parse.h"
 #include "prefetch.h"
 #include "print.h"
-#include "run_counters.h"
+#include "run/counters.h"
 #include "snapshot.h"
 #include "../../kernels/kernel.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * run_counters.h - the memdiag counters around "memdiagctl run": a session
+ * counters.h - the memdiag counters around "memdiagctl run": a session
  * for the whole command, a snapshot of every socket right before and right
  * after each timed phase, and per result the deltas summed over its phases.
  *

@@ -1,46 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_loaded_latency.c - "memdiagctl run loaded-latency": the pointer chase
+ * loaded_latency.c - "memdiagctl run loaded-latency": the pointer chase
  * on the first CPU while the others run read-delay, one row per delay:
  * the bandwidth the others draw and the latency the chase sees.
  */
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
-#include "run.h"
+#include "run/run.h"
 
-/* from flat out to nearly idle, as MLC's table goes */
-static const unsigned long default_delays[] = {
-	0, 20, 50, 100, 200, 500, 1000, 2000, 5000, 20000
+#define MAX_DELAY 1000000000ull	/* NOPs */
+
+struct loaded_latency_args {
+	struct run_list delay;	/* --delay, a comma list */
 };
 
-#define NR_DEFAULT (sizeof(default_delays) / sizeof(default_delays[0]))
+static const struct run_param loaded_latency_params[] = {
+	{ .opt = "delay", .parse = run_param_list,
+	  .offset = offsetof(struct loaded_latency_args, delay),
+	  .min = 0, .max = MAX_DELAY, .max_items = RUN_MAX_LIST },
+	{ NULL }
+};
 
-int run_loaded_latency(const char *cmd, struct printer *p,
-		       const struct run_args *a, const struct kern_cfg *cfg,
-		       bool *printed)
+/* from flat out to nearly idle, as MLC's table goes */
+static const struct loaded_latency_args loaded_latency_default = {
+	.delay = { .v = { 0, 20, 50, 100, 200, 500, 1000, 2000, 5000, 20000 },
+		   .n = 10 },
+};
+
+static int loaded_latency_main(const char *cmd, struct printer *p,
+			       const struct run_args *a,
+			       const struct kern_cfg *cfg, bool *printed)
 {
-	struct loaded_latency_point r[RUN_MAX_DELAYS];
-	unsigned long delay[RUN_MAX_DELAYS];
+	const struct loaded_latency_args *o = a->opts;
+	struct loaded_latency_point r[RUN_MAX_LIST];
+	unsigned long delay[RUN_MAX_LIST];
 	double ghz, cyc;
 	char err[200], sz[32];
 	unsigned int i, n;
 	uint64_t loads = 0;
-	char label[RUN_MAX_DELAYS][24];
-	const char *lp[RUN_MAX_DELAYS];
+	char label[RUN_MAX_LIST][24];
+	const char *lp[RUN_MAX_LIST];
 	size_t slot;
 
-	if (a->nr_delay) {
-		n = (unsigned int)a->nr_delay;
-		for (i = 0; i < n; i++)
-			delay[i] = (unsigned long)a->delays[i];
-	} else {
-		n = NR_DEFAULT;
-		for (i = 0; i < n; i++)
-			delay[i] = default_delays[i];
-	}
+	n = (unsigned int)o->delay.n;
+	for (i = 0; i < n; i++)
+		delay[i] = (unsigned long)o->delay.v[i];
 	if (cfg->nthreads < 2)
 		return cli_usage(cmd, "option '--threads': kernel 'loaded-latency' needs at least 2 threads (one chases pointers, the others load the memory), e.g. --threads 2");
 	for (i = 0; i < n; i++) {
@@ -67,8 +75,7 @@ int run_loaded_latency(const char *cmd, struct printer *p,
 	print_open_array(p, "results");
 	for (i = 0; i < n; i++) {
 		cyc = ghz > 0 ? r[i].ns.median * ghz : NAN;
-		print_open_object(p, NULL);
-		run_result_common(p, a, a->size[0]);
+		run_result_open(p, a, a->size[0]);
 		print_u64(p, PRINT_ANY, "delay", "%8" PRIu64,
 			  (uint64_t)r[i].delay);
 		print_double(p, PRINT_ANY, "ns_per_load", " %10.2f",
@@ -86,8 +93,7 @@ int run_loaded_latency(const char *cmd, struct printer *p,
 			     r[i].traffic_gbps.median);
 		print_string(p, PRINT_JSON, "verified", "%s", NULL);
 		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, loads);
-		run_counters_json(p, a->counters, slot + i);
-		print_close_object(p);
+		run_result_close(p, a, slot + i);
 	}
 	print_close_array(p);
 	run_counters_text(p, a->counters, "delay");
@@ -96,3 +102,11 @@ int run_loaded_latency(const char *cmd, struct printer *p,
 		     ghz > 0 ? ghz : NAN);
 	return MDC_EXIT_OK;
 }
+
+/* per thread, far larger than any LLC here */
+const struct run_kernel run_loaded_latency = {
+	.name = "loaded-latency", .default_size = 256ull << 20,
+	.all_cpus = true, .params = loaded_latency_params,
+	.opts_size = sizeof(struct loaded_latency_args),
+	.opts_default = &loaded_latency_default, .run = loaded_latency_main,
+};

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_latency.c - "memdiagctl run latency": the pointer chase, ns and TSC
+ * latency.c - "memdiagctl run latency": the pointer chase, ns and TSC
  * cycles per load for each working-set size.
  */
 
 #include <inttypes.h>
 #include <math.h>
 
-#include "run.h"
+#include "run/run.h"
 
-int run_latency(const char *cmd, struct printer *p,
-		       const struct run_args *a, const struct kern_cfg *cfg,
-		       bool *printed)
+/* one size in each of L1, L2, L3 and DRAM of a typical server */
+static const uint64_t default_sizes[] = {
+	16ull << 10, 256ull << 10, 8ull << 20, 256ull << 20, 0
+};
+
+static int latency_main(const char *cmd, struct printer *p,
+			const struct run_args *a, const struct kern_cfg *cfg,
+			bool *printed)
 {
 	struct latency_result r[RUN_MAX_SIZES];
 	char err[200], sz[32];
@@ -35,8 +40,7 @@ int run_latency(const char *cmd, struct printer *p,
 	print_open_array(p, "results");
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
-		print_open_object(p, NULL);
-		run_result_common(p, a, a->size[i]);
+		run_result_open(p, a, a->size[i]);
 		print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
 		/* a chase moves one line per load, but that is no bandwidth */
 		print_string(p, PRINT_JSON, "gbps", "%s", NULL);
@@ -50,8 +54,7 @@ int run_latency(const char *cmd, struct printer *p,
 			     ghz > 0 ? r[i].ns.median * ghz : NAN);
 		print_string(p, PRINT_JSON, "verified", "%s", NULL);
 		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r[i].loads);
-		run_counters_json(p, a->counters, slot[i]);
-		print_close_object(p);
+		run_result_close(p, a, slot[i]);
 	}
 	print_close_array(p);
 	print_double(p, PRINT_ANY, "tsc_ghz", "cycles: TSC cycles at %.3f GHz\n",
@@ -60,3 +63,7 @@ int run_latency(const char *cmd, struct printer *p,
 	return MDC_EXIT_OK;
 }
 
+const struct run_kernel run_latency = {
+	.name = "latency", .default_sizes = default_sizes, .size_list = true,
+	.run = latency_main,
+};

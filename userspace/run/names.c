@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_opts.c - what kernel-specific options share: lists of names
+ * names.c - what kernel-specific options share: lists of names
  * (--mix, --variant) and which instructions the CPU may be asked for,
  * with the hook the tests use to pretend a CPU lacks some.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "run/run.h"
 
 int run_parse_names(const char *cmd, const char *opt, const char *what,
 		    const char *s, const char *const *names, unsigned int nr,

@@ -1,15 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_stream.c - "memdiagctl run stream": copy, scale, add, triad, verified;
+ * stream.c - "memdiagctl run stream": copy, scale, add, triad, verified;
  * GB/s as STREAM counts them and with the write-allocate.
  */
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run.h"
+#include "run/run.h"
+
+struct stream_args {
+	bool nt;		/* --nt: non-temporal stores */
+};
+
+static const struct run_param stream_params[] = {
+	{ .opt = "nt", .parse = run_param_flag,
+	  .offset = offsetof(struct stream_args, nt) },
+	{ NULL }
+};
+
+static const struct stream_args stream_default;
 
 /*
  * MEMDIAG_STREAM_ISA=c|sse2|avx|avx512 picks the loops instead of the
@@ -36,11 +49,12 @@ static int stream_isa(const char *cmd, enum stream_isa *isa)
 	return 0;
 }
 
-int run_stream(const char *cmd, struct printer *p,
-		      const struct run_args *a, const struct kern_cfg *cfg,
-		      bool *printed)
+static int stream_main(const char *cmd, struct printer *p,
+		       const struct run_args *a, const struct kern_cfg *cfg,
+		       bool *printed)
 {
-	struct stream_opts o = { .nt = a->nt };
+	const struct stream_args *args = a->opts;
+	struct stream_opts o = { .nt = args->nt };
 	struct stream_result r;
 	char err[200], sz[32];
 	size_t slot;
@@ -71,8 +85,7 @@ int run_stream(const char *cmd, struct printer *p,
 		    "max", "traffic_GB/s", "cov");
 	print_open_array(p, "results");
 	for (op = 0; op < STREAM_NR_OPS; op++) {
-		print_open_object(p, NULL);
-		run_result_common(p, a, a->size[0]);
+		run_result_open(p, a, a->size[0]);
 		print_string(p, PRINT_ANY, "op", "%-6s", stream_op_name[op]);
 		print_double(p, PRINT_ANY, "gbps", " %10.2f", r.gbps[op].median);
 		run_stats_json(p, "gbps", &r.gbps[op]);
@@ -83,8 +96,7 @@ int run_stream(const char *cmd, struct printer *p,
 		print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps[op].cov);
 		print_bool(p, PRINT_JSON, "verified", "%s", r.verified);
 		print_bool(p, PRINT_JSON, "nt", "%s", o.nt);
-		run_counters_json(p, a->counters, slot + (size_t)op);
-		print_close_object(p);
+		run_result_close(p, a, slot + (size_t)op);
 	}
 	print_close_array(p);
 	print_bool(p, PRINT_TEXT, NULL, "verified: %s", r.verified);
@@ -98,3 +110,9 @@ int run_stream(const char *cmd, struct printer *p,
 	return MDC_EXIT_LOCAL;
 }
 
+/* per array */
+const struct run_kernel run_stream = {
+	.name = "stream", .default_size = 256ull << 20,
+	.params = stream_params, .opts_size = sizeof(struct stream_args),
+	.opts_default = &stream_default, .run = stream_main,
+};

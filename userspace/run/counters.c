@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_counters.c - the memdiag counters over exactly the timed part of a
+ * counters.c - the memdiag counters over exactly the timed part of a
  * "memdiagctl run": one session for the command, a snapshot of every
  * socket at each mark of the harness, and per result the summed deltas,
  * turned into bytes, rates and latencies by metrics.c. Nothing here may
@@ -20,7 +20,7 @@
 
 #include "conn.h"
 #include "names.h"
-#include "run_counters.h"
+#include "run/counters.h"
 #include "snapshot.h"
 
 #define A(x) MEMDIAG_A_SNAPSHOT_##x

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_run.c - "memdiagctl run": the micro-kernels of kernels/ (memory read
+ * benchmark with NOP delays, STREAM, pointer-chase latency, loaded
+ * latency, stencils, load throughput, transpose) on pinned threads, N
+ * repetitions summarized as median, min, max and CoV.
+ */
+
+#include <errno.h>
+#include <stddef.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cpulist.h"
+#include "parse.h"
+#include "run/run.h"
+
+#define RUN_DEFAULT_REPS 5
+#define RUN_MAX_REPS 1000
+
+/* The kernels, in the order --help lists them. */
+const struct run_kernel *const run_kernels[] = {
+	&run_read_delay, &run_stream, &run_latency, &run_loaded_latency,
+	&run_stencil, &run_throughput, &run_transpose,
+};
+const size_t run_nr_kernels = sizeof(run_kernels) / sizeof(run_kernels[0]);
+
+static void usage_options(FILE *f);
+
+void cmd_run_usage(FILE *f)
+{
+	fputs("Usage: " PROG " run KERNEL [--threads N] [--cpus LIST] [--size SIZE]\n"
+	      "                      [--delay N] [--nt] [--reps N] [--hugepages]\n"
+	      "                      [--sweeps N] [--variant LIST] [--barrier spin|tree]\n"
+	      "                      [--groups N] [--model-gbps X]\n"
+	      "                      [--width W] [--mix LIST] [--distance D]\n"
+	      "                      [-j|--json] [-p|--pretty]\n"
+	      "\n"
+	      "Run a memory micro-kernel on pinned threads, each on memory it\n"
+	      "touched first, --reps times, and print the median, min and max\n"
+	      "bandwidth or latency and the coefficient of variation (stddev/mean).\n"
+	      "When the memdiag module is loaded and its counters can be read, each\n"
+	      "result also gets, per socket, the DRAM bytes read and written, the\n"
+	      "offcore DRAM read bytes and the L1 miss and load miss real latencies\n"
+	      "(core cycles) over exactly the timed part; otherwise the run goes on\n"
+	      "and says why there are no counters.\n"
+	      "\n"
+	      "Kernels:\n"
+	      "  read-delay  the memory read benchmark of Helm & Taura: reads the\n"
+	      "              first 8 bytes of each 64-byte record, --delay NOPs\n"
+	      "              after every four; GB/s counts 64 bytes per record\n"
+	      "              (--size: the whole array, split among the threads;\n"
+	      "              default 1G)\n"
+	      "  stream      STREAM copy, scale, add, triad, verified; gbps counts\n"
+	      "              the bytes the kernel names (16 or 24 per element),\n"
+	      "              traffic_gbps adds the write-allocate (24 or 32)\n"
+	      "              unless --nt; with counters, each op's volume_ratio\n"
+	      "              is the DRAM bytes the memory controllers counted\n"
+	      "              over the bytes the op moves (traffic_gbps's bytes;\n"
+	      "              Helm & Taura, Fig. 6) (--size: each of the three\n"
+	      "              arrays, split among the threads; default 256M)\n"
+	      "  latency     pointer chase over a random cycle of 64-byte lines:\n"
+	      "              ns and TSC cycles per load, per working-set size\n"
+	      "              (--size: a comma list, per thread; default\n"
+	      "              16K,256K,8M,256M)\n"
+	      "  loaded-latency\n"
+	      "              the chase on the first CPU while the other threads\n"
+	      "              run read-delay, once per --delay: one row per delay\n"
+	      "              with the others' GB/s and the chase's ns and cycles\n"
+	      "              (2 threads or more, default every CPU; --size: per\n"
+	      "              thread, default 256M; --delay: a comma list, default\n"
+	      "              0,20,50,100,200,500,1000,2000,5000,20000)\n"
+	      "  stencil     3D 7-point Jacobi and Gauss-Seidel sweeps, threaded\n"
+	      "              and with wavefront temporal blocking, verified bitwise\n"
+	      "              against serial sweeps: MLUP/s beside the paper's model\n"
+	      "              (bandwidth / bytes per update) (--size: one grid of\n"
+	      "              n^3 doubles, n = cbrt(size / 8); default 64M, n = 203)\n"
+	      "  throughput  x86-membench-style load loops in assembly at one SIMD\n"
+	      "              width, loads only or mixed with FP adds or NOPs, each\n"
+	      "              thread on its own buffer, timed with the TSC: GB/s of\n"
+	      "              bytes loaded (= traffic: nothing is written) and bytes\n"
+	      "              per TSC cycle per thread (--size: a comma list of\n"
+	      "              multiples of 1K, per thread; default 16K,256K,8M,1G)\n"
+	      "  transpose   N x N double matrix transpose: naive, sse,\n"
+	      "              sse-prefetch, avx, avx-prefetch, each verified against\n"
+	      "              naive; GB/s counts 2*N*N*8 bytes, traffic_gbps adds the\n"
+	      "              write-allocate (--size: bytes of one matrix, N the\n"
+	      "              largest multiple of 8 that fits; default 128M, N = 4096;\n"
+	      "              threads split the destination's rows)\n"
+	      "\n", f);
+	usage_options(f);
+}
+
+/* The second half of the help: the options. */
+static void usage_options(FILE *f)
+{
+	fputs("Options:\n"
+	      "  -t, --threads N   threads (default: the number of --cpus, or 1;\n"
+	      "                    loaded-latency: every CPU)\n"
+	      "  -c, --cpus LIST   CPUs to pin the threads to, e.g. 0-3,8 (default:\n"
+	      "                    the first CPUs this process may run on)\n"
+	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1M, 1G)\n"
+	      "  -d, --delay N     NOPs after every four reads (read-delay, default\n"
+	      "                    0; loaded-latency, a comma list)\n"
+	      "      --nt          stream: non-temporal (streaming) stores, which\n"
+	      "                    bypass the caches and skip the write-allocate read\n"
+	      "  -r, --reps N      repetitions (default 5)\n"
+	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE)\n"
+	      "      --variant LIST  stencil and transpose: a comma list of the\n"
+	      "                    kernel's variants (default: all, for transpose\n"
+	      "                    all this CPU runs); stencil's: jacobi-threaded,\n"
+	      "                    jacobi-wavefront, gs-threaded, gs-wavefront;\n"
+	      "                    transpose's: naive, sse, sse-prefetch, avx,\n"
+	      "                    avx-prefetch\n"
+	      "      --sweeps N    stencil: sweeps per repetition (default 8, rounded\n"
+	      "                    up to whole wavefront passes)\n"
+	      "      --barrier spin|tree  stencil: the barrier after each plane\n"
+	      "                    (default spin)\n"
+	      "      --groups N    stencil: wavefront thread groups (default: one per\n"
+	      "                    last-level cache); each does one sweep per thread\n"
+	      "                    in a pass\n"
+	      "      --model-gbps X  stencil: the model's bandwidth in GB/s (default:\n"
+	      "                    a STREAM triad on the same threads and size)\n"
+	      "      --width W     throughput: sse (128-bit), avx (256; also avx2) or avx512\n"
+	      "                    (512) loads (default: the widest this CPU has)\n"
+	      "      --mix LIST    throughput: a comma list of load, load-fadd and\n"
+	      "                    load-nop (default: all three)\n"
+	      "      --distance D  transpose: prefetch the source D rows ahead\n"
+	      "                    (0 to 1024; default 8)\n"
+	      "  -j, --json        print one JSON document\n"
+	      "  -p, --pretty      indent the JSON output (implies --json)\n"
+	      "\n"
+	      "GB/s are 10^9 bytes/s. Progress goes to stderr only when stdout is\n"
+	      "a terminal.\n",
+	      f);
+}
+
+/* getopt_long()'s value for run_kopts[i] without a short option */
+#define OPT_KERNEL 256
+
+/* Everything parse_args() collects before the kernel is known. */
+struct run_parse {
+	struct run_args *a;
+	struct opts *o;
+	cpu_set_t allowed;	/* the CPUs this process may use */
+	bool have_threads, have_cpus, help;
+	const char *given[16];	/* run_kopts[i]'s value, NULL: not given */
+};
+
+/*
+ * The getopt_long() table: the options every kernel takes, then every
+ * kernel option of run_kopts[]; which kernel takes those is checked once
+ * the kernel is known.
+ */
+static void build_options(struct option *opt)
+{
+	static const struct option common[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "size", required_argument, NULL, 's' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "hugepages", no_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	size_t i, n = sizeof(common) / sizeof(common[0]);
+
+	memcpy(opt, common, sizeof(common));
+	for (i = 0; i < run_nr_kopts; i++) {
+		opt[n + i].name = run_kopts[i].name;
+		opt[n + i].has_arg = run_kopts[i].has_arg;
+		opt[n + i].flag = NULL;
+		opt[n + i].val = run_kopts[i].val ? run_kopts[i].val :
+				 OPT_KERNEL + (int)i;
+	}
+	memset(&opt[n + i], 0, sizeof(opt[n + i]));
+}
+
+/* "0-3,8" into a->cpu; each must be a CPU this process may run on. */
+static int parse_cpus(const char *s, struct run_args *a, char *err,
+		      size_t size, const cpu_set_t *allowed)
+{
+	uint32_t *cpu;
+	size_t i, n;
+
+	a->nr_cpu = 0;
+	free(a->cpu);
+	a->cpu = NULL;
+	if (cpulist_parse(s, allowed, &cpu, &n, err, size) < 0)
+		return -1;
+	a->cpu = calloc(n, sizeof(*a->cpu));
+	if (!a->cpu) {
+		free(cpu);
+		snprintf(err, size, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		a->cpu[i] = (int)cpu[i];
+	a->nr_cpu = n;
+	free(cpu);
+	return 0;
+}
+
+/* Option @c with @arg: an exit code. */
+static int read_option(const char *cmd, struct run_parse *st, int c,
+		       const char *arg, char **argv)
+{
+	struct run_args *a = st->a;
+	char err[200];
+	size_t i;
+
+	switch (c) {
+	case 't':
+		if (parse_uint(arg, 1, KERN_MAX_THREADS, &a->threads, err,
+			       sizeof(err)) < 0)
+			return cli_usage(cmd, "option '--threads': %s", err);
+		st->have_threads = true;
+		return MDC_EXIT_OK;
+	case 'c':
+		if (parse_cpus(arg, a, err, sizeof(err), &st->allowed) < 0)
+			return cli_usage(cmd, "option '--cpus': %s", err);
+		st->have_cpus = true;
+		return MDC_EXIT_OK;
+	case 's':
+		if (run_parse_list(arg, "sizes", RUN_MAX_SIZES, run_parse_size,
+				   NULL, a->size, &a->nr_size, err,
+				   sizeof(err)) < 0)
+			return cli_usage(cmd, "option '--size': %s", err);
+		return MDC_EXIT_OK;
+	case 'r':
+		if (parse_uint(arg, 1, RUN_MAX_REPS, &a->reps, err,
+			       sizeof(err)) < 0)
+			return cli_usage(cmd, "option '--reps': %s", err);
+		return MDC_EXIT_OK;
+	case 'H':
+		a->hugepages = true;
+		return MDC_EXIT_OK;
+	case 'j':
+		st->o->json = true;
+		return MDC_EXIT_OK;
+	case 'p':
+		st->o->json = st->o->pretty = true;
+		return MDC_EXIT_OK;
+	case 'h':
+		st->help = true;
+		return MDC_EXIT_OK;
+	}
+	for (i = 0; i < run_nr_kopts; i++) {
+		if (c == (run_kopts[i].val ? run_kopts[i].val :
+			  OPT_KERNEL + (int)i)) {
+			/* a flag's value is "" */
+			st->given[i] = arg ? arg : "";
+			return MDC_EXIT_OK;
+		}
+	}
+	return cli_bad_option(cmd, c, argv);
+}
+
+/*
+ * The kernel named after the options; "run KERNEL --help" fails for a
+ * kernel this build lacks (scripts ask). -1 after --help.
+ */
+static int pick_kernel(const char *cmd, struct run_parse *st, int argc,
+		       char **argv)
+{
+	const char *kname = optind < argc ? argv[optind] : NULL;
+	char names[256];
+	size_t k;
+
+	run_kernel_list(names, sizeof(names), NULL, NULL);
+	for (k = 0; kname && k < run_nr_kernels &&
+	     strcmp(kname, run_kernels[k]->name); k++)
+		;
+	if (kname && k == run_nr_kernels)
+		return cli_usage(cmd, "unknown kernel '%s': use %s", kname,
+				 names);
+	if (st->help) {
+		cmd_run_usage(stdout);
+		return -1;
+	}
+	if (!kname)
+		return cli_usage(cmd, "no kernel given: %s", names);
+	if (optind + 1 < argc)
+		return cli_usage(cmd, "unexpected argument '%s'",
+				 argv[optind + 1]);
+	st->a->kernel = run_kernels[k];
+	return MDC_EXIT_OK;
+}
+
+static bool takes_size_list(const struct run_kernel *k, const void *arg)
+{
+	(void)arg;
+	return k->size_list;
+}
+
+/* --size against the kernel, or its default sizes. */
+static int pick_sizes(const char *cmd, struct run_args *a)
+{
+	const struct run_kernel *k = a->kernel;
+	char names[256];
+	size_t i;
+
+	if (a->nr_size > 1 && !k->size_list) {
+		run_kernel_list(names, sizeof(names), takes_size_list, NULL);
+		return cli_usage(cmd, "option '--size': kernel '%s' takes one size (only %s %s a list)",
+				 k->name, names,
+				 strchr(names, ' ') ? "take" : "takes");
+	}
+	if (!a->nr_size && k->default_sizes) {
+		for (i = 0; k->default_sizes[i]; i++)
+			a->size[i] = k->default_sizes[i];
+		a->nr_size = i;
+	} else if (!a->nr_size) {
+		a->size[0] = k->default_size;
+		a->nr_size = 1;
+	}
+	return MDC_EXIT_OK;
+}
+
+/* --threads and --cpus against each other and the machine: a->cpu. */
+static int pick_cpus(const char *cmd, struct run_parse *st)
+{
+	struct run_args *a = st->a;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int allowed = CPU_COUNT(&st->allowed);
+	size_t i;
+
+	if (st->have_threads && online > 0 && a->threads > (uint64_t)online)
+		return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the %ld online CPUs",
+				 a->threads, online);
+	if (st->have_threads && st->have_cpus && a->threads > a->nr_cpu)
+		return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the CPUs --cpus lists (%zu)",
+				 a->threads, a->nr_cpu);
+	if (!st->have_threads && st->have_cpus)
+		a->threads = a->nr_cpu;
+	else if (!st->have_threads)
+		a->threads = a->kernel->all_cpus && allowed > 1 ?
+			     (allowed > KERN_MAX_THREADS ? KERN_MAX_THREADS :
+			      (uint64_t)allowed) : 1;
+	if (!st->have_cpus) {
+		a->cpu = calloc(a->threads, sizeof(*a->cpu));
+		if (!a->cpu) {
+			cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+			return MDC_EXIT_LOCAL;
+		}
+		for (i = 0; i < CPU_SETSIZE && a->nr_cpu < a->threads; i++)
+			if (CPU_ISSET(i, &st->allowed))
+				a->cpu[a->nr_cpu++] = (int)i;
+		if (a->nr_cpu < a->threads)
+			return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the CPUs this process may use (%zu)",
+					 a->threads, a->nr_cpu);
+	}
+	a->nr_cpu = a->threads;
+	return MDC_EXIT_OK;
+}
+
+/* The options into @a (a->opts malloc()ed); -1 after --help. */
+static int parse_args(struct run_args *a, struct opts *o, int argc,
+		      char **argv)
+{
+	const char *cmd = "run";
+	struct option options[8 + 16 + 1];
+	struct run_parse st = { .a = a, .o = o };
+	void *kopts;
+	int c, rc;
+
+	_Static_assert(sizeof(st.given) / sizeof(st.given[0]) >= 10,
+		       "run_parse.given is shorter than run_kopts");
+	memset(a, 0, sizeof(*a));
+	a->reps = RUN_DEFAULT_REPS;
+	if (sched_getaffinity(0, sizeof(st.allowed), &st.allowed) < 0) {
+		cli_err(cmd, "cannot read the CPUs this process may use", "%s",
+			strerror(errno));
+		return MDC_EXIT_LOCAL;
+	}
+	build_options(options);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:c:s:d:r:Hjph", options,
+				NULL)) != -1) {
+		rc = read_option(cmd, &st, c, optarg, argv);
+		if (rc != MDC_EXIT_OK)
+			return rc;
+	}
+	rc = pick_kernel(cmd, &st, argc, argv);
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	kopts = calloc(1, a->kernel->opts_size ? a->kernel->opts_size : 1);
+	if (!kopts) {
+		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+		return MDC_EXIT_LOCAL;
+	}
+	a->opts = kopts;
+	rc = run_apply_params(cmd, a->kernel, st.given, kopts);
+	if (rc == MDC_EXIT_OK)
+		rc = pick_sizes(cmd, a);
+	if (rc == MDC_EXIT_OK)
+		rc = pick_cpus(cmd, &st);
+	return rc;
+}
+
+static void mark(void *arg, enum kern_mark m, unsigned int rep,
+		 unsigned int phase)
+{
+	(void)rep;	/* repetitions of a phase add up in one slot */
+	run_counters_mark(arg, m == KERN_MARK_BEGIN, phase);
+}
+
+static void progress(void *arg, unsigned int rep, unsigned int reps)
+{
+	fprintf(stderr, "\r%s: repetition %u/%u%s", (const char *)arg, rep,
+		reps, rep == reps ? "\r\033[K" : "");
+}
+
+static void args_free(struct run_args *a)
+{
+	free(a->cpu);
+	free(a->node);
+	free(a->mem_node);
+	free((void *)a->opts);
+}
+
+int cmd_run(const struct opts *gopts, int argc, char **argv)
+{
+	const char *cmd = "run";
+	struct opts o = *gopts;
+	struct run_counters counters;
+	struct kern_cfg cfg;
+	struct run_args a;
+	struct printer p;
+	bool printed = false;
+	size_t i;
+	int rc, orc;
+
+	rc = parse_args(&a, &o, argc, argv);
+	if (rc == MDC_EXIT_OK) {
+		a.node = malloc(a.nr_cpu * sizeof(*a.node));
+		a.mem_node = malloc(a.nr_cpu * sizeof(*a.mem_node));
+		if (!a.node || !a.mem_node) {
+			cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+			rc = MDC_EXIT_LOCAL;
+		}
+	}
+	if (rc != MDC_EXIT_OK) {
+		args_free(&a);
+		return rc < 0 ? MDC_EXIT_OK : rc;	/* -1: --help */
+	}
+	for (i = 0; i < a.nr_cpu; i++)
+		a.node[i] = a.mem_node[i] = -1;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nthreads = (unsigned int)a.threads;
+	cfg.node = a.node;
+	cfg.mem_node = a.mem_node;
+	cfg.cpu = a.cpu;
+	cfg.reps = (unsigned int)a.reps;
+	cfg.hugepages = a.hugepages;
+	if (isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
+		cfg.progress = progress;
+		cfg.progress_arg = (void *)(uintptr_t)a.kernel->name;
+	}
+	/* before the kernel allocates: the session is not timed */
+	run_counters_open(&counters);
+	a.counters = &counters;
+	if (counters.on) {
+		cfg.mark = mark;
+		cfg.mark_arg = &counters;
+	}
+	print_init(&p, stdout, o.json, o.pretty);
+	rc = a.kernel->run(cmd, &p, &a, &cfg, &printed);
+	run_counters_close(&counters);
+	args_free(&a);
+	if (!printed)
+		return rc;	/* the kernel failed: reported, nothing printed */
+	print_close_object(&p);
+	orc = cli_output_end(cmd, &p);
+	return rc != MDC_EXIT_OK ? rc : orc;
+}

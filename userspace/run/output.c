@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c - what every "memdiagctl run" kernel prints the same way: the
+ * head (kernel, threads, CPUs, nodes, repetitions) and the start and end
+ * of each result, which carries the result's counters.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "run/run.h"
+
+/* "64M" when it is a whole multiple, else bytes. */
+void run_fmt_size(char *buf, size_t size, uint64_t v)
+{
+	if (v >= (1ull << 30) && !(v % (1ull << 30)))
+		snprintf(buf, size, "%" PRIu64 "G", v >> 30);
+	else if (v >= (1ull << 20) && !(v % (1ull << 20)))
+		snprintf(buf, size, "%" PRIu64 "M", v >> 20);
+	else if (v >= (1ull << 10) && !(v % (1ull << 10)))
+		snprintf(buf, size, "%" PRIu64 "K", v >> 10);
+	else
+		snprintf(buf, size, "%" PRIu64, v);
+}
+
+/*
+ * The NUMA node of each thread's CPU and the node its memory landed on
+ * (JSON, null where unknown); in text the nodes the threads ran on.
+ */
+static void print_nodes(struct printer *p, const struct run_args *a)
+{
+	uint32_t node[KERN_MAX_THREADS];
+	char list[256];
+	size_t i, j, n = 0;
+
+	print_open_array(p, "nodes");
+	for (i = 0; i < a->nr_cpu; i++) {
+		if (a->node[i] < 0)
+			print_string(p, PRINT_JSON, NULL, "%s", NULL);
+		else
+			print_uint(p, PRINT_JSON, NULL, "%u",
+				   (unsigned int)a->node[i]);
+	}
+	print_close_array(p);
+	print_open_array(p, "mem_nodes");
+	for (i = 0; i < a->nr_cpu; i++) {
+		if (a->mem_node[i] < 0)
+			print_string(p, PRINT_JSON, NULL, "%s", NULL);
+		else
+			print_uint(p, PRINT_JSON, NULL, "%u",
+				   (unsigned int)a->mem_node[i]);
+	}
+	print_close_array(p);
+	/* the distinct known nodes, ascending, for the text line */
+	for (i = 0; i < a->nr_cpu; i++) {
+		uint32_t v = (uint32_t)a->node[i];
+
+		if (a->node[i] < 0)
+			continue;
+		for (j = 0; j < n && node[j] < v; j++)
+			;
+		if (j < n && node[j] == v)
+			continue;
+		memmove(&node[j + 1], &node[j], (n - j) * sizeof(*node));
+		node[j] = v;
+		n++;
+	}
+	if (n) {
+		cpulist_format(list, sizeof(list), node, n);
+		print_textf(p, " (node%s %s)", n == 1 ? "" : "s", list);
+	}
+}
+
+void run_print_head(struct printer *p, const struct run_args *a)
+{
+	uint32_t cpu[KERN_MAX_THREADS];
+	char list[256];
+	size_t i;
+
+	for (i = 0; i < a->nr_cpu; i++)
+		cpu[i] = (uint32_t)a->cpu[i];
+	cpulist_format(list, sizeof(list), cpu, a->nr_cpu);
+	print_open_object(p, NULL);
+	print_string(p, PRINT_ANY, "kernel", "kernel %s", a->kernel->name);
+	print_u64(p, PRINT_ANY, "threads", ", %" PRIu64 " thread", a->threads);
+	print_textf(p, "%s", a->threads == 1 ? "" : "s");
+	print_string(p, PRINT_TEXT, NULL, " on CPU %s", list);
+	print_open_array(p, "cpus");
+	for (i = 0; i < a->nr_cpu; i++)
+		print_uint(p, PRINT_JSON, NULL, "%u", cpu[i]);
+	print_close_array(p);
+	print_nodes(p, a);
+	print_u64(p, PRINT_ANY, "reps", ", %" PRIu64 " rep", a->reps);
+	print_textf(p, "%s", a->reps == 1 ? "" : "s");
+	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
+	if (a->kernel->head)
+		a->kernel->head(p, a);
+	print_textf(p, "\n");
+}
+
+/* The keys every result has, in the same order. */
+void run_result_open(struct printer *p, const struct run_args *a,
+		     uint64_t size)
+{
+	print_open_object(p, NULL);
+	print_string(p, PRINT_JSON, "kernel", "%s", a->kernel->name);
+	print_u64(p, PRINT_JSON, "threads", "%" PRIu64, a->threads);
+	print_u64(p, PRINT_JSON, "size_bytes", "%" PRIu64, size);
+	print_u64(p, PRINT_JSON, "reps", "%" PRIu64, a->reps);
+}
+
+void run_result_close(struct printer *p, const struct run_args *a,
+		      size_t slot)
+{
+	run_counters_json(p, a->counters, slot);
+	print_close_object(p);
+}
+
+void run_stats_json(struct printer *p, const char *prefix,
+		       const struct kern_stats *s)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_min", prefix);
+	print_double(p, PRINT_JSON, key, "%f", s->min);
+	snprintf(key, sizeof(key), "%s_max", prefix);
+	print_double(p, PRINT_JSON, key, "%f", s->max);
+}

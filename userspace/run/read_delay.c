@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * read_delay.c - "memdiagctl run read-delay": the memory read benchmark
+ * with NOP delays, one array size, GB/s per repetition.
+ */
+
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "run/run.h"
+
+#define MAX_DELAY 1000000000ull	/* NOPs */
+
+struct read_delay_args {
+	struct run_list delay;	/* one value: --delay N */
+};
+
+static const struct run_param read_delay_params[] = {
+	{ .opt = "delay", .parse = run_param_list,
+	  .offset = offsetof(struct read_delay_args, delay),
+	  .min = 0, .max = MAX_DELAY, .max_items = 1 },
+	{ NULL }
+};
+
+static const struct read_delay_args read_delay_default;
+
+static uint64_t delay_of(const struct run_args *a)
+{
+	const struct read_delay_args *o = a->opts;
+
+	return o->delay.n ? o->delay.v[0] : 0;
+}
+
+static void read_delay_head(struct printer *p, const struct run_args *a)
+{
+	print_u64(p, PRINT_ANY, "delay", ", delay %" PRIu64 " NOPs",
+		  delay_of(a));
+}
+
+static int read_delay_main(const char *cmd, struct printer *p,
+			   const struct run_args *a, const struct kern_cfg *cfg,
+			   bool *printed)
+{
+	struct read_delay_result r;
+	char err[200], sz[32];
+	const char *label[] = { sz };
+	size_t slot;
+
+	run_fmt_size(sz, sizeof(sz), a->size[0]);
+	slot = run_counters_next(a->counters, 1, label);
+	if (read_delay_run(cfg, a->size[0], delay_of(a), &r, err, sizeof(err))) {
+		cli_err(cmd, "read-delay failed", "%s", err);
+		return MDC_EXIT_LOCAL;
+	}
+	run_print_head(p, a);
+	*printed = true;
+	print_textf(p, "%-8s %10s %10s %10s %8s\n", "size", "GB/s", "min",
+		    "max", "cov");
+	print_open_array(p, "results");
+	run_result_open(p, a, a->size[0]);
+	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
+	print_u64(p, PRINT_JSON, "delay", "%" PRIu64, delay_of(a));
+	print_double(p, PRINT_ANY, "gbps", " %10.2f", r.gbps.median);
+	run_stats_json(p, "gbps", &r.gbps);
+	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.min);
+	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.max);
+	/* reads only: what is named is what moves */
+	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
+	print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps.cov);
+	print_string(p, PRINT_JSON, "verified", "%s", NULL);
+	print_u64(p, PRINT_JSON, "records", "%" PRIu64, r.records);
+	run_result_close(p, a, slot);
+	print_close_array(p);
+	run_counters_text(p, a->counters, "size");
+	return MDC_EXIT_OK;
+}
+
+
+/* read-delay: far larger than any LLC here */
+const struct run_kernel run_read_delay = {
+	.name = "read-delay", .default_size = 1ull << 30,
+	.params = read_delay_params,
+	.opts_size = sizeof(struct read_delay_args),
+	.opts_default = &read_delay_default,
+	.head = read_delay_head, .run = read_delay_main,
+};

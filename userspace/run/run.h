@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.h - "memdiagctl run": what cmd_run.c shares with the file of each
+ * kernel (read_delay.c, stream.c, ...). The options every kernel takes are
+ * in struct run_args; a kernel's own options are a struct of its own,
+ * filled from its table of struct run_param rows, so that an option a
+ * kernel has no row for is refused from the tables alone.
+ */
+
+#ifndef MEMDIAGCTL_RUN_H
+#define MEMDIAGCTL_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../kernels/kernel.h"
+#include "cli.h"
+#include "print.h"
+#include "run/counters.h"
+
+#define RUN_MAX_SIZES 16
+#define RUN_MAX_LIST 64		/* values of a list option (--delay) */
+
+struct run_kernel;
+
+/* The options every kernel takes. */
+struct run_args {
+	const struct run_kernel *kernel;
+	const void *opts;	/* the kernel's own, as its table filled them */
+	uint64_t threads;
+	int *cpu;		/* --cpus, then the threads' CPUs */
+	size_t nr_cpu;
+	uint64_t size[RUN_MAX_SIZES];
+	size_t nr_size;
+	uint64_t reps;
+	bool hugepages;
+	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
+	int *node;
+	int *mem_node;
+	/* the memdiag counters around each timed phase (never NULL) */
+	struct run_counters *counters;
+};
+
+/* A comma list option's values (--delay 0,20,50). */
+struct run_list {
+	uint64_t v[RUN_MAX_LIST];
+	size_t n;
+};
+
+struct run_param;
+
+/*
+ * Read @arg for @row into @dst (the option's field in the kernel's
+ * options); -1 with what is wrong in @err.
+ */
+typedef int (*run_parse_fn)(const struct run_param *row, const char *arg,
+			    void *dst, char *err, size_t size);
+
+/*
+ * One option a kernel takes, as ethtool's param_parser rows: the option,
+ * how its value is read and where it goes. A list row (run_param_list)
+ * with @max_items 1 takes one value and says which kernels take a list.
+ */
+struct run_param {
+	const char *opt;	/* the long option without "--" */
+	run_parse_fn parse;
+	size_t offset;		/* of the field in the kernel's options */
+	uint64_t min, max;	/* numbers, list items: the range */
+	size_t max_items;	/* lists */
+	const char *what;	/* enums: "barrier", with @names */
+	const char *const *names;
+	unsigned int nr_names;
+};
+
+int run_param_uint(const struct run_param *row, const char *arg, void *dst,
+		   char *err, size_t size);		/* uint64_t */
+int run_param_list(const struct run_param *row, const char *arg, void *dst,
+		   char *err, size_t size);		/* struct run_list */
+int run_param_flag(const struct run_param *row, const char *arg, void *dst,
+		   char *err, size_t size);		/* bool */
+int run_param_string(const struct run_param *row, const char *arg,
+		     void *dst, char *err, size_t size); /* const char * */
+int run_param_enum(const struct run_param *row, const char *arg, void *dst,
+		   char *err, size_t size);		/* unsigned int */
+int run_param_gbps(const struct run_param *row, const char *arg, void *dst,
+		   char *err, size_t size);		/* double */
+
+/*
+ * One kernel of "memdiagctl run". run() runs it with @cfg, then prints
+ * the head (run_print_head()) and a "results" array, one object per
+ * result between run_result_open() and run_result_close() (which adds
+ * its counters), then the counter table (run_counters_text()), and sets
+ * *printed once anything is printed; it returns an MDC_EXIT_* code,
+ * reporting errors itself. Before each kernel call it reserves the
+ * counter slots of that call's phases with run_counters_next().
+ */
+struct run_kernel {
+	const char *name;
+	uint64_t default_size;		/* 0: default_sizes instead */
+	const uint64_t *default_sizes;	/* 0-terminated list */
+	bool size_list;			/* --size takes a comma list */
+	bool all_cpus;			/* threads default to every CPU */
+	const struct run_param *params;	/* its own options; NULL opt ends */
+	size_t opts_size;		/* sizeof its options struct */
+	const void *opts_default;	/* their values when not given */
+	/* what the head adds for this kernel (NULL: nothing) */
+	void (*head)(struct printer *p, const struct run_args *a);
+	int (*run)(const char *cmd, struct printer *p,
+		   const struct run_args *a, const struct kern_cfg *cfg,
+		   bool *printed);
+};
+
+extern const struct run_kernel run_read_delay, run_stream, run_latency,
+	run_loaded_latency, run_stencil, run_throughput, run_transpose;
+
+/* The kernels in the order --help lists them, and how many. */
+extern const struct run_kernel *const run_kernels[];
+extern const size_t run_nr_kernels;
+
+/*
+ * Kernel options as the command line gives them: the value (or "" for a
+ * flag) of each option of run_kopts[], NULL when not given.
+ */
+struct run_kopt {
+	const char *name;	/* the long option */
+	int has_arg;		/* as getopt_long() */
+	int val;		/* its short option, or 0 */
+	const char *noun;	/* "kernel 'x' has no NOUN"; NULL: "does not take it" */
+};
+
+extern const struct run_kopt run_kopts[];
+extern const size_t run_nr_kopts;
+
+/*
+ * Fill the options of @a->kernel (into @opts, of kernel->opts_size bytes)
+ * from its defaults and @given (indexed like run_kopts[]). An option the
+ * kernel has no row for, or a bad value, is a usage error naming the
+ * option (and the kernels that do take it); returns an exit code.
+ */
+int run_apply_params(const char *cmd, const struct run_kernel *k,
+		     const char *const *given, void *opts);
+
+/* "a, b or c" of the kernels for which @has(k, @arg) is true (all: NULL). */
+void run_kernel_list(char *buf, size_t size,
+		     bool (*has)(const struct run_kernel *k, const void *arg),
+		     const void *arg);
+
+/*
+ * One of @nr @names, or with @list a comma list of them, given to option
+ * @opt, into a bit mask (bit i: names[i]); @what names one ("mix",
+ * "stencil variant"). Returns MDC_EXIT_OK, or reports a usage error
+ * (unknown or repeated name, empty list item) that lists @names and
+ * returns MDC_EXIT_USAGE.
+ */
+int run_parse_names(const char *cmd, const char *opt, const char *what,
+		    const char *s, const char *const *names, unsigned int nr,
+		    bool list, unsigned int *mask);
+/* "a, b or c" of the names whose bit is set in @mask. */
+void run_name_list(char *buf, size_t size, const char *const *names,
+		   unsigned int nr, unsigned int mask);
+/*
+ * kern_cpu_has(), except for the features the test hook
+ * MEMDIAG_TEST_HIDE_CPU (a comma list such as "avx512f,avx") hides.
+ */
+bool run_cpu_has(enum kern_cpu_feature f);
+/*
+ * Whether @bytes of buffers leave a quarter of the machine's memory free:
+ * beyond that, first-touching them would wake the OOM killer rather than
+ * fail cleanly (mmap overcommits). True when the size is unknown.
+ */
+bool run_fits_memory(uint64_t bytes);
+
+/* Read one item of a list; @ctx is run_parse_list()'s. */
+typedef int (*run_item_fn)(const void *ctx, const char *s, uint64_t *v,
+			   char *err, size_t size);
+/* "64K", "1M", "1G" (binary multiples) or plain bytes, 4K to 1024G. */
+int run_parse_size(const void *ctx, const char *s, uint64_t *v, char *err,
+		   size_t size);
+/*
+ * A comma list of at most @max values, each read by @one(@ctx, ...), into
+ * @v and @n; @what names them in messages ("sizes", "delays").
+ */
+int run_parse_list(const char *s, const char *what, size_t max,
+		   run_item_fn one, const void *ctx, uint64_t *v, size_t *n,
+		   char *err, size_t size);
+
+/* output.c: the pieces of output every kernel's has */
+
+/* "64M" when @v is a whole multiple, else bytes. */
+void run_fmt_size(char *buf, size_t size, uint64_t v);
+/* Open the document and print what was run, on which CPUs, how often. */
+void run_print_head(struct printer *p, const struct run_args *a);
+/* Open a result: kernel, threads, size_bytes, reps, as every result has. */
+void run_result_open(struct printer *p, const struct run_args *a,
+		     uint64_t size);
+/* Its counters (those of @slot) and the end of the result. */
+void run_result_close(struct printer *p, const struct run_args *a,
+		      size_t slot);
+/* PREFIX_min and PREFIX_max of @s into the JSON object. */
+void run_stats_json(struct printer *p, const char *prefix,
+		    const struct kern_stats *s);
+
+#endif /* MEMDIAGCTL_RUN_H */
