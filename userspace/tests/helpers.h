@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * helpers.h - what the unit tests share: TAP lines, captured output and
+ * stderr, and canned netlink replies and snapshots.
+ */
+
+#ifndef MEMDIAGCTL_TEST_HELPERS_H
+#define MEMDIAGCTL_TEST_HELPERS_H
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/memdiag.h>
+#include <libmnl/libmnl.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "cpulist.h"
+#include "metrics.h"
+#include "names.h"
+#include "nl.h"
+#include "parse.h"
+#include "prefetch.h"
+#include "print.h"
+#include "run/counters.h"
+#include "snapshot.h"
+#include "../../kernels/kernel.h"
+
+extern int failures;
+
+bool ok(bool cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void skip(const char *name, const char *why);
+
+/* TAP diagnostics: each line of @s prefixed with "#   label: ". */
+void diag(const char *label, const char *s);
+
+void is_str(const char *got, const char *want, const char *name);
+
+void has_str(const char *got, const char *want, const char *name);
+
+/* Output of a printer, in memory. */
+struct buf {
+	char *data;
+	size_t len;
+	FILE *f;
+};
+
+void buf_open(struct buf *b);
+
+void buf_close(struct buf *b);
+
+/* stderr, redirected to a file while code under test reports to it. */
+struct capture {
+	FILE *tmp;
+	int saved;
+};
+
+void capture_start(struct capture *c);
+
+char *capture_end(struct capture *c);
+
+/* A generic netlink reply to fill with attributes. */
+struct nlmsghdr *reply_start(char *buf);
+
+/* canned snapshots: the attribute, time zero, the TSC */
+#define SA(x) MEMDIAG_A_SNAPSHOT_##x
+
+struct snap snap_at(uint32_t socket, uint64_t t_ns);
+
+void snap_imc(struct snap *s, uint32_t epoch, uint64_t rd, uint64_t wr);
+
+struct core_counts {
+	uint64_t cycles, ref, pend, l1m, lfb, ocr;
+};
+
+void snap_core(struct snap *s, uint32_t epoch, struct core_counts c);
+
+#define T0 1000000000000ull	/* 1000 s of CLOCK_MONOTONIC */
+#define SEC 1000000000ull
+#define TSC_KHZ 2500000u	/* 2.5 GHz */
+
+/*
+ * The canned pair of memdiagctl(8)'s example, one second apart on a
+ * 28-CPU socket at 2.0 GHz (TSC 2.5 GHz): socket 0 moderately loaded,
+ * socket 1 saturated.
+ */
+void canned_pair(uint32_t socket, struct snap *a, struct snap *b);
+
+/* Snapshot @i of a socket counting 1 GB/s of reads: 1 byte per ns. */
+struct snap steady(uint64_t t_ns, uint32_t epoch, uint64_t base);
+
+/* A snapshot message as memdiag builds it, pads included when @pad. */
+struct nlmsghdr *snap_msg(char *buf, uint8_t cmd, const struct snap *s,
+			 bool pad);
+
+/*
+ * The real poll loop over a real netlink socket: as root, another netlink
+ * socket can send it unicast messages that look like the notifications.
+ */
+struct fake_kernel {
+	struct mnl_socket *tx;
+	uint32_t to;
+};
+
+int fake_send(struct fake_kernel *k, const struct snap *s, uint16_t type);
+
+#endif /* MEMDIAGCTL_TEST_HELPERS_H */
