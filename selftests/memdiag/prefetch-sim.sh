@@ -94,8 +94,9 @@ expect "disable --cpu 4: bit 0 set on CPUs 4 and 5 (siblings), 6-7 untouched" \
 expect_rc "unknown prefetcher: exit 1, lists the valid names" 1 \
 	"unknown prefetcher 'l3-magic'.*l2-stream l2-adjacent l1-nextline l1-ip" \
 	"$ctl" prefetch disable l3-magic
-expect_rc "offline/absent CPU in --cpu: exit 1, says so" 1 \
-	"option '--cpu': CPU 9 is not online" "$ctl" prefetch disable --cpu 9
+expect_rc "absent CPU in --cpu: exit 1, says so" 1 \
+	"option '--cpu': CPU 9 does not exist: this machine's CPUs are 0-7" \
+	"$ctl" prefetch disable --cpu 9
 expect_rc "not a CPU list: exit 1" 1 "'1-' is not a CPU list" \
 	"$ctl" prefetch disable --cpu 1-
 expect_rc "absent socket: exit 1" 1 "option '--socket': there is no socket 5" \
