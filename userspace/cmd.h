@@ -93,6 +93,15 @@ void watch_msg(const struct nlmsghdr *nlh, void *w);
 size_t watch_nr_done(const struct watch *w);
 bool watch_done(const struct watch *w);
 void watch_free(struct watch *w);
+/*
+ * Read the counters once right away, so that the first row comes one
+ * interval after the start; when this fails, the first notification is
+ * the baseline instead.
+ */
+void watch_baseline(struct watch *w, struct nl *nl,
+		    const struct nl_family *fam);
+/* The session counts no core counters: say why, once, for those columns. */
+void watch_no_core(struct watch *w, const char *reason);
 
 /*
  * Poll @nl (subscribed to the monitor group) and @sfd (a signalfd, or any

@@ -91,14 +91,10 @@ static void print_cap(struct printer *p, const struct info_cap *c)
 	print_close_object(p);
 }
 
-
-static void info_print(struct printer *p, const struct info *info)
+/* "memdiag protocol 1, platform hw", the CPU and its uarch. */
+static void print_cpu(struct printer *p, const struct nlattr *const *tb)
 {
-	const struct nlattr *const *tb = info->tb;
 	const struct nlattr *platform = tb[MEMDIAG_A_INFO_PLATFORM];
-	size_t i;
-
-	print_open_object(p, NULL);
 
 	/* text: "memdiag protocol 1, platform hw" */
 	if (tb[MEMDIAG_A_INFO_PROTO_VERSION])
@@ -141,7 +137,16 @@ static void info_print(struct printer *p, const struct info *info)
 			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_UARCH_REASON]));
 	if (tb[MEMDIAG_A_INFO_UARCH] || tb[MEMDIAG_A_INFO_UARCH_REASON])
 		print_textf(p, "\n");
+}
 
+static void info_print(struct printer *p, const struct info *info)
+{
+	const struct nlattr *const *tb = info->tb;
+	const struct nlattr *platform = tb[MEMDIAG_A_INFO_PLATFORM];
+	size_t i;
+
+	print_open_object(p, NULL);
+	print_cpu(p, tb);
 	if (platform)
 		print_enum(p, PRINT_JSON, "platform", "%s", "%u",
 			   name_platform(u32(platform)), u32(platform));
@@ -181,7 +186,6 @@ static void info_print(struct printer *p, const struct info *info)
 	print_close_object(p);
 }
 
-
 int info_show(const char *cmd, struct printer *p, const struct nlmsghdr *nlh)
 {
 	struct cli_error err;
@@ -192,7 +196,6 @@ int info_show(const char *cmd, struct printer *p, const struct nlmsghdr *nlh)
 	info_free(&info);
 	return cli_report(cmd, &err);
 }
-
 
 int info_check_socket(const char *cmd, const struct info_summary *sum,
 		      uint32_t socket)
@@ -216,7 +219,6 @@ int info_check_socket(const char *cmd, const struct info_summary *sum,
 	return cli_usage(cmd, "option '--socket': there is no socket %u (there are %u sockets, from 0)",
 			 socket, sum->nr_sockets);
 }
-
 
 void cmd_info_usage(FILE *f)
 {

@@ -350,22 +350,22 @@ static int request(const char *cmd, struct nl *nl, const struct nl_family *fam,
 	return MDC_EXIT_OK;
 }
 
-int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
+/* snapshot's options. */
+struct snap_args {
+	struct opts o;
+	bool all;		/* every socket, or only @socket */
+	uint32_t socket;
+	bool channels;
+};
+
+/* The options into @sa: an exit code, -1 after --help. */
+static int parse_options(const char *cmd, struct snap_args *sa, int argc,
+			 char **argv)
 {
-	const char *cmd = "snapshot";
-	struct opts o = *gopts;
-	struct info_summary sum;
-	struct collect col = { NULL, 0 };
-	struct cli_error cerr;
-	bool all = false, one = false, channels = false;
-	uint32_t socket = 0, id;
-	struct nl_family fam;
-	struct printer p;
-	struct nl nl;
-	uint64_t v;
+	bool one = false;
 	char err[160];
-	int c, rc;
-	size_t i;
+	uint64_t v;
+	int c;
 
 	optind = 0;
 	opterr = 0;
@@ -376,55 +376,75 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 			if (parse_uint(optarg, 0, UINT32_MAX, &v, err,
 				       sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--socket': %s", err);
-			socket = (uint32_t)v;
+			sa->socket = (uint32_t)v;
 			one = true;
 			break;
 		case 'a':
-			all = true;
+			sa->all = true;
 			break;
 		case 'c':
-			channels = true;
+			sa->channels = true;
 			break;
 		case 'j':
-			o.json = true;
+			sa->o.json = true;
 			break;
 		case 'p':
-			o.json = o.pretty = true;
+			sa->o.json = sa->o.pretty = true;
 			break;
 		case 'h':
 			cmd_snapshot_usage(stdout);
-			return MDC_EXIT_OK;
+			return -1;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (one && all)
+	if (one && sa->all)
 		return cli_usage(cmd, "options '--socket' and '--all' exclude each other");
-	all = !one;
+	sa->all = !one;
+	return MDC_EXIT_OK;
+}
 
+int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
+{
+	const char *cmd = "snapshot";
+	struct snap_args sa = { .o = *gopts };
+	struct collect col = { NULL, 0 };
+	struct info_summary sum;
+	struct cli_error cerr;
+	struct nl_family fam;
+	struct printer p;
+	struct nl nl;
+	uint32_t id;
+	size_t i;
+	int rc;
+
+	rc = parse_options(cmd, &sa, argc, argv);
+	if (rc != MDC_EXIT_OK)
+		return rc < 0 ? MDC_EXIT_OK : rc;	/* -1: --help */
 	md_open(&nl, &fam, &sum, &cerr);
 	rc = cli_report(cmd, &cerr);
 	if (rc != MDC_EXIT_OK)
 		return rc;
-	if (one)
-		rc = info_check_socket(cmd, &sum, socket);
+	if (!sa.all)
+		rc = info_check_socket(cmd, &sum, sa.socket);
 	info_summary_free(&sum);
 	if (rc == MDC_EXIT_OK) {
 		session_start(&nl, &fam, SNAPSHOT_SESSION_MS, &id, NULL, &cerr);
 		rc = cli_report(cmd, &cerr);
 	}
 	if (rc == MDC_EXIT_OK) {
-		rc = request(cmd, &nl, &fam, all, socket, channels, &col);
+		rc = request(cmd, &nl, &fam, sa.all, sa.socket, sa.channels,
+			     &col);
 		session_stop(&nl, &fam, id, &cerr);
 		cli_report(cmd, &cerr);	/* a warning at most */
 	}
 	if (rc == MDC_EXIT_OK) {
-		print_init(&p, stdout, o.json, o.pretty);
+		print_init(&p, stdout, sa.o.json, sa.o.pretty);
 		rc = snapshot_show(cmd, &p,
 				   (const struct nlmsghdr *const *)col.msgs,
-				   col.nr, channels);
+				   col.nr, sa.channels);
 		if (rc == MDC_EXIT_OK)
 			rc = cli_output_end(cmd, &p);
 	}

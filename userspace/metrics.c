@@ -87,12 +87,57 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : NONE;
 }
 
+/* The core side: offcore bandwidth, latencies, frequency, saturation. */
+static void compute_core(const struct snap *a, const struct snap *b,
+			 uint32_t tsc_khz, double threshold, double ns,
+			 struct interval *m)
+{
+	double pend = NONE, den = NONE;
+
+	m->offcore_read_gbps = NONE;
+	if (both(a, b, A(OFFCORE_DRAM_READS))) {
+		uint64_t reads = delta(a, b, A(OFFCORE_DRAM_READS));
+
+		/* each read is one 64-byte line */
+		m->offcore_read_gbps = (double)reads * 64 / ns;
+		if (reads <= UINT64_MAX / 64) {
+			m->have_offcore_bytes = true;
+			m->offcore_bytes = reads * 64;
+		}
+	}
+
+	if (both(a, b, A(L1D_PEND_MISS)))
+		pend = (double)delta(a, b, A(L1D_PEND_MISS));
+	if (both(a, b, A(L1_MISS)))
+		m->l1_miss_latency = ratio(pend, (double)delta(a, b, A(L1_MISS)));
+	/*
+	 * Sapphire and Emerald Rapids count L1_MISS_ANY, the denominator
+	 * perf's load_miss_real_latency uses there; elsewhere the paper's
+	 * L1 misses plus fill-buffer hits.
+	 */
+	if (both(a, b, A(L1_MISS_ANY)))
+		den = (double)delta(a, b, A(L1_MISS_ANY));
+	else if (both(a, b, A(L1_MISS)) && both(a, b, A(LFB_HIT)))
+		den = (double)delta(a, b, A(L1_MISS)) +
+		      (double)delta(a, b, A(LFB_HIT));
+	m->load_miss_real_latency = ratio(pend, den);
+
+	/* TSC frequency x unhalted core cycles per unhalted reference cycle */
+	if (tsc_khz && both(a, b, A(CYCLES)) && both(a, b, A(REF_CYCLES)))
+		m->core_ghz = (double)tsc_khz / 1e6 *
+			      ratio((double)delta(a, b, A(CYCLES)),
+				    (double)delta(a, b, A(REF_CYCLES)));
+	m->load_miss_real_latency_ns = ratio(m->load_miss_real_latency,
+					     m->core_ghz);
+	if (!isnan(m->load_miss_real_latency))
+		m->saturated = m->load_miss_real_latency > threshold;
+}
+
 static void compute(const struct snap *a, const struct snap *b,
 		    uint32_t tsc_khz, double threshold,
 		    const struct group_state *seen, struct interval *m)
 {
-	bool imc_ok, core_ok;
-	double ns, rd = NONE, wr = NONE, pend = NONE, den = NONE;
+	double ns, rd = NONE, wr = NONE;
 	unsigned int g;
 
 	memset(m, 0, sizeof(*m));
@@ -106,8 +151,6 @@ static void compute(const struct snap *a, const struct snap *b,
 		if (m->brk[g].why != BREAK_NONE)
 			m->valid = false;
 	}
-	imc_ok = m->brk[GROUP_IMC].why == BREAK_NONE;
-	core_ok = m->brk[GROUP_CORE].why == BREAK_NONE;
 
 	if (snap_has(b, A(TIME_NS)))
 		m->t_ns = b->v[A(TIME_NS)];
@@ -116,63 +159,28 @@ static void compute(const struct snap *a, const struct snap *b,
 	/* bytes per nanosecond are 10^9 bytes per second */
 	ns = m->interval_ns ? (double)m->interval_ns : NONE;
 
-	if (imc_ok && both(a, b, A(DRAM_READ_BYTES))) {
-		m->have_read_bytes = true;
-		m->read_bytes = delta(a, b, A(DRAM_READ_BYTES));
-		rd = (double)m->read_bytes;
-	}
-	if (imc_ok && both(a, b, A(DRAM_WRITE_BYTES))) {
-		m->have_write_bytes = true;
-		m->write_bytes = delta(a, b, A(DRAM_WRITE_BYTES));
-		wr = (double)m->write_bytes;
+	if (m->brk[GROUP_IMC].why == BREAK_NONE) {
+		if (both(a, b, A(DRAM_READ_BYTES))) {
+			m->have_read_bytes = true;
+			m->read_bytes = delta(a, b, A(DRAM_READ_BYTES));
+			rd = (double)m->read_bytes;
+		}
+		if (both(a, b, A(DRAM_WRITE_BYTES))) {
+			m->have_write_bytes = true;
+			m->write_bytes = delta(a, b, A(DRAM_WRITE_BYTES));
+			wr = (double)m->write_bytes;
+		}
 	}
 	m->read_gbps = rd / ns;
 	m->write_gbps = wr / ns;
 	m->total_gbps = (rd + wr) / ns;
 
-	m->offcore_read_gbps = NONE;
-	if (core_ok && both(a, b, A(OFFCORE_DRAM_READS))) {
-		uint64_t reads = delta(a, b, A(OFFCORE_DRAM_READS));
-
-		/* each read is one 64-byte line */
-		m->offcore_read_gbps = (double)reads * 64 / ns;
-		if (reads <= UINT64_MAX / 64) {
-			m->have_offcore_bytes = true;
-			m->offcore_bytes = reads * 64;
-		}
-	}
-
-	if (core_ok && both(a, b, A(L1D_PEND_MISS)))
-		pend = (double)delta(a, b, A(L1D_PEND_MISS));
-	m->l1_miss_latency = NONE;
-	if (core_ok && both(a, b, A(L1_MISS)))
-		m->l1_miss_latency = ratio(pend, (double)delta(a, b, A(L1_MISS)));
-	/*
-	 * Sapphire and Emerald Rapids count L1_MISS_ANY, the denominator
-	 * perf's load_miss_real_latency uses there; elsewhere the paper's
-	 * L1 misses plus fill-buffer hits.
-	 */
-	if (core_ok && both(a, b, A(L1_MISS_ANY)))
-		den = (double)delta(a, b, A(L1_MISS_ANY));
-	else if (core_ok && both(a, b, A(L1_MISS)) && both(a, b, A(LFB_HIT)))
-		den = (double)delta(a, b, A(L1_MISS)) +
-		      (double)delta(a, b, A(LFB_HIT));
-	m->load_miss_real_latency = ratio(pend, den);
-
-	/* TSC frequency x unhalted core cycles per unhalted reference cycle */
-	m->core_ghz = NONE;
-	if (core_ok && tsc_khz && both(a, b, A(CYCLES)) &&
-	    both(a, b, A(REF_CYCLES)))
-		m->core_ghz = (double)tsc_khz / 1e6 *
-			      ratio((double)delta(a, b, A(CYCLES)),
-				    (double)delta(a, b, A(REF_CYCLES)));
-	m->load_miss_real_latency_ns = ratio(m->load_miss_real_latency,
-					     m->core_ghz);
-
-	if (isnan(m->load_miss_real_latency))
-		m->saturated = -1;
-	else
-		m->saturated = m->load_miss_real_latency > threshold;
+	m->offcore_read_gbps = m->l1_miss_latency = NONE;
+	m->load_miss_real_latency = m->core_ghz = NONE;
+	m->load_miss_real_latency_ns = NONE;
+	m->saturated = -1;
+	if (m->brk[GROUP_CORE].why == BREAK_NONE)
+		compute_core(a, b, tsc_khz, threshold, ns, m);
 }
 
 void metrics_compute(const struct snap *a, const struct snap *b,

@@ -26,6 +26,7 @@ static int fail(const struct nl_error *e, char **err)
 	return rc;
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_cli_errors(void)
 {
 	struct nl_error e;

@@ -229,6 +229,7 @@ static void test_metrics_epochs(void)
 	   "metrics: a core counter going backwards invalidates the core group");
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_aggregation(void)
 {
 	struct aggregator g;

@@ -24,6 +24,7 @@ static void interval_bad(const char *s, const char *want)
 	is_str(err, want, "interval: the message for a bad value");
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_parse(void)
 {
 	static const struct { const char *s; uint32_t ms; } good[] = {

@@ -53,6 +53,7 @@ static struct nlmsghdr *reply_prefetch(char *buf)
 	return nlh;
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_prefetch(void)
 {
 	char buf[8192], err[160];

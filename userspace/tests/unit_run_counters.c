@@ -51,6 +51,7 @@ static void rc_add_pair(struct run_counters *c, size_t slot,
 	run_counters_add(c, slot, pa, pb);
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_run_counters(void)
 {
 	static const char *const labels[] = { "copy", "scale" };

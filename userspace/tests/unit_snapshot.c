@@ -92,6 +92,7 @@ static int snapshot_case(const struct nlmsghdr *const *msgs, size_t nr,
 	return rc;
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_snapshot_show(void)
 {
 	static char buf0[2048], buf1[2048], buf2[2048];

@@ -177,6 +177,7 @@ static void test_watch_epoch(void)
 	free(err);
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_watch_unavailable(void)
 {
 	struct info_summary sum;
@@ -261,6 +262,7 @@ static void test_watch_unavailable(void)
 	free(err);
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_watch_flow(void)
 {
 	struct info_summary sum;
@@ -385,6 +387,7 @@ static double seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Long: one scenario, its checks in the order the behaviour unfolds. */
 static void test_watch_loop(void)
 {
 	struct info_summary sum;
