@@ -18,7 +18,8 @@ help:
 	@echo "make userspace    only userspace/memdiagctl"
 	@echo "make modules-all  the module for every Debian kernel here, into build/KVER/"
 	@echo "make regen        regenerate the UAPI header and genl_gen.[ch] from the YNL spec"
-	@echo "make check        install what is missing and run every test"
+	@echo "make check        install what is missing and run every test;"
+	@echo "                  TEST=\"name ...\" only those (scripts/test.sh --list names them)"
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
@@ -51,8 +52,9 @@ check-regen:
 deps:
 	scripts/deps.sh
 
+# TEST="sim-run guest" runs only those tests (scripts/test.sh --list)
 check:
-	scripts/test.sh
+	MEMDIAG_TEST="$(TEST)" scripts/test.sh
 
 run:
 	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# deps.sh - install the Debian packages memdiag's build, tests and benchmark
-# (likwid, for "make bench") need, if any is missing. Needs root (or sudo)
+# deps.sh - install the Debian packages memdiag's build, tests (the stock
+# and PREEMPT_RT kernels of 6.1 and 6.12 the VM tests boot; what "make
+# check-debug" needs to build a kernel) and benchmark (likwid, for "make
+# bench") need, if any is missing. Needs root (or sudo)
 # only when something is missing.
 set -eu
 
@@ -9,6 +11,9 @@ pkgs="make gcc libc6-dev pkg-config libmnl-dev libjson-c-dev jq iproute2 kmod ut
 xz-utils cpio python3 python3-yaml python3-jsonschema
 linux-headers-amd64 linux-headers-6.12-amd64
 linux-image-amd64 linux-image-6.12-amd64
+linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
+linux-image-rt-amd64 linux-image-6.12-rt-amd64
+flex bison bc libelf-dev libssl-dev
 linux-source-6.12 qemu-system-x86 busybox-static likwid"
 
 missing=

@@ -3,14 +3,38 @@
 # test.sh - memdiag's whole test suite (the README's test command): install
 # what is missing, check the generated files, build the module for every
 # Debian kernel here with W=1 and the CLI with -Werror, run the host tests,
-# then boot each kernel in QEMU/TCG on each test CPU and run the selftests
-# in it. Every step reports TAP; the run ends with "N passed, N failed".
+# then boot each kernel in QEMU/TCG and run the VM tests of
+# selftests/memdiag/vmtests in it. Every test prints TAP (kselftest programs
+# nested as KTAP subtests); each line "ok"/"not ok" at any depth counts
+# once, and so does each step's exit status. Ends with "N passed, N failed".
 #
-# MEMDIAG_GUESTS="skx-2s hsx" limits the VM part to some guests;
-# MEMDIAG_KERNELS="6.12.117+deb12-amd64" to some kernels.
+# MEMDIAG_TEST="sim-run guest" (make check TEST=...) runs only those tests:
+# names from vmtests or the host steps' names (test.sh --list shows them);
+# MEMDIAG_GUESTS="skx-2s hsx" limits the guests of the "guest" test;
+# MEMDIAG_KERNELS="6.12.117+deb12-amd64" the kernels.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+vmtests=selftests/memdiag/vmtests
+guestsf=selftests/memdiag/guests
+host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle prefetch-oracle"
+
+if [ "${1:-}" = --list ]; then
+	echo "host steps: $host_steps"
+	echo "VM tests: $(awk '!/^#/ && NF { printf "%s ", $1 }' $vmtests)"
+	echo "guests: $(awk '!/^#/ && NF { printf "%s ", $1 }' $guestsf)"
+	exit 0
+fi
+
+only=${MEMDIAG_TEST:-}
+for t in $only; do
+	case " $host_steps $(awk '!/^#/ && NF { printf "%s ", $1 }' $vmtests)" in
+	*" $t "*) ;;
+	*) echo "test: no test named '$t' (scripts/test.sh --list shows them)" >&2; exit 2 ;;
+	esac
+done
+# wanted NAME: NAME is selected (everything is when MEMDIAG_TEST is empty)
+wanted() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 
 pass=0
 fail=0
@@ -19,10 +43,12 @@ failures=()
 logdir=$top/build/test-logs
 mkdir -p "$logdir"
 
-# count STEP LOG: add the TAP results in LOG to the totals
+# count STEP LOG: add the TAP results in LOG, at any nesting depth, to the
+# totals
 count() {
 	local step=$1 log=$2 line
 	while IFS= read -r line; do
+		line=${line#"${line%%[! ]*}"}
 		case "$line" in
 		"not ok "*)
 			fail=$((fail + 1))
@@ -32,26 +58,29 @@ count() {
 		"ok "*)
 			pass=$((pass + 1)) ;;
 		esac
-	done < <(grep -E '^(not )?ok [0-9]+' "$log")
+	done < <(grep -E '^ *(not )?ok [0-9]+' "$log")
 }
 
-# step NAME COMMAND...: run COMMAND; if it prints TAP, count its tests,
-# and count the command's own exit status as one more test either way.
+# step ID NAME COMMAND...: unless ID is deselected, run COMMAND; if it
+# prints TAP, count its tests, and count the command's own exit status as
+# one more test either way.
 step() {
-	local name=$1 log rc
-	shift
+	local id=$1 name=$2 log rc
+	shift 2
+	wanted "$id" || return 0
 	log=$logdir/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
 	echo "== $name"
-	"$@" > "$log" 2>&1 && rc=0 || rc=$?
+	local t0=$SECONDS
+	"$@" < /dev/null > "$log" 2>&1 && rc=0 || rc=$?
 	sed 's/^/   /' "$log"
 	count "$name" "$log"
 	if [ $rc = 0 ]; then
 		pass=$((pass + 1))
-		echo "   ok - $name"
+		echo "   ok - $name ($((SECONDS - t0)) s)"
 	else
 		fail=$((fail + 1))
 		failures+=("$name: exit status $rc")
-		echo "   not ok - $name (exit status $rc)"
+		echo "   not ok - $name (exit status $rc, $((SECONDS - t0)) s)"
 	fi
 	return $rc
 }
@@ -60,8 +89,8 @@ scripts/deps.sh || { echo "test: installing dependencies failed" >&2; exit 1; }
 LINUX_SRC=$(scripts/linux-src.sh) || exit 1
 export LINUX_SRC
 
-step "generated files match the YNL spec" scripts/ynl-gen.sh --check
-step "checkpatch --strict on module/" sh -c '
+step regen "generated files match the YNL spec" scripts/ynl-gen.sh --check
+step checkpatch "checkpatch --strict on module/" sh -c '
 	cp=$LINUX_SRC/scripts/checkpatch.pl
 	$cp --strict --no-tree --quiet -f $(ls module/*.[ch] module/sim/*.[ch] | grep -v compat.h) &&
 	# the compat header exists to compare kernel versions
@@ -69,60 +98,78 @@ step "checkpatch --strict on module/" sh -c '
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h'
 
 kernels=${MEMDIAG_KERNELS:-$(scripts/kernels.sh)}
-step "Debian 6.1 and 6.12 kernels with headers are installed" sh -c \
-	"echo '$kernels' | grep -q '^6\.1\.' && echo '$kernels' | grep -q '^6\.12\.'"
+step kernels "Debian 6.1 and 6.12 kernels, stock and PREEMPT_RT, with headers are installed" sh -c "
+	for re in '^6\.1\.[^ ]*-amd64$' '^6\.12\.[^ ]*-amd64$' '^6\.1\.[^ ]*-rt-amd64$' '^6\.12\.[^ ]*-rt-amd64$'; do
+		echo '$kernels' | grep -v -- '-rt-' | grep -q \"\$re\" ||
+		echo '$kernels' | grep -q -- \"\$re\" || { echo \"no kernel matches \$re in: $kernels\"; exit 1; }
+	done"
+# the module is built for every kernel a selected VM test boots
+need_modules=
+if wanted build; then
+	need_modules=1
+else
+	while read -r name _; do
+		wanted "$name" && need_modules=1
+	done < <(grep -v '^#' $vmtests)
+fi
 built=()
-for k in $kernels; do
-	step "module builds for $k with W=1, no warnings" scripts/build-module.sh "$k" &&
-		built+=("$k")
-done
-step "memdiagctl builds with -Wall -Wextra -Werror" make -s -C userspace
-step "memdiagctl host tests" make -s -C userspace check
-step "selftest programs build" make -s -C selftests
-step "uarch table agrees with perf's mapfile and the uncore driver" \
+if [ -n "$need_modules" ]; then
+	for k in $kernels; do
+		if wanted build; then
+			step build "module builds for $k with W=1, no warnings" \
+				scripts/build-module.sh "$k" && built+=("$k")
+		else
+			# only what the selected tests need: no TAP line for it
+			scripts/build-module.sh "$k" > /dev/null && built+=("$k")
+		fi
+	done
+fi
+step build "memdiagctl builds with -Wall -Wextra -Werror" make -s -C userspace
+step unit "memdiagctl host tests" make -s -C userspace check
+step selftests-build "selftest programs build" make -s -C selftests
+step uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin
-step "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
+step prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
 	/usr/bin/python3 selftests/host/prefetch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_prefetch.bin
 
-guests=${MEMDIAG_GUESTS:-$(awk '!/^#/ && NF { print $1 }' selftests/memdiag/guests)}
-for k in "${built[@]}"; do
-	for g in $guests; do
-		read -r _ cpu smp env < <(awk -v g="$g" '$1 == g' selftests/memdiag/guests)
-		args=(--kernel "$k" --cpu "$cpu" --smp "$smp" --timeout 300
-		      --env "MEMDIAG_KO=build/$k/memdiag.ko" --env "LINUX_SRC=$LINUX_SRC")
-		for e in $env; do args+=(--env "$e"); done
-		step "VM $k $g: selftests, clean dmesg" \
-			selftests/vm/run.sh "${args[@]}" -- selftests/memdiag/guest.sh
+# vmtest ID NAME KVER CPU SMP TIMEOUT ENV SCRIPTS: one boot running SCRIPTS
+vmtest() {
+	local id=$1 name=$2 k=$3 cpu=$4 smp=$5 to=$6 env=$7 scripts=$8 e
+	local args=(--kernel "$k" --cpu "$cpu" --smp "$smp" --timeout "$to"
+		--env "MEMDIAG_KO=build/$k/memdiag.ko"
+		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko"
+		--env "LINUX_SRC=$LINUX_SRC")
+	for e in $env; do args+=(--env "$e"); done
+	# one guest runs the scripts in order; it fails if any did
+	step "$id" "VM $k $name: $scripts, clean dmesg" \
+		selftests/vm/run.sh "${args[@]}" -- bash -c \
+		'rc=0; for t; do echo "# selftests/memdiag/$t"; selftests/memdiag/$t || rc=1; done; exit $rc' \
+		_ $scripts
+}
+
+# A selection of VM tests alone still needs the CLI and the test programs.
+if [ -n "$only" ] && [ -n "$need_modules" ]; then
+	wanted build || make -s -C userspace > /dev/null || echo "test: memdiagctl does not build" >&2
+	wanted selftests-build || make -s -C selftests > /dev/null ||
+		echo "test: the selftest programs do not build" >&2
+fi
+while read -r name kset smp to scripts; do
+	wanted "$name" || continue
+	for k in "${built[@]}"; do
+		[ "$kset" = all ] || [[ $k != *-rt-* ]] || continue
+		if [ "$smp" = guests ]; then
+			while read -r g cpu gsmp env; do
+				[ -z "${MEMDIAG_GUESTS:-}" ] ||
+					[[ " $MEMDIAG_GUESTS " == *" $g "* ]] || continue
+				vmtest "$name" "$name $g" "$k" "$cpu" "$gsmp" "$to" "$env" "$scripts"
+			done < <(grep -v '^#' $guestsf | awk NF)
+		else
+			vmtest "$name" "$name" "$k" Skylake-Server-v1 "$smp" "$to" "" "$scripts"
+		fi
 	done
-done
-
-# The simulated platform: counters, sessions and restore, per kernel.
-for k in "${built[@]}"; do
-	step "VM $k sim: counters on the simulated platform, clean dmesg" \
-		selftests/vm/run.sh --kernel "$k" --timeout 600 \
-		--env "MEMDIAG_KO=build/$k/memdiag.ko" \
-		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
-		--env "LINUX_SRC=$LINUX_SRC" -- sh -c \
-		'selftests/memdiag/sim-basic.sh; a=$?; selftests/memdiag/sim.sh && exit $a'
-	step "VM $k sim: prefetcher control, per-core scope, hotplug, restore" \
-		selftests/vm/run.sh --kernel "$k" --timeout 600 \
-		--smp 8,sockets=2,cores=2,threads=2 \
-		--env "MEMDIAG_KO=build/$k/memdiag.ko" \
-		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
-		-- selftests/memdiag/prefetch-sim.sh
-
-done
-
-# The counters memdiagctl run reads around its kernels, on the sim.
-for k in "${built[@]}"; do
-	step "VM $k sim: counters around memdiagctl run, clean dmesg" \
-		selftests/vm/run.sh --kernel "$k" --timeout 600 \
-		--env "MEMDIAG_KO=build/$k/memdiag.ko" \
-		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko" \
-		-- selftests/memdiag/sim-run.sh
-done
+done < <(grep -v '^#' $vmtests | awk NF)
 
 echo
 for f in "${failures[@]}"; do

@@ -9,14 +9,12 @@
 # described in genl_info.c.
 set -u
 cd "$(dirname "$0")/../.."
-. selftests/lib.sh
+. selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_KO:?MEMDIAG_KO must name memdiag.ko}
-ctl=userspace/memdiagctl
 spec=$PWD/Documentation/netlink/specs/memdiag.yaml
 ynl=(/usr/bin/python3 "$LINUX_SRC/tools/net/ynl/cli.py" --spec "$spec"
      --schema "$LINUX_SRC/Documentation/netlink/genetlink-legacy.yaml")
-nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 echo "# guest: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 
@@ -33,16 +31,8 @@ if ! insmod "$ko"; then
 fi
 ok "insmod memdiag.ko"
 
-# The kselftest program prints its own TAP lines.
-echo "# genl_info (kselftest harness)"
-selftests/memdiag/genl_info.bin 2>&1 | grep -v -e '^TAP version' -e '^1\.\.' |
-	awk -v base="$tap_n" '
-		/^(not )?ok [0-9]+/ { n++; sub(/ok [0-9]+/, "ok " base + n) }
-		{ print }
-		END { print "# genl_info: " n+0 " tests" }' > /tmp/genl_info.tap
-cat /tmp/genl_info.tap
-tap_n=$((tap_n + $(grep -cE '^(not )?ok [0-9]+' /tmp/genl_info.tap)))
-tap_failed=$((tap_failed + $(grep -cE '^not ok [0-9]+' /tmp/genl_info.tap)))
+# The kselftest program's TAP, nested as a subtest.
+subtest "genl_info (kselftest harness)" selftests/memdiag/genl_info
 
 # iproute2 lists the family, its operation and its multicast group.
 genl ctrl list 2>&1 | awk '/^Name: / { on = ($2 == "memdiag") } on' > /tmp/genl.out

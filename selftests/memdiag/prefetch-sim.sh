@@ -12,22 +12,16 @@
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
 set -u
 cd "$(dirname "$0")/../.."
-. selftests/lib.sh
+. selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_KO:?}
 simko=${MEMDIAG_SIM_KO:?}
-ctl=userspace/memdiagctl
-dbg=/sys/kernel/debug/memdiag_sim
-nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 ncpus=$(nproc)
 
 # the original values: CPUs of a core share one; each core has its own
 orig=(0x8 0x8 0x4 0x4 0x2 0x2 0x1 0x1)
 
-reg() { # the value of MSR 0x1a4 of CPU $1 in the sim's regs
-	awk -v c="$1" '$1 == "msr" && $2 == c && $3 == "0x1a4" { print $4; f = 1 }
-		END { if (!f) print "unset" }' $dbg/regs
-}
+pf_reg() { reg msr "$1" 0x1a4; } # MSR 0x1a4 of CPU $1 as the sim holds it
 # expect NAME V0 V1 ... V7: MSR 0x1a4 of every CPU, as the sim holds it
 expect() {
 	local name=$1 cpu bad= want
@@ -35,7 +29,7 @@ expect() {
 	for cpu in $(seq 0 $((ncpus - 1))); do
 		want=$(printf '0x%x' "$(($1))")
 		shift
-		[ "$(reg "$cpu")" = "$want" ] || bad="$bad cpu$cpu=$(reg "$cpu")(want $want)"
+		[ "$(pf_reg "$cpu")" = "$want" ] || bad="$bad cpu$cpu=$(pf_reg "$cpu")(want $want)"
 	done
 	if [ -z "$bad" ]; then ok "$name"; else not_ok "$name" "$bad"; fi
 }
@@ -174,7 +168,7 @@ originals "after rmmod the sim holds every original again"
 # reserved bits fault: the sim refuses them like a #GP, and memdiag
 # never sets them (it read-modify-writes only its bits)
 echo "msr 0 0x1a4 0x10" > $dbg/poke 2>/dev/null
-check "the sim refuses a reserved bit (bit 4) of 0x1a4" test "$(reg 0)" = 0x8
+check "the sim refuses a reserved bit (bit 4) of 0x1a4" test "$(pf_reg 0)" = 0x8
 
 check "rmmod memdiag_sim" rmmod memdiag_sim
 tap_end

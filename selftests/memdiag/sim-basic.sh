@@ -13,10 +13,10 @@
 #	-- selftests/memdiag/sim-basic.sh
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. selftests/lib.sh
+. selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_SIM_KO:?MEMDIAG_SIM_KO must name memdiag_sim.ko}
-d=/sys/kernel/debug/memdiag_sim
+d=$dbg
 
 cleanup() {
 	grep -q '^memdiag_sim ' /proc/modules && rmmod memdiag_sim
@@ -30,12 +30,6 @@ sock_bus=(85 17 6a d0 3b a4 5e f2)
 # skx channel functions, by channel
 skx_chan=(0a.2 0a.6 0b.2 0c.2 0c.6 0d.2)
 
-poke() { echo "$*" > $d/poke; }
-# peek REG: print the register's value
-peek() {
-	local l
-	echo "$*" > $d/peek && read -r l < $d/peek && echo "${l##* }"
-}
 within2() { # MEASURED EXPECTED: |m - e| <= 2% of e
 	local diff=$(($1 - $2))
 	[ $((${diff#-} * 50)) -le "$2" ]

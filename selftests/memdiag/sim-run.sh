@@ -14,37 +14,11 @@
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO, MEMDIAG_SIM_UARCH (default skx).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. selftests/lib.sh
+. selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_KO:?}
 simko=${MEMDIAG_SIM_KO:?}
 u=${MEMDIAG_SIM_UARCH:-skx}
-ctl=userspace/memdiagctl
-dbg=/sys/kernel/debug/memdiag_sim
-nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-
-poke() { echo "$*" > $dbg/poke; }
-# within PCT VALUE WANT: |VALUE - WANT| <= PCT % of WANT
-within() {
-	awk -v p="$1" -v v="$2" -v w="$3" 'BEGIN { d = v - w; if (d < 0) d = -d;
-		exit !(v != "null" && v != "" && d <= p / 100 * w) }'
-}
-set_rates() { # socket rd_mbps wr_mbps latency l1m/s lfb/s ocr_mbps
-	local d=$dbg/socket$1
-	echo "$2" > $d/read_bw_mbps
-	echo "$3" > $d/write_bw_mbps
-	echo "$4" > $d/load_latency_cycles
-	echo "$5" > $d/l1_miss_per_sec
-	echo "$6" > $d/lfb_hit_per_sec
-	echo "$7" > $d/offcore_read_mbps
-}
-# jqv FILE FILTER: the filter's value (raw)
-jqv() { jq -r "$2" "$1" 2>/dev/null; }
-# jt FILTER FILE: the filter yields true on FILE (jq -e passes an empty file)
-jt() {
-	[ -s "$2" ] || { echo "$2 is empty"; return 1; }
-	jq -e "$1" "$2"
-}
 
 if ! insmod "$simko" uarch="$u"; then
 	not_ok "insmod memdiag_sim uarch=$u"
@@ -70,7 +44,7 @@ rc=$?
 check "run read-delay -j with the module: exit 0, nothing on stderr" \
 	sh -c "[ $rc = 0 ] && [ ! -s /tmp/rd.err ] || { cat /tmp/rd.err; false; }"
 r=".results[0].counters"
-check "read-delay: counters valid over 2 intervals, counters_reason null" jt \
+check "read-delay: counters valid over 2 intervals, counters_reason null" jqt \
 	"$r.valid == true and $r.intervals == 2 and .results[0].counters_reason == null" $out
 ns=$(jqv $out "$r.interval_ns")
 v=$(jqv $out "$r.sockets[0].read_bytes / $r.interval_ns")
@@ -86,11 +60,11 @@ check "read-delay: socket 0 L1 miss latency 300 cycles within 1% (got $v)" withi
 v=$(jqv $out "$r.sockets[0].load_miss_real_latency_cycles")
 check "read-delay: socket 0 load miss real latency 200 cycles within 1% (got $v)" within 1 "$v" 200
 if [ "$nsock" -gt 1 ]; then
-	check "read-delay: idle socket 1 read and wrote 0 bytes" jt \
+	check "read-delay: idle socket 1 read and wrote 0 bytes" jqt \
 		"$r.sockets[1].read_bytes == 0 and $r.sockets[1].write_bytes == 0 and $r.sockets[1].offcore_read_bytes == 0" $out
-	check "read-delay: idle socket 1's latencies are null, with the reason" jt \
+	check "read-delay: idle socket 1's latencies are null, with the reason" jqt \
 		"$r.sockets[1].l1_miss_latency_cycles == null and ($r.sockets[1].null_reasons.l1_miss_latency_cycles | test(\"no load missed\"))" $out
-	check "read-delay: the totals are socket 0's plus socket 1's" jt \
+	check "read-delay: the totals are socket 0's plus socket 1's" jqt \
 		"$r.read_bytes == ([$r.sockets[].read_bytes] | add)" $out
 fi
 # The interval holds the span between the marks, which holds the timed
@@ -117,7 +91,7 @@ stream_check() {
 	tag="stream${nt:+ --nt}"
 	sw=$(jqv "$f" .sweeps)
 	check "$tag: sweeps ($sw) per op: 64 MiB per array over 4 MiB arrays" test "$sw" = 16
-	check "$tag: \"nt\": ${nt:-false} in the head and every result" jt \
+	check "$tag: \"nt\": ${nt:-false} in the head and every result" jqt \
 		".nt == ${nt:-false} and all(.results[]; .nt == ${nt:-false})" "$f"
 	for op in copy scale add triad; do
 		c=".results[$i].counters"
@@ -125,17 +99,17 @@ stream_check() {
 		[ -n "$nt" ] && per=$((per - 8))
 		rd=$((per - 8))
 		bytes=$((524288 * per * sw * reps))
-		check "$tag $op: traffic_bytes = 524288 x $per x $sw sweeps x $reps reps, $rd of each $per read" jt \
+		check "$tag $op: traffic_bytes = 524288 x $per x $sw sweeps x $reps reps, $rd of each $per read" jqt \
 			"$c.traffic_bytes == $bytes and $c.traffic_read_bytes == $((524288 * rd * sw * reps))" "$f"
 		want=$(jqv "$f" "14 * $c.interval_ns / $bytes")
 		v=$(jqv "$f" "$c.volume_ratio")
 		check "$tag $op: volume_ratio = 14 GB/s x interval / traffic ($want) within 3% (got $v)" \
 			within 3 "$v" "$want"
-		check "$tag $op: volume_ratio is (read + write bytes) / traffic_bytes" jt \
+		check "$tag $op: volume_ratio is (read + write bytes) / traffic_bytes" jqt \
 			"(($c.read_bytes + $c.write_bytes) / $c.traffic_bytes - $c.volume_ratio | fabs) < 1e-4 * $c.volume_ratio" "$f"
 		i=$((i + 1))
 	done
-	check "$tag: each op has its own interval" jt \
+	check "$tag: each op has its own interval" jqt \
 		'[.results[].counters.interval_ns] | unique | length == 4' "$f"
 }
 out=/tmp/st.json
@@ -150,31 +124,31 @@ rc=$?
 check "run stream --nt -j with the module: exit 0, verified" \
 	sh -c "[ $rc = 0 ] && [ -s $out ] && jq -e '[.results[].verified] | all' $out >/dev/null || { cat /tmp/stnt.err; false; }"
 stream_check $out 1 true
-check "stream --nt: traffic_gbps = gbps (nothing read before a store)" jt \
+check "stream --nt: traffic_gbps = gbps (nothing read before a store)" jqt \
 	'all(.results[]; .traffic_gbps == .gbps)' $out
 
 # every kernel's results carry their own counters: loaded-latency one
 # slot per delay, stencil one per variant
 out=/tmp/ll.json
 "$ctl" run loaded-latency --threads 2 --size 64K --reps 1 --delay 0,1000 -j > $out 2>/tmp/ll.err
-check "loaded-latency: a valid counters object for each delay, socket 0 read > 0" jt \
+check "loaded-latency: a valid counters object for each delay, socket 0 read > 0" jqt \
 	'(.results | length) == 2 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters_reason == null)' $out
 out=/tmp/st.json
 "$ctl" run stencil --size 64K --reps 1 --sweeps 2 --model-gbps 10 -j > $out 2>/tmp/st.err
-check "stencil: a valid counters object for each variant, verified" jt \
+check "stencil: a valid counters object for each variant, verified" jqt \
 	'(.results | length) == 4 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0)' $out
 # throughput: a slot per size and mix; transpose: one per variant, each
 # its own kern_run() but a phase of its own to the marks, so each slot
 # holds exactly its variant's one repetition
 out=/tmp/tp.json
 "$ctl" run throughput --size 16K --mix load --reps 1 -j > $out 2>/tmp/tp.err
-check "throughput: a valid counters object, socket 0 read > 0" jt \
+check "throughput: a valid counters object, socket 0 read > 0" jqt \
 	'(.results | length) == 1 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
 out=/tmp/tr.json
 "$ctl" run transpose --size 64K --reps 1 -j > $out 2>/tmp/tr.err
-check "transpose: a valid counters object for each variant, one interval each, verified" jt \
+check "transpose: a valid counters object for each variant, one interval each, verified" jqt \
 	'(.results | length) >= 3 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
-check "transpose: each variant has its own interval" jt \
+check "transpose: each variant has its own interval" jqt \
 	'([.results[].counters.interval_ns] | unique | length) == (.results | length)' $out
 
 # Another agent resets an IMC counter control while a repetition runs:
@@ -193,11 +167,11 @@ rc=$?
 check "a reset during the run ($ctl0; delay $delay): the run was still going" \
 	test "$running" = yes
 check "... exit 0" test "$rc" = 0
-check "... the counters are invalid: the reset socket's DRAM bytes null with the epoch change" jt \
+check "... the counters are invalid: the reset socket's DRAM bytes null with the epoch change" jqt \
 	'.results[0].counters as $c | $c.valid == false and $c.read_bytes == null and
 	 ([$c.sockets[] | select(.valid == false) | .read_bytes == null and
 	   (.null_reasons.read_bytes | test("imc-epoch changed from [0-9]+ to [0-9]+ during the run"))] == [true])' /tmp/reset.json
-check "... the other sockets and the reset socket's core counters stand" jt \
+check "... the other sockets and the reset socket's core counters stand" jqt \
 	'.results[0].counters.sockets | ([.[] | select(.valid) | .read_bytes != null] | length) == '"$((nsock - 1))"' and
 	 ([.[] | select(.valid == false) | .offcore_read_bytes != null] == [true])' /tmp/reset.json
 
@@ -215,7 +189,7 @@ poke "msr 1 0x186 0x0"
 
 check "rmmod memdiag" rmmod memdiag
 "$ctl" -j run read-delay --size 4M --reps 1 > /tmp/nomod.json 2>&1
-check "run without the module: counters null, the reason says it is not loaded" jt \
+check "run without the module: counters null, the reason says it is not loaded" jqt \
 	'.results[0].counters == null and (.results[0].counters_reason | test("the memdiag module is not loaded"))' /tmp/nomod.json
 check "rmmod memdiag_sim" rmmod memdiag_sim
 

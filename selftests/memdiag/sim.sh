@@ -10,58 +10,15 @@
 # (default "skx icx spr").
 set -u
 cd "$(dirname "$0")/../.."
-. selftests/lib.sh
+. selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_KO:?}
 simko=${MEMDIAG_SIM_KO:?}
-ctl=userspace/memdiagctl
-dbg=/sys/kernel/debug/memdiag_sim
-nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 ncpus=$(nproc)
 
 declare -A UARCH=([skx]=Skylake-SP [icx]="Ice Lake-SP" [spr]="Sapphire Rapids")
 
-poke() { echo "$*" > $dbg/poke; }
-peek() { echo "$*" > $dbg/peek && cat $dbg/peek; }
-reg() { # the value regs shows for "KIND WHERE ADDR", or "unset"
-	awk -v k="$1" -v w="$2" -v a="$3" '$1 == k && $2 == w && $3 == a { print $4; f = 1 }
-		END { if (!f) print "unset" }' $dbg/regs
-}
-# near VALUE WANT: within 1 %
-near() {
-	awk -v v="$1" -v w="$2" 'BEGIN { d = v - w; if (d < 0) d = -d;
-		exit !(v != "null" && d <= 0.01 * w) }'
-}
-set_rates() { # socket rd wr lat l1m lfb ocr
-	local d=$dbg/socket$1
-	echo "$2" > $d/read_bw_mbps
-	echo "$3" > $d/write_bw_mbps
-	echo "$4" > $d/load_latency_cycles
-	echo "$5" > $d/l1_miss_per_sec
-	echo "$6" > $d/lfb_hit_per_sec
-	echo "$7" > $d/offcore_read_mbps
-}
-snap() { # socket key: that key of a one-off snapshot
-	"$ctl" -j snapshot --socket "$1" | jq -r ".[0][\"$2\"]"
-}
 
-# Presets that are not what memdiag writes, so that "restored" cannot be
-# mistaken for "zeroed": an idle event in each event select memdiag uses,
-# a global control bit, an offcore value, and IMC counter controls.
-preset() {
-	local cpu
-	for cpu in $(seq 0 $((ncpus - 1))); do
-		poke "msr $cpu 0x186 0x3c"
-		poke "msr $cpu 0x187 0x2e"
-		poke "msr $cpu 0x38f 0x8"
-		poke "msr $cpu 0x1a6 0x10001"
-	done
-}
-# the control registers in regs (counters move on their own)
-controls() {
-	awk '($1 == "msr" && $3 ~ /^0x(18[6-9a-d]|38d|38f|1a4|1a6|1a7)$/) ||
-	     ($1 != "msr" && $3 ~ /^0x(f4|d8|dc|e0|e4|f0|0|40|44|48|4c|54)$/)' $dbg/regs
-}
 check_restored() { # NAME
 	local cpu bad=
 	for cpu in $(seq 0 $((ncpus - 1))); do
@@ -87,7 +44,7 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 		not_ok "$u: insmod memdiag_sim uarch=$u"
 		continue
 	fi
-	preset
+	sim_preset
 	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
 	"$ctl" -j info > /tmp/info.json 2>&1
 	check "$u: info reports platform sim and ${UARCH[$u]}" jqt \
@@ -205,10 +162,10 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 
 	# someone else's counter: refused, and nothing changed
 	poke "msr 1 0x186 0x43003c"
-	controls > /tmp/regs.before
+	sim_controls > /tmp/regs.before
 	expect_rc "$u: a counter in use elsewhere refuses the session with EBUSY" 5 \
 		"in use" "$ctl" watch --count 1
-	controls > /tmp/regs.after
+	sim_controls > /tmp/regs.after
 	check "$u: the refusal changed no control register" \
 		cmp /tmp/regs.before /tmp/regs.after
 	poke "msr 1 0x186 0x3c"

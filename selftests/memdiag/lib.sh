@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - the one home of the helpers memdiag's shell selftests share
+# (sourced from the repository's top directory): TAP output, checks, and
+# the simulated platform's debugfs (poke, peek, reg, set_rates).
+
+ctl=userspace/memdiagctl
+dbg=/sys/kernel/debug/memdiag_sim
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+tap_n=0
+tap_failed=0
+
+# ok NAME / not_ok NAME [DETAIL...]
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $1"
+	shift
+	for l in "$@"; do
+		printf '%s\n' "$l" | sed 's/^/#   /'
+	done
+}
+
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1 # SKIP $2"
+}
+
+# check NAME COMMAND... : ok if COMMAND succeeds, its output shown if not
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name" "command: $*" "$out"
+	fi
+}
+
+# expect_rc NAME RC PATTERN COMMAND...: COMMAND exits with RC and its
+# stderr+stdout matches the extended regex PATTERN
+expect_rc() {
+	local name=$1 want=$2 pat=$3 out rc
+	shift 3
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	if [ "$rc" = "$want" ] && printf '%s' "$out" | grep -Eq -- "$pat"; then
+		ok "$name"
+	else
+		not_ok "$name" "command: $*" "exit $rc (want $want), want output matching: $pat" "$out"
+	fi
+}
+
+# subtest NAME COMMAND...: COMMAND prints TAP of its own (a kselftest
+# program); its lines are nested as a KTAP subtest (indented, numbered by
+# the program, never renumbered) and its exit status is one more test.
+subtest() {
+	local name=$1 rc
+	shift
+	echo "# $name"
+	"$@" 2>&1 | sed 's/^/    /'
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" = 0 ]; then ok "$name"; else not_ok "$name" "exit status $rc"; fi
+}
+
+tap_end() {
+	echo "1..$tap_n"
+	[ "$tap_failed" = 0 ]
+}
+
+# jqt [OPTIONS] FILTER FILE: FILTER is true of FILE. jq -e alone (1.6)
+# exits 0 on an empty file, which would let a command that printed
+# nothing pass.
+jqt() {
+	local f=${*: -1}
+	if [ ! -s "$f" ]; then
+		echo "jqt: $f is empty or missing"
+		return 1
+	fi
+	jq -e "$@"
+}
+
+# jqv FILE FILTER: the filter's value (raw)
+jqv() { jq -r "$2" "$1" 2>/dev/null; }
+
+# within PCT VALUE WANT: |VALUE - WANT| <= PCT % of WANT
+within() {
+	awk -v p="$1" -v v="$2" -v w="$3" 'BEGIN { d = v - w; if (d < 0) d = -d;
+		exit !(v != "null" && v != "" && d <= p / 100 * w) }'
+}
+# near VALUE WANT: within 1 %
+near() { within 1 "$1" "$2"; }
+
+# The simulated platform (memdiag_sim.ko), see "memdiag_sim" in
+# Documentation/memdiag.rst for the formats.
+# poke KIND WHERE ADDR VALUE: set a register
+poke() { echo "$*" > $dbg/poke; }
+# peek KIND WHERE ADDR: print the register's value
+peek() {
+	local l
+	echo "$*" > $dbg/peek && read -r l < $dbg/peek && echo "${l##* }"
+}
+# reg KIND WHERE ADDR: the value regs lists, or "unset" (never written)
+reg() {
+	awk -v k="$1" -v w="$2" -v a="$3" '$1 == k && $2 == w && $3 == a { print $4; f = 1 }
+		END { if (!f) print "unset" }' $dbg/regs
+}
+# set_rates SOCKET RD_MBPS WR_MBPS LATENCY L1M/S LFB/S OCR_MBPS
+set_rates() {
+	local d=$dbg/socket$1
+	echo "$2" > $d/read_bw_mbps
+	echo "$3" > $d/write_bw_mbps
+	echo "$4" > $d/load_latency_cycles
+	echo "$5" > $d/l1_miss_per_sec
+	echo "$6" > $d/lfb_hit_per_sec
+	echo "$7" > $d/offcore_read_mbps
+}
+# sim_preset: values that are not what memdiag writes, so that "restored"
+# cannot be mistaken for "zeroed": an idle event in each event select
+# memdiag uses, a global control bit and an offcore value on every CPU
+sim_preset() {
+	local cpu
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		poke "msr $cpu 0x186 0x3c"
+		poke "msr $cpu 0x187 0x2e"
+		poke "msr $cpu 0x38f 0x8"
+		poke "msr $cpu 0x1a6 0x10001"
+	done
+}
+# sim_controls: the control registers in regs (counters move on their own)
+sim_controls() {
+	awk '($1 == "msr" && $3 ~ /^0x(18[6-9a-d]|38d|38f|1a4|1a6|1a7)$/) ||
+	     ($1 != "msr" && $3 ~ /^0x(f4|d8|dc|e0|e4|f0|0|40|44|48|4c|54)$/)' $dbg/regs
+}
+# snap SOCKET KEY: that key of a one-off snapshot
+snap() {
+	"$ctl" -j snapshot --socket "$1" | jq -r ".[0][\"$2\"]"
+}
