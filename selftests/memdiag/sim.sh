@@ -138,7 +138,7 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 		echo 1 > /sys/devices/system/cpu/cpu$last_cpu/online
 		sleep 0.3
 		check "$u: an onlined CPU is counted again" test \
-			"$(snap $ls nr-cpus)" = "$cps"
+			"$(snap $ls nr_cpus)" = "$cps"
 	fi
 
 	# SIGKILL: the session must end and every register come back
