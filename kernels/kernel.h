@@ -75,6 +75,28 @@ void *kern_alloc(size_t bytes, bool hugepages);
 void kern_free(void *p, size_t bytes);
 
 /*
+ * The pages the kernel gave a buffer (pages.c), asked for or not: exact
+ * for the range on Linux 6.7 and later (PAGEMAP_SCAN), else per mapping
+ * from /proc/self/smaps (exact false). Huge pages are PMD-mapped THP
+ * (or hugetlb) pages; smaller transparent folios count as base pages,
+ * which is what the TLB sees on x86.
+ */
+struct kern_pages {
+	uint64_t bytes;			/* the range asked about */
+	uint64_t resident_bytes;	/* of it in memory */
+	uint64_t huge_bytes;		/* of those in huge pages */
+	uint64_t base_page_bytes;	/* sysconf(_SC_PAGESIZE) */
+	uint64_t huge_page_bytes;	/* THP's PMD size, 0 unknown */
+	bool exact;
+};
+/* 0, or -1 (errno set) when neither source could be read. */
+int kern_pages(const void *p, size_t bytes, struct kern_pages *pg);
+/* Sum @pg into @sum (zeroed first): the buffers of several threads. */
+void kern_pages_add(struct kern_pages *sum, const struct kern_pages *pg);
+/* The page size that maps most of the resident bytes. */
+uint64_t kern_pages_size(const struct kern_pages *pg);
+
+/*
  * Prefer the NUMA node of the calling worker's CPU for the whole pages of
  * [p, p + bytes) (mbind MPOL_PREFERRED), before they are first touched;
  * for a buffer shared by threads, each places the part it touches. Does
@@ -214,6 +236,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 struct latency_result {
 	struct kern_stats ns;	/* ns per load */
 	uint64_t loads;		/* loads per thread per repetition */
+	struct kern_pages pages;	/* all threads' working sets */
 };
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz);

@@ -24,6 +24,7 @@ struct lat_ctx {
 	size_t bytes;		/* working set per thread */
 	uint64_t loads;		/* per thread per repetition */
 	struct kern_chase *t;
+	struct kern_pages *pg;	/* per thread: the fewest huge pages seen */
 };
 
 static void *volatile lat_sink;
@@ -110,11 +111,16 @@ void kern_chase_free(struct kern_chase *c)
 static int lat_setup(void *vctx, unsigned int tid)
 {
 	struct lat_ctx *ctx = vctx;
+	struct kern_chase *c = &ctx->t[tid];
 	size_t n = ctx->bytes / KERN_LINE;
 
-	return kern_chase_init(&ctx->t[tid], ctx->bytes, ctx->cfg->hugepages,
-			       0x9e3779b97f4a7c15ULL ^ ((uint64_t)tid << 32 | n),
-			       ctx->loads);
+	if (kern_chase_init(c, ctx->bytes, ctx->cfg->hugepages,
+			    0x9e3779b97f4a7c15ULL ^ ((uint64_t)tid << 32 | n),
+			    ctx->loads))
+		return -1;
+	/* unreadable: nothing resident, which the caller prints as unknown */
+	(void)kern_pages(c->lines, c->bytes, &ctx->pg[tid]);
+	return 0;
 }
 
 static void lat_body(void *vctx, unsigned int tid, unsigned int phase)
@@ -128,8 +134,18 @@ static void lat_body(void *vctx, unsigned int tid, unsigned int phase)
 static void lat_teardown(void *vctx, unsigned int tid)
 {
 	struct lat_ctx *ctx = vctx;
+	struct kern_chase *c = &ctx->t[tid];
+	struct kern_pages end;
 
-	kern_chase_free(&ctx->t[tid]);
+	/*
+	 * Again after the last repetition: khugepaged may have collapsed
+	 * pages in between, or the kernel split some. The fewer huge pages
+	 * is what every repetition had at least.
+	 */
+	if (!kern_pages(c->lines, c->bytes, &end) &&
+	    end.huge_bytes < ctx->pg[tid].huge_bytes)
+		ctx->pg[tid] = end;
+	kern_chase_free(c);
 }
 
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
@@ -158,9 +174,11 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		    KERN_CHASE_UNROLL;
 	s = calloc(cfg->reps, sizeof(*s));
 	t = calloc(cfg->nthreads, sizeof(*t));
-	if (!s || !t) {
+	ctx.pg = calloc(cfg->nthreads, sizeof(*ctx.pg));
+	if (!s || !t || !ctx.pg) {
 		free(s);
 		free(t);
+		free(ctx.pg);
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
@@ -172,8 +190,11 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		for (k = 0; k < cfg->reps; k++)
 			s[k] = s[k] * 1e9 / (double)ctx.loads;
 		kern_stats(s, cfg->reps, &r->ns);
+		for (k = 0; k < cfg->nthreads; k++)
+			kern_pages_add(&r->pages, &ctx.pg[k]);
 	}
 	free(s);
 	free(t);
+	free(ctx.pg);
 	return rc;
 }

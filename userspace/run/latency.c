@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * latency.c - "memdiagctl run latency": the pointer chase, ns and TSC
- * cycles per load for each working-set size.
+ * cycles per load for each working-set size, and the page size the
+ * kernel really backed the working set with (a hugepage request is a
+ * hint: over 4K pages the chase also times page walks).
  */
 
 #include <inttypes.h>
@@ -13,6 +15,41 @@
 static const uint64_t default_sizes[] = {
 	16ull << 10, 256ull << 10, 8ull << 20, 256ull << 20, 0
 };
+
+/*
+ * The pages column: "2M" or "4K" when one size maps all that is
+ * resident, else the larger with its share ("2M 63%"), "?" when the
+ * kernel did not say. JSON: page_size_bytes (the size mapping the most)
+ * and hugepage_bytes, null when unknown.
+ */
+static void print_pages(struct printer *p, const struct kern_pages *pg)
+{
+	char buf[32], sz[16];
+	uint64_t res = pg->resident_bytes;
+
+	if (!res) {
+		print_string(p, PRINT_TEXT, NULL, " %8s", "?");
+		print_string(p, PRINT_JSON, "page_size_bytes", "%s", NULL);
+		print_string(p, PRINT_JSON, "hugepage_bytes", "%s", NULL);
+		print_string(p, PRINT_JSON, "pages_from", "%s", NULL);
+		return;
+	}
+	if (!pg->huge_bytes || pg->huge_bytes >= res) {
+		run_fmt_size(buf, sizeof(buf), pg->huge_bytes ?
+			     pg->huge_page_bytes : pg->base_page_bytes);
+	} else {
+		run_fmt_size(sz, sizeof(sz), pg->huge_page_bytes);
+		snprintf(buf, sizeof(buf), "%s %.0f%%", sz,
+			 100.0 * (double)pg->huge_bytes / (double)res);
+	}
+	print_string(p, PRINT_TEXT, NULL, " %8s", buf);
+	print_u64(p, PRINT_JSON, "page_size_bytes", "%" PRIu64,
+		  kern_pages_size(pg));
+	print_u64(p, PRINT_JSON, "hugepage_bytes", "%" PRIu64, pg->huge_bytes);
+	/* pagemap: this range exactly; smaps: per mapping (before 6.7) */
+	print_string(p, PRINT_JSON, "pages_from", "%s",
+		     pg->exact ? "pagemap" : "smaps");
+}
 
 static int latency_main(const char *cmd, struct printer *p,
 			const struct run_args *a, const struct kern_cfg *cfg,
@@ -35,8 +72,8 @@ static int latency_main(const char *cmd, struct printer *p,
 	}
 	run_print_head(p, a);
 	*printed = true;
-	print_textf(p, "%-8s %10s %10s %10s %8s %12s\n", "size", "ns/load",
-		    "min", "max", "cov", "cycles/load");
+	print_textf(p, "%-8s %10s %10s %10s %8s %12s %8s\n", "size", "ns/load",
+		    "min", "max", "cov", "cycles/load", "pages");
 	print_open_array(p, "results");
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
@@ -50,8 +87,10 @@ static int latency_main(const char *cmd, struct printer *p,
 		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.min);
 		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.max);
 		print_double(p, PRINT_ANY, "cov", " %8.4f", r[i].ns.cov);
-		print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f\n",
+		print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f",
 			     ghz > 0 ? r[i].ns.median * ghz : NAN);
+		print_pages(p, &r[i].pages);
+		print_textf(p, "\n");
 		print_string(p, PRINT_JSON, "verified", "%s", NULL);
 		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r[i].loads);
 		run_result_close(p, a, slot[i]);
