@@ -5,6 +5,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -156,22 +157,64 @@ void kern_stats(const double *v, size_t n, struct kern_stats *s)
 	free(t);
 }
 
+uint64_t kern_thp_bytes(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+			"r");
+	uint64_t v = 0;
+
+	if (f) {
+		if (fscanf(f, "%" SCNu64, &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * Only whole, aligned huge pages can be transparent hugepages, and Linux
+ * aligns an anonymous mapping to them only since 6.7 and only when its
+ * length is a multiple: a 3M buffer at an odd address gets none, a 5M
+ * one at most 2M. So map one huge page more and trim to an aligned
+ * start; the buffer is then exactly [p, p + bytes) for kern_free().
+ */
+static void *alloc_huge(size_t bytes)
+{
+	size_t huge = (size_t)kern_thp_bytes();
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = (bytes + pg - 1) & ~(pg - 1);
+	uintptr_t raw, p;
+
+	if (huge <= pg || huge & (huge - 1) || bytes < huge)
+		huge = 0;	/* nothing to align to, or no whole page */
+	raw = (uintptr_t)mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == (uintptr_t)MAP_FAILED)
+		return NULL;
+	p = huge ? (raw + huge - 1) & ~(uintptr_t)(huge - 1) : raw;
+	if (p > raw)
+		munmap((void *)raw, p - raw);
+	if (raw + huge > p)
+		munmap((void *)(p + len), raw + huge - p);
+#ifdef MADV_HUGEPAGE
+	(void)madvise((void *)p, len, MADV_HUGEPAGE);	/* a hint only */
+#endif
+	kern_place((void *)p, bytes);
+	return (void *)p;
+}
+
 void *kern_alloc(size_t bytes, bool hugepages)
 {
 	void *p;
 
 	if (!bytes)
 		bytes = 1;
+	if (hugepages)
+		return alloc_huge(bytes);
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-#ifdef MADV_HUGEPAGE
-	if (hugepages)
-		(void)madvise(p, bytes, MADV_HUGEPAGE);	/* a hint only */
-#else
-	(void)hugepages;
-#endif
 	kern_place(p, bytes);
 	return p;
 }

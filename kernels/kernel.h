@@ -67,7 +67,7 @@ double kern_now(void);
 
 /*
  * A page-aligned buffer of @bytes, madvised for transparent hugepages
- * when asked, placed (kern_place()) on the calling worker's node; NULL
+ * and then aligned to their size when asked, placed (kern_place()) on the calling worker's node; NULL
  * when out of memory. Not touched: the caller touches it from the thread
  * that will use it. Freed with kern_free().
  */
@@ -89,8 +89,12 @@ struct kern_pages {
 	uint64_t huge_page_bytes;	/* THP's PMD size, 0 unknown */
 	bool exact;
 };
-/* 0, or -1 (errno set) when neither source could be read. */
+/* The PMD size transparent hugepages map, 0 where the kernel does not say. */
+uint64_t kern_thp_bytes(void);
+/* 0, or -1 when neither source could be read. */
 int kern_pages(const void *p, size_t bytes, struct kern_pages *pg);
+/* The same from /proc/self/smaps only (what kern_pages() falls back to). */
+int kern_pages_smaps(const void *p, size_t bytes, struct kern_pages *pg);
 /* Sum @pg into @sum (zeroed first): the buffers of several threads. */
 void kern_pages_add(struct kern_pages *sum, const struct kern_pages *pg);
 /* The page size that maps most of the resident bytes. */

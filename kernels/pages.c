@@ -11,7 +11,6 @@
  * pages); older kernels only per mapping, from /proc/self/smaps.
  */
 
-#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,22 +39,7 @@ struct pm_scan_arg {
 
 #define PAGES_VEC 64	/* regions per ioctl; the walk goes on from its end */
 
-/* The PMD size THP maps, or 0 where the kernel does not say. */
-static uint64_t thp_size(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
-			"r");
-	uint64_t v = 0;
-
-	if (f) {
-		if (fscanf(f, "%" SCNu64, &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
-}
-
-/* 0, or -1 with errno ENOTTY/EINVAL on kernels without PAGEMAP_SCAN. */
+/* 0, or -1 where the kernel has no PAGEMAP_SCAN (before 6.7) or it failed. */
 static int scan(uintptr_t lo, uintptr_t hi, struct kern_pages *pg)
 {
 	struct page_region vec[PAGES_VEC];
@@ -106,10 +90,10 @@ static uint64_t part(uint64_t kb, uintptr_t vlo, uintptr_t vhi, uintptr_t lo,
  * The mappings that overlap [lo, hi): a mapping that reaches past the
  * range (merged with a neighbour of the same flags) counts in proportion.
  */
-static int smaps(uintptr_t lo, uintptr_t hi, struct kern_pages *pg)
+static int from_smaps(uintptr_t lo, uintptr_t hi, struct kern_pages *pg)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
-	uintptr_t vlo = 0, vhi = 0;
+	uintptr_t vlo = 0, vhi = 0, a, b;
 	bool in = false;
 	char line[256];
 	uint64_t kb;
@@ -118,7 +102,9 @@ static int smaps(uintptr_t lo, uintptr_t hi, struct kern_pages *pg)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		/* a mapping's first line: "lo-hi perms ..." */
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &vlo, &vhi) == 2) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " ", &a, &b) == 2) {
+			vlo = a;	/* "AnonHugePages" starts with a hex digit */
+			vhi = b;
 			in = vlo < hi && vhi > lo;
 			continue;
 		}
@@ -130,32 +116,42 @@ static int smaps(uintptr_t lo, uintptr_t hi, struct kern_pages *pg)
 			pg->huge_bytes += part(kb, vlo, vhi, lo, hi);
 	}
 	fclose(f);
-	pg->exact = false;
 	return 0;
 }
 
-static void pages_init(struct kern_pages *pg, size_t bytes, uintptr_t ps)
+/* The pages of [p, p + bytes) rounded out to the base page size. */
+static void range(const void *p, size_t bytes, uintptr_t *lo, uintptr_t *hi,
+		  struct kern_pages *pg)
 {
+	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	*lo = (uintptr_t)p & ~(ps - 1);
+	*hi = ((uintptr_t)p + bytes + ps - 1) & ~(ps - 1);
 	memset(pg, 0, sizeof(*pg));
 	pg->bytes = bytes;
 	pg->base_page_bytes = ps;
-	pg->huge_page_bytes = thp_size();
+	pg->huge_page_bytes = kern_thp_bytes();
 	pg->exact = true;
+}
+
+int kern_pages_smaps(const void *p, size_t bytes, struct kern_pages *pg)
+{
+	uintptr_t lo, hi;
+
+	range(p, bytes, &lo, &hi, pg);
+	pg->exact = false;
+	return p && bytes ? from_smaps(lo, hi, pg) : 0;
 }
 
 int kern_pages(const void *p, size_t bytes, struct kern_pages *pg)
 {
-	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p & ~(ps - 1);
-	uintptr_t hi = ((uintptr_t)p + bytes + ps - 1) & ~(ps - 1);
+	uintptr_t lo, hi;
 
-	pages_init(pg, bytes, ps);
+	range(p, bytes, &lo, &hi, pg);
 	if (!p || !bytes || !scan(lo, hi, pg))
 		return 0;
-	if (errno != ENOTTY && errno != EINVAL)
-		return -1;
-	pages_init(pg, bytes, ps);	/* a partial scan is no answer */
-	return smaps(lo, hi, pg);
+	/* before 6.7 (ENOTTY, EINVAL), or a partial scan, which is no answer */
+	return kern_pages_smaps(p, bytes, pg);
 }
 
 void kern_pages_add(struct kern_pages *sum, const struct kern_pages *pg)

@@ -211,6 +211,16 @@ t 0 out "  throughput  x86-membench-style load loops in assembly" run --help
 t 0 out "  transpose   N x N double matrix transpose" run --help
 t 1 err "memdiagctl: run: option '--width': 'avx3' is not a width: use sse, avx or avx512: $rh" run throughput --width avx3
 t 0 out '"width":"avx"' run throughput --width avx2 --size 16K --mix load --reps 1 -j
+# run latency reports the pages the kernel gave, not the ones asked for:
+# a 16K working set cannot hold a 2M page; a 4M one, aligned, holds two
+t 0 out '"page_size_bytes":4096,"hugepage_bytes":0,"pages_from":' run latency --hugepages --size 16K --reps 1 -j
+if grep -qv '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+   [ "$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null)" = 2097152 ]; then
+	t 0 out '"page_size_bytes":2097152,"hugepage_bytes":4194304,' run latency --hugepages --size 4M --reps 1 -j
+	t 0 out 'cycles/load    pages' run latency --hugepages --size 4M --reps 1
+else
+	skip "run latency: 4M with --hugepages gets 2M pages" "no 2M transparent hugepages here"
+fi
 t 1 err "memdiagctl: run: option '--width': 'sse,avx' is not a width: use sse, avx or avx512: $rh" run throughput --width sse,avx
 t 1 err "memdiagctl: run: option '--width' needs a value: $rh" run throughput --width
 t 1 err "memdiagctl: run: option '--mix': 'fma' is not a mix: use load, load-fadd or load-nop (or a comma list of them): $rh" run throughput --mix fma

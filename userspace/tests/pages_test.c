@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pages_test.c - kern_pages() (kernels/pages.c) against the kernel's own
+ * per-mapping count in /proc/self/smaps, parsed here independently, on
+ * buffers with all, none and part of their pages huge; and kern_alloc()'s
+ * alignment, without which a 3M buffer gets no huge page (kselftest
+ * harness).
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "../../kernels/kernel.h"
+
+#define MIB (1ull << 20)
+
+/* smaps' Rss and AnonHugePages (bytes) summed over the mappings in [p, p + n) */
+struct smaps_count {
+	uint64_t rss, anon_huge;
+	int mappings, outside;	/* outside: mappings reaching past the range */
+};
+
+static int smaps_count(const void *p, size_t n, struct smaps_count *c)
+{
+	uintptr_t lo = (uintptr_t)p, hi = lo + n, a, b;
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256], key[64];
+	uint64_t kb;
+	int in = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &a, &b) == 2 &&
+		    line[strspn(line, "0123456789abcdef")] == '-') {
+			in = a < hi && b > lo;
+			c->mappings += in;
+			c->outside += in && (a < lo || b > hi);
+			continue;
+		}
+		if (!in || sscanf(line, "%63[^:]: %" SCNu64, key, &kb) != 2)
+			continue;
+		if (!strcmp(key, "Rss"))
+			c->rss += kb << 10;
+		else if (!strcmp(key, "AnonHugePages"))
+			c->anon_huge += kb << 10;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* THP usable for madvised memory: "[always]" or "[madvise]" */
+static int thp_usable(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char mode[128] = "";
+
+	if (!f)
+		return 0;
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = 0;
+	fclose(f);
+	return !strstr(mode, "[never]") && kern_thp_bytes() == 2 * MIB;
+}
+
+FIXTURE(buf) {
+	void *p;
+	size_t n;
+};
+
+FIXTURE_SETUP(buf)
+{
+	self->p = NULL;
+	self->n = 0;
+}
+
+FIXTURE_TEARDOWN(buf)
+{
+	kern_free(self->p, self->n);
+}
+
+/* Allocate and touch @n bytes as the kernels do; skip without THP. */
+static void *get(struct __test_metadata *_metadata, FIXTURE_DATA(buf) *self,
+		 size_t n, bool huge)
+{
+	if (huge && !thp_usable())
+		SKIP(return NULL, "transparent hugepages are off or not 2M here");
+	self->n = n;
+	self->p = kern_alloc(n, huge);
+	ASSERT_NE(NULL, self->p);
+	if (!huge)	/* base pages even where THP is "always" */
+		ASSERT_EQ(0, madvise(self->p, n, MADV_NOHUGEPAGE));
+	memset(self->p, 1, n);
+	return self->p;
+}
+
+/*
+ * kern_pages() and the smaps fallback both equal smaps' own count, which
+ * is left in @c: skips are decided on it, never on what is tested.
+ */
+static void same_as_smaps(struct __test_metadata *_metadata, const void *p,
+			  size_t n, struct kern_pages *pg,
+			  struct smaps_count *c)
+{
+	struct kern_pages fb;
+
+	ASSERT_EQ(0, smaps_count(p, n, c));
+	ASSERT_EQ(0, c->outside) TH_LOG("a mapping reaches past the buffer");
+	ASSERT_EQ(0, kern_pages(p, n, pg));
+	EXPECT_EQ(n, pg->bytes);
+	EXPECT_EQ(c->rss, pg->resident_bytes);
+	EXPECT_EQ(c->anon_huge, pg->huge_bytes);
+	EXPECT_EQ((uint64_t)sysconf(_SC_PAGESIZE), pg->base_page_bytes);
+	ASSERT_EQ(0, kern_pages_smaps(p, n, &fb));
+	EXPECT_FALSE(fb.exact);
+	EXPECT_EQ(c->rss, fb.resident_bytes);
+	EXPECT_EQ(c->anon_huge, fb.huge_bytes);
+}
+
+TEST_F(buf, huge_pages_as_smaps_counts_them)
+{
+	struct smaps_count c;
+	struct kern_pages pg;
+	void *p = get(_metadata, self, 8 * MIB, true);
+
+	if (!p)
+		return;
+	EXPECT_EQ(0, (uintptr_t)p % (2 * MIB));
+	same_as_smaps(_metadata, p, self->n, &pg, &c);
+	/* the kernel may refuse THP when memory is fragmented: say so */
+	if (!c.anon_huge)
+		SKIP(return, "the kernel gave no huge page this time");
+	EXPECT_EQ(2 * MIB, kern_pages_size(&pg));
+}
+
+TEST_F(buf, base_pages_as_smaps_counts_them)
+{
+	struct smaps_count c;
+	struct kern_pages pg;
+	void *p = get(_metadata, self, 8 * MIB, false);
+
+	same_as_smaps(_metadata, p, self->n, &pg, &c);
+	EXPECT_EQ(0, pg.huge_bytes);
+	EXPECT_EQ(self->n, pg.resident_bytes);
+	EXPECT_EQ((uint64_t)sysconf(_SC_PAGESIZE), kern_pages_size(&pg));
+}
+
+/* one huge page of four split by an mprotect(): 6M of 8M stay huge */
+TEST_F(buf, part_split_as_smaps_counts_it)
+{
+	struct smaps_count c;
+	struct kern_pages pg;
+	char *p = get(_metadata, self, 8 * MIB, true);
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!p)
+		return;
+	ASSERT_EQ(0, mprotect(p + 3 * MIB, ps, PROT_READ));
+	same_as_smaps(_metadata, p, self->n, &pg, &c);
+	if (c.anon_huge != 6 * MIB)
+		SKIP(return, "%" PRIu64 " bytes huge, not the 6M this needs",
+		     c.anon_huge);
+	EXPECT_EQ(2 * MIB, kern_pages_size(&pg));
+}
+
+/* aligned by kern_alloc(), a 3M buffer holds one whole huge page */
+TEST_F(buf, odd_size_still_gets_a_huge_page)
+{
+	struct smaps_count c;
+	struct kern_pages pg;
+	void *p = get(_metadata, self, 3 * MIB, true);
+
+	if (!p)
+		return;
+	EXPECT_EQ(0, (uintptr_t)p % (2 * MIB));
+	same_as_smaps(_metadata, p, self->n, &pg, &c);
+	EXPECT_EQ(2 * MIB, pg.huge_bytes);
+}
+
+TEST(sum_of_threads)
+{
+	struct kern_pages a = { 4 * MIB, 4 * MIB, 4 * MIB, 4096, 2 * MIB, true };
+	struct kern_pages b = { 4 * MIB, 4 * MIB, 0, 4096, 2 * MIB, false };
+	struct kern_pages s;
+
+	memset(&s, 0, sizeof(s));
+	kern_pages_add(&s, &a);
+	EXPECT_TRUE(s.exact);
+	kern_pages_add(&s, &b);
+	EXPECT_FALSE(s.exact);
+	EXPECT_EQ(8 * MIB, s.resident_bytes);
+	EXPECT_EQ(4 * MIB, s.huge_bytes);
+	/* half is not most: the base page size */
+	EXPECT_EQ(4096, kern_pages_size(&s));
+}
+
+TEST_HARNESS_MAIN
