@@ -237,9 +237,60 @@ def machine():
             ["git", "-C", TOP, "describe", "--always", "--dirty"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True).stdout.strip() or None
+        info["memdiag_commit_full"] = subprocess.run(
+            ["git", "-C", TOP, "rev-parse", "HEAD"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True).stdout.strip() or None
     except OSError:
-        info["memdiag_commit"] = None
+        info["memdiag_commit"] = info["memdiag_commit_full"] = None
+    info["processor"] = processor()
     return info
+
+
+def processor():
+    """The processor the numbers come from, as the kernel reports it: the
+    first CPU's /proc/cpuinfo (model name, vendor, family/model/stepping,
+    microcode) and the L3 size in sysfs (what the VM is told, which may be
+    the whole host's L3, not the share this VM gets)."""
+    cpu = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if not line.strip():
+                    break		# the first CPU only
+                key, _, val = line.partition(":")
+                cpu[key.strip()] = val.strip()
+    except OSError:
+        pass
+    l3 = None
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for idx in sorted(os.listdir(base)):
+            try:
+                with open(os.path.join(base, idx, "level")) as f:
+                    if f.read().strip() != "3":
+                        continue
+                with open(os.path.join(base, idx, "size")) as f:
+                    l3 = f.read().strip()
+            except OSError:
+                continue
+    except OSError:
+        pass
+    return {"model_name": cpu.get("model name"),
+            "vendor": cpu.get("vendor_id"),
+            "family": cpu.get("cpu family"), "model": cpu.get("model"),
+            "stepping": cpu.get("stepping"),
+            "microcode": cpu.get("microcode"), "l3_size": l3}
+
+
+def describe(m):
+    """One line for the top of the output: which processor, which code."""
+    p = m["processor"]
+    return ("processor: %s (%s family %s model %s stepping %s, microcode "
+            "%s), L3 %s (sysfs), %s CPUs, kernel %s, memdiag %s, %s" % (
+                p["model_name"], p["vendor"], p["family"], p["model"],
+                p["stepping"], p["microcode"], p["l3_size"], m["cpus"],
+                m["kernel"], m["memdiag_commit"], m["date"]))
 
 
 def main():
@@ -328,6 +379,7 @@ def main():
                              "memdiag": [], "peer_values": [], "errors": []})
     inst.sort(key=lambda i: i["order"])
 
+    print(describe(result["machine"]))
     if not args.no_curve and not quick and not args.only and have["latency"]:
         print("latency curve (memdiag, hugepages, 1 rep): where it flattens "
               "is where DRAM starts")
@@ -395,6 +447,7 @@ def main():
         "pair", "memdiag", "peer", "ratio", "best_md", "best_peer", "ratio",
         "unit")
     print()
+    print(describe(result["machine"]))
     print("median of %d trials, then best of %d; ratio = memdiag/peer "
           "(peer/memdiag for ns)" % (args.trials, args.trials))
     print(hdr)
