@@ -114,12 +114,41 @@ static const struct snap_channel *find_channel(const struct snap_msg *m,
 	return NULL;
 }
 
-static void text_cell(struct printer *p, bool have, uint64_t v)
+/*
+ * One counter of one socket, the one call both renderings go through: a
+ * cell of the table in text ('-' when absent), "key":value in JSON (the
+ * key left out when absent). prefetch_changed is a JSON boolean.
+ */
+static void cell(struct printer *p, const char *key, bool have, uint64_t v)
 {
-	if (have)
-		print_u64(p, PRINT_TEXT, NULL, " %20" PRIu64, v);
-	else
+	if (!have) {
 		print_textf(p, " %*s", VALUE_W, "-");
+		return;
+	}
+	if (!strcmp(key, "prefetch_changed")) {
+		print_bool(p, PRINT_JSON, key, "%s", v);
+		print_u64(p, PRINT_TEXT, NULL, " %20" PRIu64, v);
+		return;
+	}
+	print_u64(p, PRINT_ANY, key, " %20" PRIu64, v);
+}
+
+static void row_cell(struct printer *p, const struct snap *s,
+		     const struct snap_row *row)
+{
+	cell(p, row->key, snap_has(s, row->attr), s->v[row->attr]);
+}
+
+/* Channel @id's read (@write false) or write bytes, when reported. */
+static void channel_cell(struct printer *p, const struct snap_channel *c,
+			 bool write)
+{
+	unsigned int attr = write ? MEMDIAG_A_CHANNEL_WRITE_BYTES :
+			    MEMDIAG_A_CHANNEL_READ_BYTES;
+
+	cell(p, write ? "write_bytes" : "read_bytes",
+	     c && (c->have & (1u << attr)), !c ? 0 : write ? c->write_bytes :
+	     c->read_bytes);
 }
 
 /* Counters as rows, sockets as columns, like perf stat's per-socket mode. */
@@ -128,6 +157,7 @@ static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
 {
 	char head[32];
 	size_t i, r;
+	int w;
 
 	print_textf(p, "%-*s", LABEL_W, "");
 	for (i = 0; i < nr; i++) {
@@ -137,65 +167,28 @@ static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
 	}
 	print_textf(p, "\n");
 	for (r = 0; r < ARRAY_SIZE(snap_rows); r++) {
-		unsigned int a = snap_rows[r].attr;
-
-		print_textf(p, "%-*s", LABEL_W, name_snapshot_attr(a));
+		print_textf(p, "%-*s", LABEL_W, name_snapshot_attr(snap_rows[r].attr));
 		for (i = 0; i < nr; i++)
-			text_cell(p, snap_has(&m[i].s, a), m[i].s.v[a]);
+			row_cell(p, &m[i].s, &snap_rows[r]);
 		print_textf(p, "\n");
 	}
-	if (!channels)
-		return;
-	for (r = 0; r < nr_ids; r++) {
-		const struct snap_channel *c;
-
-		snprintf(head, sizeof(head), "channel %u read-bytes", ids[r]);
-		print_textf(p, "%-*s", LABEL_W, head);
-		for (i = 0; i < nr; i++) {
-			c = find_channel(&m[i], ids[r]);
-			text_cell(p, c && (c->have & (1u << MEMDIAG_A_CHANNEL_READ_BYTES)),
-				  c ? c->read_bytes : 0);
+	for (r = 0; channels && r < nr_ids; r++) {
+		for (w = 0; w < 2; w++) {
+			snprintf(head, sizeof(head), "channel %u %s", ids[r],
+				 w ? "write-bytes" : "read-bytes");
+			print_textf(p, "%-*s", LABEL_W, head);
+			for (i = 0; i < nr; i++)
+				channel_cell(p, find_channel(&m[i], ids[r]), w);
+			print_textf(p, "\n");
 		}
-		print_textf(p, "\n");
-		snprintf(head, sizeof(head), "channel %u write-bytes", ids[r]);
-		print_textf(p, "%-*s", LABEL_W, head);
-		for (i = 0; i < nr; i++) {
-			c = find_channel(&m[i], ids[r]);
-			text_cell(p, c && (c->have & (1u << MEMDIAG_A_CHANNEL_WRITE_BYTES)),
-				  c ? c->write_bytes : 0);
-		}
-		print_textf(p, "\n");
 	}
-}
-
-static void print_json_channel(struct printer *p, const struct snap_channel *c)
-{
-	print_open_object(p, NULL);
-	if (c->have & (1u << MEMDIAG_A_CHANNEL_ID))
-		print_uint(p, PRINT_JSON, "id", "%u", c->id);
-	if (c->have & (1u << MEMDIAG_A_CHANNEL_READ_BYTES))
-		print_u64(p, PRINT_JSON, "read_bytes", "%" PRIu64, c->read_bytes);
-	if (c->have & (1u << MEMDIAG_A_CHANNEL_WRITE_BYTES))
-		print_u64(p, PRINT_JSON, "write_bytes", "%" PRIu64,
-			  c->write_bytes);
-	print_close_object(p);
-}
-
-static void print_json_row(struct printer *p, const struct snap *s,
-			   const struct snap_row *row)
-{
-	if (!snap_has(s, row->attr))
-		return;
-	if (row->attr == MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED)
-		print_bool(p, PRINT_JSON, row->key, "%s", s->v[row->attr]);
-	else
-		print_u64(p, PRINT_JSON, row->key, "%" PRIu64, s->v[row->attr]);
 }
 
 /* An array of one object per socket; absent counters are absent keys. */
 static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
 		       bool channels)
 {
+	const struct snap_channel *c;
 	size_t i, r;
 
 	print_open_array(p, NULL);
@@ -204,11 +197,19 @@ static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
 		print_u64(p, PRINT_JSON, "socket", "%" PRIu64,
 			  m[i].s.v[MEMDIAG_A_SNAPSHOT_SOCKET]);
 		for (r = 0; r < ARRAY_SIZE(snap_rows); r++)
-			print_json_row(p, &m[i].s, &snap_rows[r]);
+			row_cell(p, &m[i].s, &snap_rows[r]);
 		if (channels) {
 			print_open_array(p, "channels");
-			for (r = 0; r < m[i].nr_ch; r++)
-				print_json_channel(p, &m[i].ch[r]);
+			for (r = 0; r < m[i].nr_ch; r++) {
+				c = &m[i].ch[r];
+				print_open_object(p, NULL);
+				if (c->have & (1u << MEMDIAG_A_CHANNEL_ID))
+					print_uint(p, PRINT_JSON, "id", "%u",
+						   c->id);
+				channel_cell(p, c, false);
+				channel_cell(p, c, true);
+				print_close_object(p);
+			}
 			print_close_array(p);
 		}
 		print_close_object(p);
