@@ -152,9 +152,9 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
 	W2_PID=$!
 	sleep 1.5
-	p0=$(snap 0 l1d-pend-miss)
+	p0=$(snap 0 l1d_pend_miss)
 	echo "l1d_pend 1000000" > $dbg/socket0/inject
-	p1=$(snap 0 l1d-pend-miss)
+	p1=$(snap 0 l1d_pend_miss)
 	check "$u: 10^6 pending cycles counted exactly across a wrap ($p0 -> $p1)" \
 		test "$((p1 - p0))" = 1000000
 	kill "$W2_PID"
