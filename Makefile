@@ -8,7 +8,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check run bench deps clean help
+	check stress check-debug run bench deps clean help
 
 all: module userspace
 
@@ -20,6 +20,9 @@ help:
 	@echo "make regen        regenerate the UAPI header and genl_gen.[ch] from the YNL spec"
 	@echo "make check        install what is missing and run every test;"
 	@echo "                  TEST=\"name ...\" only those (scripts/test.sh --list names them)"
+	@echo "make stress       the longer VM tests (fuzzer 10^6 messages per kernel, storms)"
+	@echo "make check-debug  the VM tests on a 6.12 kernel built with KASAN, lockdep,"
+	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
@@ -55,6 +58,15 @@ deps:
 # TEST="sim-run guest" runs only those tests (scripts/test.sh --list)
 check:
 	MEMDIAG_TEST="$(TEST)" scripts/test.sh
+
+# the longer runs: the stress rows of selftests/memdiag/vmtests
+stress:
+	MEMDIAG_SUITE=stress MEMDIAG_TEST="$(TEST)" scripts/test.sh
+
+# the VM tests on a 6.12 kernel with KASAN, lockdep, kmemleak and
+# DEBUG_ATOMIC_SLEEP, built once into build/debug-kernel/ (long)
+check-debug:
+	MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" scripts/test.sh
 
 run:
 	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-module.sh KVER - build memdiag.ko for one Debian kernel with W=1
 # into build/KVER/, failing on any compiler warning.
+# build-module.sh KDIR NAME - the same against a kernel build tree (the
+# debug kernel of scripts/debug-kernel.sh), into build/NAME/.
 #
 # Kbuild builds an external module inside its source tree, and its "clean"
 # deletes every *.ko below it, so each kernel gets its own copy of the
@@ -10,6 +12,10 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=$1
 kdir=/usr/src/linux-headers-$kver
+if [ $# -ge 2 ]; then
+	kdir=$1
+	kver=$2
+fi
 [ -d "$kdir" ] || { echo "build-module: no headers in $kdir" >&2; exit 1; }
 out=$top/build/$kver
 mkdir -p "$out"

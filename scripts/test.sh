@@ -11,17 +11,23 @@
 # MEMDIAG_TEST="sim-run guest" (make check TEST=...) runs only those tests:
 # names from vmtests or the host steps' names (test.sh --list shows them);
 # MEMDIAG_GUESTS="skx-2s hsx" limits the guests of the "guest" test;
-# MEMDIAG_KERNELS="6.12.117+deb12-amd64" the kernels.
+# MEMDIAG_KERNELS="6.12.117+deb12-amd64" the kernels; "debug" there is the
+# kernel scripts/debug-kernel.sh builds (make check-debug), whose VM tests
+# get four times the time. MEMDIAG_SUITE=stress (make stress) runs the
+# stress rows of vmtests instead of the check rows, and no host step;
+# MEMDIAG_VM_ONLY=1 skips the host steps too.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 vmtests=selftests/memdiag/vmtests
+suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
 host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle prefetch-oracle"
 
 if [ "${1:-}" = --list ]; then
 	echo "host steps: $host_steps"
-	echo "VM tests: $(awk '!/^#/ && NF { printf "%s ", $1 }' $vmtests)"
+	echo "VM tests (make check): $(awk '!/^#/ && $2 == "check" { printf "%s ", $1 }' $vmtests)"
+	echo "VM tests (make stress): $(awk '!/^#/ && $2 == "stress" { printf "%s ", $1 }' $vmtests)"
 	echo "guests: $(awk '!/^#/ && NF { printf "%s ", $1 }' $guestsf)"
 	exit 0
 fi
@@ -35,6 +41,10 @@ for t in $only; do
 done
 # wanted NAME: NAME is selected (everything is when MEMDIAG_TEST is empty)
 wanted() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+# host NAME: the host step NAME runs
+vm_only=${MEMDIAG_VM_ONLY:-}
+[ "$suite" = check ] || vm_only=1
+host() { [ -z "$vm_only" ] && wanted "$1"; }
 
 pass=0
 fail=0
@@ -61,13 +71,13 @@ count() {
 	done < <(grep -E '^ *(not )?ok [0-9]+' "$log")
 }
 
-# step ID NAME COMMAND...: unless ID is deselected, run COMMAND; if it
+# step ID NAME COMMAND...: unless ID is deselected ("-": never), run COMMAND; if it
 # prints TAP, count its tests, and count the command's own exit status as
 # one more test either way.
 step() {
 	local id=$1 name=$2 log rc
 	shift 2
-	wanted "$id" || return 0
+	[ "$id" = - ] || wanted "$id" || return 0
 	log=$logdir/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
 	echo "== $name"
 	local t0=$SECONDS
@@ -89,8 +99,11 @@ scripts/deps.sh || { echo "test: installing dependencies failed" >&2; exit 1; }
 LINUX_SRC=$(scripts/linux-src.sh) || exit 1
 export LINUX_SRC
 
-step regen "generated files match the YNL spec" scripts/ynl-gen.sh --check
-step checkpatch "checkpatch --strict on module/" sh -c '
+# hstep ID NAME COMMAND...: a host step
+hstep() { host "$1" || return 0; step "$@"; }
+
+hstep regen "generated files match the YNL spec" scripts/ynl-gen.sh --check
+hstep checkpatch "checkpatch --strict on module/" sh -c '
 	cp=$LINUX_SRC/scripts/checkpatch.pl
 	$cp --strict --no-tree --quiet -f $(ls module/*.[ch] module/sim/*.[ch] | grep -v compat.h) &&
 	# the compat header exists to compare kernel versions
@@ -98,46 +111,69 @@ step checkpatch "checkpatch --strict on module/" sh -c '
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h'
 
 kernels=${MEMDIAG_KERNELS:-$(scripts/kernels.sh)}
-step kernels "Debian 6.1 and 6.12 kernels, stock and PREEMPT_RT, with headers are installed" sh -c "
+hstep kernels "Debian 6.1 and 6.12 kernels, stock and PREEMPT_RT, with headers are installed" sh -c "
 	for re in '^6\.1\.[^ ]*-amd64$' '^6\.12\.[^ ]*-amd64$' '^6\.1\.[^ ]*-rt-amd64$' '^6\.12\.[^ ]*-rt-amd64$'; do
 		echo '$kernels' | grep -v -- '-rt-' | grep -q \"\$re\" ||
 		echo '$kernels' | grep -q -- \"\$re\" || { echo \"no kernel matches \$re in: $kernels\"; exit 1; }
 	done"
 # the module is built for every kernel a selected VM test boots
 need_modules=
-if wanted build; then
+if host build; then
 	need_modules=1
 else
-	while read -r name _; do
-		wanted "$name" && need_modules=1
+	while read -r name s _; do
+		[ "$s" = "$suite" ] && wanted "$name" && need_modules=1
 	done < <(grep -v '^#' $vmtests)
 fi
 built=()
-if [ -n "$need_modules" ]; then
-	for k in $kernels; do
-		if wanted build; then
-			step build "module builds for $k with W=1, no warnings" \
-				scripts/build-module.sh "$k" && built+=("$k")
-		else
-			# only what the selected tests need: no TAP line for it
-			scripts/build-module.sh "$k" > /dev/null && built+=("$k")
-		fi
-	done
-fi
-step build "memdiagctl builds with -Wall -Wextra -Werror" make -s -C userspace
-step unit "memdiagctl host tests" make -s -C userspace check
-step selftests-build "selftest programs build" make -s -C selftests
-step uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
+declare -A kdir
+for k in $kernels; do
+	[ -n "$need_modules" ] || break
+	kdir[$k]=$k
+	if [ "$k" = debug ] && ! kdir[$k]=$(scripts/debug-kernel.sh); then
+		fail=$((fail + 1))
+		failures+=("the debug kernel does not build (build/debug-kernel/build.log)")
+		continue
+	fi
+	# a Debian kernel by its version, the debug kernel by its tree
+	bargs=("$k")
+	[ "$k" != debug ] || bargs=("${kdir[$k]}" debug)
+	if host build || [ "$k" = debug ]; then
+		step - "module builds for $k with W=1, no warnings" \
+			scripts/build-module.sh "${bargs[@]}" && built+=("$k")
+	elif scripts/build-module.sh "${bargs[@]}" > /dev/null; then
+		built+=("$k")	# only what the selected tests need: no TAP line
+	else
+		fail=$((fail + 1))
+		failures+=("module build for $k")
+	fi
+done
+hstep build "memdiagctl builds with -Wall -Wextra -Werror" make -s -C userspace
+hstep unit "memdiagctl host tests" make -s -C userspace check
+hstep selftests-build "selftest programs build" make -s -C selftests
+hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin
-step prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
+hstep prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
 	/usr/bin/python3 selftests/host/prefetch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_prefetch.bin
 
 # vmtest ID NAME KVER CPU SMP TIMEOUT ENV SCRIPTS: one boot running SCRIPTS
+# (NAME=VALUE words among them go to the environment)
 vmtest() {
-	local id=$1 name=$2 k=$3 cpu=$4 smp=$5 to=$6 env=$7 scripts=$8 e
-	local args=(--kernel "$k" --cpu "$cpu" --smp "$smp" --timeout "$to"
+	local id=$1 name=$2 k=$3 cpu=$4 smp=$5 to=$6 env=$7 scripts= w e
+	for w in $8; do
+		case $w in
+		*=*) env="$env $w" ;;
+		*) scripts="$scripts $w" ;;
+		esac
+	done
+	scripts=${scripts# }
+	if [ "$k" = debug ]; then
+		to=$((to * 4))
+		scripts="kmemleak.sh $scripts kmemleak.sh"
+	fi
+	local args=(--kernel "${kdir[$k]}" --cpu "$cpu" --smp "$smp" --timeout "$to"
 		--env "MEMDIAG_KO=build/$k/memdiag.ko"
 		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko"
 		--env "LINUX_SRC=$LINUX_SRC")
@@ -150,15 +186,18 @@ vmtest() {
 }
 
 # A selection of VM tests alone still needs the CLI and the test programs.
-if [ -n "$only" ] && [ -n "$need_modules" ]; then
-	wanted build || make -s -C userspace > /dev/null || echo "test: memdiagctl does not build" >&2
-	wanted selftests-build || make -s -C selftests > /dev/null ||
+if { [ -n "$only" ] || [ -n "$vm_only" ]; } && [ -n "$need_modules" ]; then
+	host build || make -s -C userspace > /dev/null || echo "test: memdiagctl does not build" >&2
+	host selftests-build || make -s -C selftests > /dev/null ||
 		echo "test: the selftest programs do not build" >&2
 fi
-while read -r name kset smp to scripts; do
-	wanted "$name" || continue
+while read -r name s kset smp to scripts; do
+	[ "$s" = "$suite" ] && wanted "$name" || continue
 	for k in "${built[@]}"; do
-		[ "$kset" = all ] || [[ $k != *-rt-* ]] || continue
+		case $kset in
+		stock) [[ $k != *-rt-* ]] || continue ;;
+		rt) [[ $k == *-rt-* ]] || continue ;;
+		esac
 		if [ "$smp" = guests ]; then
 			while read -r g cpu gsmp env; do
 				[ -z "${MEMDIAG_GUESTS:-}" ] ||

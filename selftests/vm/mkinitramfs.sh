@@ -13,12 +13,13 @@ out=${2:-}
 cache=${MEMDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memdiag}/vm
 busybox=${MEMDIAG_VM_BUSYBOX:-/bin/busybox}
 # Only what is needed to reach the 9p root; everything else the guest needs
-# (including memdiag.ko) is insmod'ed from the shared host tree.
-modules=${MEMDIAG_VM_MODULES:-virtio_pci 9pnet_virtio 9p}
+# (including memdiag.ko) is insmod'ed from the shared host tree. Empty for a
+# kernel with them built in (KVER then only names the image).
+modules=${MEMDIAG_VM_MODULES-virtio_pci 9pnet_virtio 9p}
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
-[ -d "/lib/modules/$kver" ] || die "/lib/modules/$kver not found"
+[ -z "$modules" ] || [ -d "/lib/modules/$kver" ] || die "/lib/modules/$kver not found"
 # A dynamically linked busybox would die in the initramfs with no libc.
 if command -v file >/dev/null &&
 	! file -L "$busybox" | grep -q 'statically linked'; then
