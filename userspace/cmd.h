@@ -31,6 +31,13 @@ void cmd_prefetch_usage(FILE *f);
 /* "run": the micro-kernels of kernels/; needs no module (run/) */
 int cmd_run(const struct opts *o, int argc, char **argv);
 void cmd_run_usage(FILE *f);
+/* the curves of this machine (cmd_calibrate.c, cmd_probe.c, cmd_plot.c) */
+int cmd_calibrate(const struct opts *o, int argc, char **argv);
+void cmd_calibrate_usage(FILE *f);
+int cmd_probe(const struct opts *o, int argc, char **argv);
+void cmd_probe_usage(FILE *f);
+int cmd_plot(const struct opts *o, int argc, char **argv);
+void cmd_plot_usage(FILE *f);
 
 /*
  * Print a get-info reply. Returns an exit code: the reply is checked

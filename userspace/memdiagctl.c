@@ -35,6 +35,12 @@ static const struct command commands[] = {
 	  "show, switch off or on, and restore the hardware prefetchers" },
 	{ "run", cmd_run, cmd_run_usage,
 	  "run a memory micro-kernel: read-delay, stream or latency" },
+	{ "calibrate", cmd_calibrate, cmd_calibrate_usage,
+	  "measure this machine's bandwidth-latency curves; --show prints them" },
+	{ "probe", cmd_probe, cmd_probe_usage,
+	  "estimate memory pressure without counters: a short chase each interval" },
+	{ "plot", cmd_plot, cmd_plot_usage,
+	  "draw the curves, and recorded samples on them, with gnuplot" },
 	{ "help", cmd_help, cmd_help_usage,
 	  "show this help, or a command's" },
 };

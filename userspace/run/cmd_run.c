@@ -27,7 +27,7 @@
 /* The kernels, in the order --help lists them. */
 const struct run_kernel *const run_kernels[] = {
 	&run_read_delay, &run_stream, &run_latency, &run_loaded_latency,
-	&run_stencil, &run_throughput, &run_transpose,
+	&run_stencil, &run_throughput, &run_transpose, &run_traffic,
 };
 const size_t run_nr_kernels = sizeof(run_kernels) / sizeof(run_kernels[0]);
 
@@ -94,6 +94,12 @@ void cmd_run_usage(FILE *f)
 	      "              write-allocate (--size: bytes of one matrix, N the\n"
 	      "              largest multiple of 8 that fits; default 128M, N = 4096;\n"
 	      "              threads split the destination's rows)\n"
+	      "  traffic     calibrate's traffic generator: read-delay's sweep with\n"
+	      "              --mix read (default), 2:1 or 1:1 (DRAM reads:writes:\n"
+	      "              the written records are read first, so write-allocate\n"
+	      "              is in the count); GB/s counts the DRAM bytes it moves\n"
+	      "              (--size: the whole array, split among the threads;\n"
+	      "              default 1G; --delay N NOPs after every four records)\n"
 	      "\n", f);
 	usage_options(f);
 }

@@ -112,7 +112,8 @@ struct run_kernel {
 };
 
 extern const struct run_kernel run_read_delay, run_stream, run_latency,
-	run_loaded_latency, run_stencil, run_throughput, run_transpose;
+	run_loaded_latency, run_stencil, run_throughput, run_transpose,
+	run_traffic;
 
 /* The kernels in the order --help lists them, and how many. */
 extern const struct run_kernel *const run_kernels[];

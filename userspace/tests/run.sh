@@ -145,11 +145,11 @@ t 0 out "  run  " help
 t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST] [--size SIZE]" run --help
 t 0 out "Usage: memdiagctl run KERNEL" help run
 t 0 out "over exactly the timed part; otherwise the run goes on" run --help
-t 1 err "memdiagctl: run: no kernel given: read-delay, stream, latency, loaded-latency, stencil, throughput or transpose: $rh" run
-t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latency, loaded-latency, stencil, throughput or transpose: $rh" run bogus
+t 1 err "memdiagctl: run: no kernel given: read-delay, stream, latency, loaded-latency, stencil, throughput, transpose or traffic: $rh" run
+t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latency, loaded-latency, stencil, throughput, transpose or traffic: $rh" run bogus
 t 0 out "Usage: memdiagctl run KERNEL" run stream --help
 t 0 out "Usage: memdiagctl run KERNEL" run transpose --help
-t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latency, loaded-latency, stencil, throughput or transpose: $rh" run bogus --help
+t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latency, loaded-latency, stencil, throughput, transpose or traffic: $rh" run bogus --help
 t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G): $rh" run stream --size 12Q
 t 1 err "memdiagctl: run: option '--size': '1k2' is not a size" run latency --size 1k2
 t 1 err "memdiagctl: run: option '--size': '16K,,1M' is not a list of sizes" run latency --size 16K,,1M
@@ -163,7 +163,7 @@ t 1 err "memdiagctl: run: option '--threads': '2' is more than the CPUs --cpus l
 t 1 err "memdiagctl: run: option '--cpus': 'x' is not a CPU list (like 0-3,8)" run stream --cpus x
 t 1 err "memdiagctl: run: option '--cpus': CPU 0 is listed twice" run stream --cpus 0,0
 t 1 err "memdiagctl: run: option '--cpus': CPU 100000 is not online or not allowed for this process" run stream --cpus 100000
-t 1 err "memdiagctl: run: option '--delay': kernel 'stream' has no delay (only read-delay or loaded-latency have): $rh" run stream --delay 5
+t 1 err "memdiagctl: run: option '--delay': kernel 'stream' has no delay (only read-delay, loaded-latency or traffic have): $rh" run stream --delay 5
 t 1 err "memdiagctl: run: option '--delay': kernel 'latency' has no delay" run latency --delay 0
 t 1 err "memdiagctl: run: option '--delay': 'x' is not a number" run read-delay --delay x
 t 1 err "memdiagctl: run: option '--delay': kernel 'read-delay' takes one delay (only loaded-latency takes a list): $rh" run read-delay --delay 0,5
@@ -228,7 +228,7 @@ t 1 err "memdiagctl: run: option '--mix': mix 'load' is listed twice" run throug
 t 1 err "memdiagctl: run: option '--mix': 'load,' is not a comma list of mix names: use load, load-fadd or load-nop" run throughput --mix load,
 t 1 err "memdiagctl: run: option '--size': '5000' is not a multiple of 1K (throughput loads whole 1K blocks): $rh" run throughput --size 16K,5000
 t 1 err "memdiagctl: run: option '--width': kernel 'stream' has no width (only throughput has): $rh" run stream --width sse
-t 1 err "memdiagctl: run: option '--mix': kernel 'transpose' has no mix (only throughput has)" run transpose --mix load
+t 1 err "memdiagctl: run: option '--mix': kernel 'transpose' has no mix (only throughput or traffic have)" run transpose --mix load
 t 1 err "memdiagctl: run: option '--variant': 'avx512' is not a transpose variant: use naive, sse, sse-prefetch, avx or avx-prefetch (or a comma list of them): $rh" run transpose --variant avx512
 t 1 err "memdiagctl: run: option '--variant': transpose variant 'sse' is listed twice" run transpose --variant sse,naive,sse
 t 1 err "memdiagctl: run: option '--distance': 'far' is not a number: $rh" run transpose --distance far
@@ -243,7 +243,7 @@ t 1 err "memdiagctl: run: option '--size': kernel 'transpose' takes one size (on
 # which kernels take an option comes from their option tables alone
 t 1 err "memdiagctl: run: option '--barrier': kernel 'transpose' does not take it (only stencil does)" run transpose --barrier spin
 t 1 err "memdiagctl: run: option '--nt': kernel 'stencil' has no non-temporal stores (only stream has)" run stencil --nt
-t 1 err "memdiagctl: run: option '--delay': kernel 'transpose' has no delay (only read-delay or loaded-latency have)" run transpose --delay 1
+t 1 err "memdiagctl: run: option '--delay': kernel 'transpose' has no delay (only read-delay, loaded-latency or traffic have)" run transpose --delay 1
 # no buffers the first touch could not get (sizes from this machine's
 # memory; ulimit -v turns a missing check into a failed mmap, not the OOM
 # killer)

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * calib.c - the loaded-latency sweep of "memdiagctl calibrate": thread 0
+ * chases flushed pointers (fchase.c) while threads 1.. run the traffic
+ * generator (traffic.c) at one point's delay and mix, for as long as the
+ * chase runs; one harness phase per point, so cfg->mark brackets each
+ * point (for the memory controllers' counters and the progress bar).
+ */
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib.h"
+
+/*
+ * Iterations (of four records) between two looks at whether the chase is
+ * done: a few microseconds even at long delays.
+ */
+#define CALIB_CHUNK 16
+
+struct calib_thread {
+	struct kern_fchase chase;	/* thread 0 */
+	struct kern_rd_slice slice;	/* the generators */
+	size_t pos;			/* where the generator's sweep is */
+	uint64_t calls;			/* body() calls so far */
+	struct kern_bytes *bytes;	/* per repetition and point */
+	char pad[KERN_LINE];		/* keep the threads' counters apart */
+};
+
+struct calib_ctx {
+	const struct calib_params *p;
+	const struct kern_cfg *cfg;
+	struct calib_sample *out;
+	_Atomic uint64_t done;	/* body() calls the chase has finished */
+	double *seg_ns;		/* the chase's segments of one point */
+	struct calib_thread *t;
+};
+
+static int calib_setup(void *vctx, unsigned int tid)
+{
+	struct calib_ctx *ctx = vctx;
+	struct calib_thread *t = &ctx->t[tid];
+	const struct calib_params *p = ctx->p;
+
+	if (!tid)
+		return kern_fchase_init(&t->chase, p->chase_bytes, p->seg,
+					ctx->cfg->hugepages,
+					0x6a09e667f3bcc909ULL ^ p->chase_bytes);
+	/*
+	 * Sequential sweeps gain nothing from huge pages, and faulting in
+	 * gigabytes of them cost five times as long as small pages in a VM
+	 * (zeroing 2 MiB at a time on a host that backs them lazily): only
+	 * the chase, whose random loads miss the TLB, asks for them.
+	 */
+	return kern_rd_slice_init(&t->slice, p->gen_bytes, false);
+}
+
+static void calib_chaser(struct calib_ctx *ctx, uint64_t call)
+{
+	struct calib_sample *s = &ctx->out[call];
+	struct kern_fchase *c = &ctx->t[0].chase;
+	struct kern_stats st;
+	unsigned int segs = 0;
+
+	kern_fchase_run(c, ctx->p->segs, ctx->p->stop, &segs, ctx->seg_ns,
+			NULL);
+	atomic_store_explicit(&ctx->done, call + 1, memory_order_release);
+	s->stopped = segs < ctx->p->segs;
+	s->chase_bytes = (uint64_t)segs * c->seg * KERN_LINE;
+	kern_stats(ctx->seg_ns, segs, &st);
+	s->ns = st.median;
+}
+
+static void calib_body(void *vctx, unsigned int tid, unsigned int phase)
+{
+	struct calib_ctx *ctx = vctx;
+	struct calib_thread *t = &ctx->t[tid];
+	const struct calib_point *pt = &ctx->p->pt[phase];
+	uint64_t call = t->calls++;
+	struct kern_bytes b = { 0, 0 };
+	size_t i = t->pos, to, nq = t->slice.per_quarter;
+
+	if (!tid) {
+		calib_chaser(ctx, call);
+		return;
+	}
+	if (tid > pt->threads)
+		return;		/* not in this point: sleeps at the barrier */
+	while (atomic_load_explicit(&ctx->done, memory_order_acquire) <=
+	       call) {
+		to = i + CALIB_CHUNK < nq ? i + CALIB_CHUNK : nq;
+		kern_rw_slice_run(&t->slice, i, to, pt->delay, pt->mix, &b);
+		i = to == nq ? 0 : to;
+	}
+	t->pos = i;
+	t->bytes[call] = b;
+}
+
+static void calib_teardown(void *vctx, unsigned int tid)
+{
+	struct calib_ctx *ctx = vctx;
+
+	if (!tid)
+		kern_fchase_free(&ctx->t[0].chase);
+	else
+		kern_rd_slice_free(&ctx->t[tid].slice);
+}
+
+static int calib_check(const struct kern_cfg *cfg,
+		       const struct calib_params *p, char *err, size_t errsz)
+{
+	unsigned int i;
+
+	if (!p->npt || !p->segs || !p->seg) {
+		snprintf(err, errsz, "no point, segment or load to measure");
+		return -1;
+	}
+	if (p->gen_bytes < 4 * KERN_LINE && cfg->nthreads > 1) {
+		snprintf(err, errsz, "generator buffers under %d bytes",
+			 4 * KERN_LINE);
+		return -1;
+	}
+	for (i = 0; i < p->npt; i++) {
+		if (p->pt[i].threads >= cfg->nthreads ||
+		    (unsigned int)p->pt[i].mix >= KERN_NR_MIXES) {
+			snprintf(err, errsz,
+				 "point %u: %u generator threads or mix %d out of range",
+				 i, p->pt[i].threads, (int)p->pt[i].mix);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int calib_run(const struct kern_cfg *cfg, const struct calib_params *p,
+	      struct calib_sample *out, char *err, size_t errsz)
+{
+	struct kern_ops ops = { calib_setup, calib_body, calib_teardown,
+				p->npt };
+	size_t n = (size_t)cfg->reps * p->npt, k;
+	struct kern_bytes *bytes = NULL;
+	struct calib_thread *t = NULL;
+	struct calib_ctx ctx;
+	double *sec = NULL;
+	unsigned int i;
+	int rc = -1;
+
+	memset(out, 0, n * sizeof(*out));
+	if (calib_check(cfg, p, err, errsz))
+		return -1;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.p = p;
+	ctx.cfg = cfg;
+	ctx.out = out;
+	atomic_init(&ctx.done, 0);
+	sec = calloc(n, sizeof(*sec));
+	t = calloc(cfg->nthreads, sizeof(*t));
+	bytes = calloc(n * cfg->nthreads, sizeof(*bytes));
+	ctx.seg_ns = calloc(p->segs, sizeof(*ctx.seg_ns));
+	if (!sec || !t || !bytes || !ctx.seg_ns) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < cfg->nthreads; i++)
+		t[i].bytes = bytes + i * n;
+	ctx.t = t;
+	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
+	if (rc)
+		goto out;
+	for (k = 0; k < n; k++) {
+		out[k].sec = sec[k];
+		for (i = 1; i < cfg->nthreads; i++) {
+			out[k].gen.read += t[i].bytes[k].read;
+			out[k].gen.write += t[i].bytes[k].write;
+		}
+	}
+out:
+	free(ctx.seg_ns);
+	free(sec);
+	free(t);
+	free(bytes);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * calib_cmd.h - what "calibrate"'s option parsing (cmd_calibrate.c) hands
+ * to the measuring (calib_run.c) and prefetcher switching (calib_pf.c).
+ */
+
+#ifndef MEMDIAGCTL_CALIB_CMD_H
+#define MEMDIAGCTL_CALIB_CMD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "curve.h"
+
+struct cal_args {
+	bool have_socket;
+	uint32_t socket;
+	unsigned int mixes;	/* bit per enum kern_mix */
+	unsigned int pf;	/* bit 0: on, bit 1: off; 0: unchanged */
+	bool quick, show;
+	unsigned int reps;
+	const char *curve;	/* --curve, or NULL */
+};
+
+/*
+ * Measure and store; *@stop (set by SIGINT/SIGTERM) cuts it short, puts
+ * the prefetchers back and stores nothing. An exit code.
+ */
+int calib_main(const char *cmd, const struct opts *o,
+	       const struct cal_args *a, volatile sig_atomic_t *stop);
+
+/* The prefetchers of one socket, switched through the module. */
+struct calib_pf;
+/*
+ * Connect and check that the prefetchers of @socket can be switched: an
+ * exit code (reported), *@pf allocated on success.
+ */
+int calib_pf_open(const char *cmd, uint32_t socket, struct calib_pf **pf);
+/* All of them on (@on) or off: an exit code (reported). */
+int calib_pf_set(const char *cmd, struct calib_pf *pf, bool on);
+/* Close and free, changing nothing (nothing was switched yet). */
+void calib_pf_free(struct calib_pf *pf);
+/* Put back what the module found (restore), close and free. */
+int calib_pf_close(const char *cmd, struct calib_pf *pf);
+
+#endif /* MEMDIAGCTL_CALIB_CMD_H */

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * calib_run.c - calibrate's measuring: the plan per socket, the time it
+ * will take, the run with its progress bar and counters, the curves, and
+ * the file.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calib_cmd.h"
+#include "calib_plan.h"
+#include "calib_show.h"
+#include "cmd.h"
+#include "cpulist.h"
+#include "run/counters.h"
+
+#ifndef MEMDIAGCTL_VERSION
+#define MEMDIAGCTL_VERSION "unknown"
+#endif
+
+/* What the measuring of every socket shares. */
+struct cal_state {
+	const char *cmd;
+	const struct cal_args *a;
+	volatile sig_atomic_t *stop;
+	struct run_counters rc;
+	bool imc;		/* bandwidth from the counters */
+	double load_sec;	/* a chased and flushed load, measured */
+	double touch_sec;	/* first touch of a byte, measured */
+	/* the progress bar */
+	bool tty;
+	unsigned int done, total;
+	double t0, est;
+	unsigned int npt;
+	const char *what;
+};
+
+/*
+ * What one chased load (and its flush) and one first-touched byte cost
+ * here, from a small chase: enough to say how long calibrating takes.
+ */
+static void cal_measure_costs(struct cal_state *st)
+{
+	double t0, t1, flush = 0, seg_ns[16];
+	size_t bytes = 8u << 20;
+	struct kern_fchase c;
+	struct kern_stats s;
+
+	st->load_sec = 300e-9;
+	st->touch_sec = 1e-9;
+	char *p;
+	size_t i;
+
+	/* first touch of small pages, as the generators' buffers get */
+	t0 = kern_now();
+	p = kern_alloc(bytes, false);
+	if (p) {
+		for (i = 0; i < bytes; i += 4096)
+			p[i] = 1;
+		kern_free(p, bytes);
+	}
+	t1 = kern_now();
+	if (kern_fchase_init(&c, bytes, 512, true, 1))
+		return;
+	kern_fchase_run(&c, 16, NULL, NULL, seg_ns, &flush);
+	kern_fchase_free(&c);
+	/* the median segment: a busy machine's preemptions are not the cost */
+	kern_stats(seg_ns, 16, &s);
+	/* a small touch is faster than gigabytes of it here: twice as long */
+	st->touch_sec = 2 * (t1 - t0) / (double)bytes;
+	st->load_sec = s.median * 1e-9 + flush / (16.0 * 512);
+}
+
+static double cal_estimate(const struct cal_state *st,
+			   const struct calib_plan *p, size_t nr_cpu)
+{
+	double bytes = (double)p->gen_bytes * (double)(nr_cpu - 1) +
+		       (double)p->chase_bytes;
+
+	/* under load a chased load costs more than idle: 1.5x */
+	return bytes * st->touch_sec + (double)p->npt * p->reps *
+	       calib_point_sec(p, st->load_sec * 1.5);
+}
+
+static void cal_bar(struct cal_state *st)
+{
+	double el = kern_now() - st->t0, frac, left;
+	char bar[31];
+	int i, n;
+
+	frac = st->total ? (double)st->done / st->total : 1;
+	n = (int)(frac * 30);
+	for (i = 0; i < 30; i++)
+		bar[i] = i < n ? '#' : '.';
+	bar[30] = 0;
+	left = frac > 0.02 ? el / frac - el : st->est - el;
+	fprintf(stderr, "\r%s [%s] %3.0f%%  %4.0f s left ", st->what, bar,
+		frac * 100, left > 0 ? left : 0);
+	if (st->done == st->total)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+static void cal_mark(void *arg, enum kern_mark m, unsigned int rep,
+		     unsigned int phase)
+{
+	struct cal_state *st = arg;
+
+	if (st->imc)
+		run_counters_mark(&st->rc, m == KERN_MARK_BEGIN,
+				  rep * st->npt + phase);
+	if (m == KERN_MARK_END) {
+		st->done++;
+		if (st->tty && !*st->stop)
+			cal_bar(st);
+	}
+}
+
+/*
+ * With the counters, replace each sample's bytes and time by what the
+ * memory controllers of socket @sock counted over it (slot @first + i):
+ * the same statistics then run on true DRAM bytes.
+ */
+static void cal_use_imc(struct cal_state *st, size_t first, uint32_t sock,
+			struct calib_sample *s, size_t n)
+{
+	const struct rc_slot *sl;
+	const struct snap *sum;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		sl = &st->rc.slot[first + i];
+		for (j = 0; j < st->rc.nr_sock && sl->sock[j].id != sock; j++)
+			;
+		if (sl->failed || j == st->rc.nr_sock || !sl->ns)
+			continue;	/* kept: the kernels' own count */
+		sum = &sl->sock[j].sum;
+		s[i].gen.read = sum->v[MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES];
+		s[i].gen.write = sum->v[MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES];
+		s[i].chase_bytes = 0;
+		s[i].sec = (double)sl->ns / 1e9;
+	}
+}
+
+/* Summaries of every point of @p from the rep-major samples @s. */
+static struct calib_summary *cal_summaries(const struct calib_plan *p,
+					   const struct calib_sample *s)
+{
+	struct calib_summary *sum = calloc(p->npt, sizeof(*sum));
+	unsigned int i;
+
+	if (sum)
+		for (i = 0; i < p->npt; i++)
+			calib_summarize(s + i, p->reps, p->npt, &sum[i]);
+	return sum;
+}
+
+/* Append the curves of @p's mixes to @out (prefetcher state @pf). */
+static int cal_add_curves(struct curve_socket *out, const struct calib_plan *p,
+			  const struct calib_summary *sum, enum curve_pf pf)
+{
+	struct curve_mix *m;
+	unsigned int k;
+
+	for (k = 0; k < KERN_NR_MIXES; k++) {
+		m = realloc(out->mixes, (out->nr_mixes + 1) * sizeof(*m));
+		if (!m)
+			return -1;
+		out->mixes = m;
+		if (calib_curve(p, sum, (enum kern_mix)k, pf,
+				&m[out->nr_mixes]) == 0)
+			out->nr_mixes++;
+	}
+	return 0;
+}
+
+/* One socket in one prefetcher state: measure, and add its curves. */
+static int cal_one(struct cal_state *st, const struct calib_socket *so,
+		   const struct calib_plan *p, enum curve_pf pf,
+		   struct curve_socket *out)
+{
+	struct calib_params prm = { 0 };
+	struct calib_sample *s = NULL;
+	struct calib_summary *sum = NULL;
+	struct kern_cfg cfg = { 0 };
+	const char **label = NULL;
+	int *cpu = NULL, rc = MDC_EXIT_LOCAL;
+	size_t n = (size_t)p->npt * p->reps, i, first = 0;
+	char err[200], what[64];
+
+	s = calloc(n, sizeof(*s));
+	cpu = calloc(so->nr_cpu, sizeof(*cpu));
+	label = calloc(n, sizeof(*label));
+	if (!s || !cpu || !label) {
+		cli_err(st->cmd, "out of memory", "%s", strerror(ENOMEM));
+		goto out;
+	}
+	for (i = 0; i < so->nr_cpu; i++)
+		cpu[i] = (int)so->cpu[i];
+	for (i = 0; i < n; i++)
+		label[i] = "point";
+	if (st->imc)
+		first = run_counters_next(&st->rc, n, label);
+	cfg.nthreads = (unsigned int)so->nr_cpu;
+	cfg.cpu = cpu;
+	cfg.reps = p->reps;
+	cfg.hugepages = true;
+	cfg.mark = cal_mark;
+	cfg.mark_arg = st;
+	prm.gen_bytes = p->gen_bytes;
+	prm.chase_bytes = p->chase_bytes;
+	prm.seg = p->seg;
+	prm.segs = (unsigned int)p->segs;
+	prm.pt = p->pt;
+	prm.npt = p->npt;
+	prm.stop = st->stop;
+	snprintf(what, sizeof(what), "socket %u, prefetch %s", so->id,
+		 curve_pf_name(pf));
+	st->what = what;
+	st->npt = p->npt;
+	if (calib_run(&cfg, &prm, s, err, sizeof(err))) {
+		cli_err(st->cmd, "calibration failed", "%s", err);
+		goto out;
+	}
+	if (*st->stop) {
+		rc = MDC_EXIT_OK;
+		goto out;
+	}
+	if (st->imc)
+		cal_use_imc(st, first, so->id, s, n);
+	sum = cal_summaries(p, s);
+	if (!sum || cal_add_curves(out, p, sum, pf)) {
+		cli_err(st->cmd, "out of memory", "%s", strerror(ENOMEM));
+		goto out;
+	}
+	/* the idle chase of the first state measured is the socket's */
+	if (!out->idle_latency_ns)
+		out->idle_latency_ns = sum[0].latency_ns;
+	rc = MDC_EXIT_OK;
+out:
+	free(sum);
+	free(label);
+	free(cpu);
+	free(s);
+	return rc;
+}
+
+/* The sockets to calibrate (--socket, or all), each with 2 CPUs or more. */
+static int cal_select(struct cal_state *st, struct calib_socket *so,
+		      size_t n, size_t *first, size_t *nsel)
+{
+	const struct cal_args *a = st->a;
+	char list[128] = "";
+	size_t i, len;
+
+	*first = 0;
+	*nsel = n;
+	if (a->have_socket) {
+		for (i = 0; i < n && so[i].id != a->socket; i++) {
+			len = strlen(list);
+			snprintf(list + len, sizeof(list) - len, "%s%u",
+				 i ? ", " : "", so[i].id);
+		}
+		if (i == n) {
+			for (; i < n; i++)
+				;
+			return cli_usage(st->cmd, "option '--socket': no socket %u here (this machine has: %s)",
+					 a->socket, list[0] ? list : "none readable");
+		}
+		*first = i;
+		*nsel = 1;
+	}
+	for (i = *first; i < *first + *nsel; i++) {
+		struct calib_pf *pf;
+		int rc;
+
+		if (so[i].nr_cpu < 2) {
+			cli_err(st->cmd, "nothing to calibrate",
+				"socket %u has one CPU this process may use: the chase needs one and the traffic at least one more",
+				so[i].id);
+			return MDC_EXIT_UNAVAILABLE;
+		}
+		/* --prefetch: can they be switched? before promising a time */
+		if (a->pf) {
+			rc = calib_pf_open(st->cmd, so[i].id, &pf);
+			if (rc)
+				return rc;
+			calib_pf_free(pf);
+		}
+	}
+	return MDC_EXIT_OK;
+}
+
+/* Merge the other sockets of the stored file when it is this machine's. */
+static void cal_keep_others(const char *path, struct curve *c)
+{
+	char why[CURVE_WHY_SIZE];
+	struct curve old;
+	struct curve_socket *s;
+	size_t i;
+
+	if (curve_load(path, &old, why, sizeof(why)) ||
+	    old.source != c->source ||
+	    curve_fp_compare(&old.fp, &c->fp, why, sizeof(why))) {
+		curve_free(&old);
+		return;
+	}
+	for (i = 0; i < old.nr_sockets; i++) {
+		if (curve_socket_find(c, old.sockets[i].socket))
+			continue;
+		s = realloc(c->sockets, (c->nr_sockets + 1) * sizeof(*s));
+		if (!s)
+			break;
+		c->sockets = s;
+		/* moved: the old file gives its socket up */
+		s[c->nr_sockets++] = old.sockets[i];
+		memset(&old.sockets[i], 0, sizeof(old.sockets[i]));
+	}
+	curve_free(&old);
+}
+
+static int cal_store(struct cal_state *st, const struct opts *o,
+		     struct curve *c)
+{
+	char path[512], why[CURVE_WHY_SIZE], now[32];
+	struct printer p;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (st->a->curve) {
+		snprintf(path, sizeof(path), "%s", st->a->curve);
+	} else if (curve_default_path(path, sizeof(path))) {
+		cli_err(st->cmd, "nowhere to store the curves",
+			"%s: set HOME or XDG_STATE_HOME, or give --curve FILE",
+			strerror(errno));
+		return MDC_EXIT_LOCAL;
+	}
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	c->version = CURVE_VERSION;
+	c->created = strdup(now);
+	c->tool_version = strdup(MEMDIAGCTL_VERSION);
+	cal_keep_others(path, c);
+	if (!c->created || !c->tool_version ||
+	    curve_save(path, c, why, sizeof(why))) {
+		cli_err(st->cmd, "cannot store the curves", "%s",
+			c->created && c->tool_version ? why : strerror(ENOMEM));
+		return MDC_EXIT_LOCAL;
+	}
+	print_init(&p, stdout, o->json, o->pretty);
+	print_open_object(&p, NULL);
+	calib_show(&p, c, path, false, 0);
+	print_close_object(&p);
+	return cli_output_end(st->cmd, &p);
+}
+
+/* The prefetcher states asked for, in order; 1 (unchanged) by default. */
+static size_t cal_pf_states(const struct cal_args *a, enum curve_pf *pf)
+{
+	size_t n = 0;
+
+	if (!a->pf)
+		pf[n++] = CURVE_PF_UNCHANGED;
+	if (a->pf & 1)
+		pf[n++] = CURVE_PF_ON;
+	if (a->pf & 2)
+		pf[n++] = CURVE_PF_OFF;
+	return n;
+}
+
+/* Measure socket @so in every state of @pf into @out. */
+static int cal_socket(struct cal_state *st, const struct calib_socket *so,
+		      const struct calib_plan *plan, const enum curve_pf *pf,
+		      size_t npf, struct curve_socket *out)
+{
+	struct calib_pf *ctl = NULL;
+	char cpus[256];
+	size_t k;
+	int rc = MDC_EXIT_OK, rrc;
+
+	cpulist_format(cpus, sizeof(cpus), so->cpu, so->nr_cpu);
+	out->socket = so->id;
+	out->cpus = strdup(cpus);
+	out->chase_cpu = so->cpu[0];
+	if (!out->cpus)
+		return MDC_EXIT_LOCAL;
+	if (pf[0] != CURVE_PF_UNCHANGED) {
+		rc = calib_pf_open(st->cmd, so->id, &ctl);
+		if (rc)
+			return rc;
+	}
+	for (k = 0; k < npf && !rc && !*st->stop; k++) {
+		if (ctl)
+			rc = calib_pf_set(st->cmd, ctl, pf[k] == CURVE_PF_ON);
+		if (!rc)
+			rc = cal_one(st, so, plan, pf[k], out);
+	}
+	if (ctl) {
+		/* whatever happened above: put back what was found */
+		rrc = calib_pf_close(st->cmd, ctl);
+		if (!rc)
+			rc = rrc;
+	}
+	return rc;
+}
+
+int calib_main(const char *cmd, const struct opts *o,
+	       const struct cal_args *a, volatile sig_atomic_t *stop)
+{
+	struct cal_state st = { .cmd = cmd, .a = a, .stop = stop };
+	struct calib_opts co = { a->quick, a->mixes, a->reps };
+	struct calib_socket *so = NULL;
+	struct calib_plan *plan = NULL;
+	struct curve c = { 0 };
+	enum curve_pf pf[2];
+	size_t n, first = 0, nsel = 0, i, npf = cal_pf_states(a, pf);
+	char cpus[256];
+	double est = 0, e;
+	int rc;
+
+	n = calib_sockets("/sys", &so);
+	if (!n) {
+		cli_err(cmd, "cannot read the CPU topology",
+			"no online CPU with a physical_package_id under /sys/devices/system/cpu");
+		return MDC_EXIT_LOCAL;
+	}
+	rc = cal_select(&st, so, n, &first, &nsel);
+	if (rc)
+		goto out;
+	rc = MDC_EXIT_LOCAL;
+	plan = calloc(nsel, sizeof(*plan));
+	c.sockets = calloc(nsel, sizeof(*c.sockets));
+	if (!plan || !c.sockets) {
+		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+		goto out;
+	}
+	run_counters_open(&st.rc);
+	st.imc = st.rc.on && st.rc.imc.available;
+	c.source = st.imc ? CURVE_SRC_IMC : CURVE_SRC_KERNEL;
+	if (!st.imc)
+		fprintf(stderr, "%s: %s: counter-free: bandwidth from the generators' own byte counts (%s)\n",
+			PROG, cmd, st.rc.on ? st.rc.imc.reason : st.rc.reason);
+	cal_measure_costs(&st);
+	for (i = 0; i < nsel; i++) {
+		if (calib_plan_make(&plan[i], &co, so[first + i].nr_cpu,
+				    so[first + i].llc_bytes)) {
+			cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+			goto out;
+		}
+		e = cal_estimate(&st, &plan[i], so[first + i].nr_cpu) * npf;
+		est += e;
+		st.total += plan[i].npt * plan[i].reps * (unsigned int)npf;
+		cpulist_format(cpus, sizeof(cpus), so[first + i].cpu,
+			       so[first + i].nr_cpu);
+		fprintf(stderr, "%s: %s: socket %u: %u points x %u repeats x %zu prefetcher state%s on CPUs %s (chase on CPU %u, traffic over %.0f MiB), about %.0f s\n",
+			PROG, cmd, so[first + i].id, plan[i].npt, plan[i].reps,
+			npf, npf > 1 ? "s" : "", cpus, so[first + i].cpu[0],
+			(double)plan[i].gen_bytes * (double)(so[first + i].nr_cpu - 1) / 1048576.0,
+			e);
+	}
+	fprintf(stderr, "%s: %s: about %.0f s in all; Ctrl-C stops and stores nothing\n",
+		PROG, cmd, est);
+	st.tty = isatty(STDERR_FILENO);
+	st.est = est;
+	st.t0 = kern_now();
+	for (i = 0; i < nsel && !*stop; i++) {
+		rc = cal_socket(&st, &so[first + i], &plan[i], pf, npf,
+				&c.sockets[i]);
+		c.nr_sockets++;
+		if (rc)
+			goto out;
+	}
+	if (*stop) {
+		cli_err(cmd, "interrupted", "nothing stored");
+		rc = MDC_EXIT_OK;
+		goto out;
+	}
+	fprintf(stderr, "%s: %s: took %.0f s\n", PROG, cmd, kern_now() - st.t0);
+	curve_fp_collect(&c.fp, NULL);
+	rc = cal_store(&st, o, &c);
+out:
+	run_counters_close(&st.rc);
+	for (i = 0; plan && i < nsel; i++)
+		calib_plan_free(&plan[i]);
+	free(plan);
+	curve_free(&c);
+	calib_sockets_free(so, n);
+	return rc;
+}

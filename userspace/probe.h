@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * probe.h - the counter-free estimate: a latency measured by the flushed
+ * chase, placed on the socket's curve (probe.c).
+ */
+
+#ifndef MEMDIAGCTL_PROBE_H
+#define MEMDIAGCTL_PROBE_H
+
+#include <stdbool.h>
+
+#include "curve.h"
+
+struct probe_est {
+	bool valid;		/* false: @reason says why not */
+	char reason[CURVE_WHY_SIZE];
+	double read_fraction;	/* of the curve used */
+	double idle_latency_ns, peak_latency_ns, max_latency_ns;
+	double peak_gbps;
+	double bandwidth_gbps;	/* the load that explains the latency */
+	double utilization;	/* bandwidth_gbps / peak_gbps */
+	double stress;		/* as the verdict's, from the latency */
+	enum verdict_label label;
+};
+
+/*
+ * Place @latency_ns on @s's curve for prefetcher state @pf with the
+ * highest read fraction (a latency says nothing about the mix; reads
+ * dominate most loads): the bandwidth at which the ascending branch
+ * (idle, then the points up to the peak whose latency does not fall)
+ * has that latency, by linear interpolation; the stress
+ * (L - idle) / (max - idle) in [0, 1]; and the verdict's labels:
+ * saturated above the peak's latency, bandwidth-bound from 85 % of the
+ * peak, latency-rising from stress 0.25, ok from 5 %, idle below.
+ * @s NULL or without a curve for @pf: !valid with the reason.
+ */
+void probe_place(const struct curve_socket *s, enum curve_pf pf,
+		 double latency_ns, struct probe_est *e);
+
+#endif /* MEMDIAGCTL_PROBE_H */

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * calib_test.c - calibrate's pieces on real memory and canned samples
+ * (kselftest harness): the bytes the write-mixing traffic kernel moves,
+ * the flushed chase's cycle, the plan's order, the statistics over
+ * repeats, the sustainable peak and the probe's placement.
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "../calib_plan.h"
+#include "../probe.h"
+
+/* The record of the slice: 64 bytes, the first 8 the value. */
+static uint64_t *rec(const struct kern_rd_slice *s, unsigned int q, size_t i)
+{
+	size_t stagger = (s->bytes / KERN_LINE - 4 * s->per_quarter) / 3;
+
+	return (uint64_t *)((char *)s->a +
+			    (q * (s->per_quarter + stagger) + i) * KERN_LINE);
+}
+
+/*
+ * Each mix over records 10..99: every record of the four quarters read
+ * once (the sum of their known values proves it), and exactly the
+ * records of the written quarters incremented; the byte counts equal
+ * what memory shows.
+ */
+TEST(traffic_moves_the_bytes_it_counts)
+{
+	static const unsigned int wq[KERN_NR_MIXES] = { 0x0, 0x5, 0xf };
+	struct kern_rd_slice s;
+	struct kern_bytes b;
+	unsigned int m, q, written;
+	uint64_t want, sum, *before;
+	size_t i, from = 10, to = 100;
+
+	ASSERT_EQ(0, kern_rd_slice_init(&s, 256 * 1024, false));
+	before = malloc(4 * s.per_quarter * sizeof(*before));
+	ASSERT_NE(NULL, before);
+	for (m = 0; m < KERN_NR_MIXES; m++) {
+		want = 0;
+		for (q = 0; q < 4; q++)
+			for (i = 0; i < s.per_quarter; i++) {
+				before[q * s.per_quarter + i] = *rec(&s, q, i);
+				if (i >= from && i < to)
+					want += *rec(&s, q, i);
+			}
+		memset(&b, 0, sizeof(b));
+		sum = kern_rw_slice_run(&s, from, to, 3, (enum kern_mix)m, &b);
+		EXPECT_EQ(want, sum);
+		EXPECT_EQ(4 * (to - from) * KERN_LINE, b.read);
+		written = 0;
+		for (q = 0; q < 4; q++)
+			for (i = 0; i < s.per_quarter; i++) {
+				uint64_t was = before[q * s.per_quarter + i];
+				bool in = i >= from && i < to && (wq[m] >> q & 1);
+
+				EXPECT_EQ(was + in, *rec(&s, q, i));
+				written += *rec(&s, q, i) != was;
+			}
+		EXPECT_EQ((uint64_t)written * KERN_LINE, b.write);
+		EXPECT_EQ(kern_mix_writes[m] * (to - from) * KERN_LINE, b.write);
+	}
+	free(before);
+	kern_rd_slice_free(&s);
+}
+
+TEST(mix_read_shares)
+{
+	EXPECT_EQ(1.0, kern_mix_read_share(KERN_MIX_READ));
+	EXPECT_TRUE(fabs(kern_mix_read_share(KERN_MIX_2R1W) - 2.0 / 3) < 1e-12);
+	EXPECT_EQ(0.5, kern_mix_read_share(KERN_MIX_1R1W));
+}
+
+/* The flushed chase visits every line once per lap, in one cycle. */
+TEST(fchase_is_one_cycle)
+{
+	struct kern_fchase c;
+	unsigned int done = 0;
+	double ns[4], flush = 0;
+	char *seen;
+	void **p;
+	size_t i;
+
+	ASSERT_EQ(0, kern_fchase_init(&c, 1 << 20, 512, false, 7));
+	seen = calloc(c.n, 1);
+	ASSERT_NE(NULL, seen);
+	p = (void **)((char *)c.lines + (size_t)c.order[0] * KERN_LINE);
+	for (i = 0; i < c.n; i++) {
+		size_t k = (size_t)((char *)p - (char *)c.lines) / KERN_LINE;
+
+		ASSERT_LT(k, c.n);
+		EXPECT_EQ(0, seen[k]);
+		seen[k] = 1;
+		p = *p;
+	}
+	EXPECT_EQ((char *)c.lines + (size_t)c.order[0] * KERN_LINE,
+		  (char *)p);
+	kern_fchase_run(&c, 4, NULL, &done, ns, &flush);
+	EXPECT_EQ(4, done);
+	EXPECT_EQ(4 * 512 % c.n, c.pos);
+	for (i = 0; i < 4; i++)
+		EXPECT_GT(ns[i], 0);
+	free(seen);
+	kern_fchase_free(&c);
+	/* too small for two segments */
+	EXPECT_EQ(-1, kern_fchase_init(&c, 512 * KERN_LINE, 512, false, 1));
+}
+
+/* Idle first, then each mix's points by rising offered load. */
+TEST(plan_rises_in_intensity)
+{
+	struct calib_opts o = { false, 7, 5 };
+	struct calib_plan p;
+	double prev = -1, off;
+	unsigned int i;
+	int mix = -1;
+
+	ASSERT_EQ(0, calib_plan_make(&p, &o, 40, 60ull << 20));
+	EXPECT_EQ(0, p.pt[0].threads);
+	/* 1, 20 and 39 threads x 10 delays x 3 mixes */
+	EXPECT_EQ(1 + 3 * 3 * 10, p.npt);
+	for (i = 1; i < p.npt; i++) {
+		if ((int)p.pt[i].mix != mix) {
+			mix = (int)p.pt[i].mix;
+			prev = -1;
+		}
+		off = p.pt[i].threads / (p.pt[i].delay + 200.0);
+		EXPECT_GE(off, prev);
+		prev = off;
+	}
+	/* three times the cache among 39 threads */
+	EXPECT_EQ((180ull << 20) / 39 / 256 * 256, p.gen_bytes);
+	calib_plan_free(&p);
+	o.quick = true;
+	o.mixes = 1u << KERN_MIX_1R1W;
+	ASSERT_EQ(0, calib_plan_make(&p, &o, 2, 480ull << 20));
+	EXPECT_EQ(1 + 5, p.npt);
+	EXPECT_EQ(1, p.pt[5].threads);
+	EXPECT_EQ(0, p.pt[5].delay);
+	EXPECT_EQ(KERN_MIX_1R1W, p.pt[5].mix);
+	EXPECT_EQ(3 * (480ull << 20), p.gen_bytes);
+	calib_plan_free(&p);
+}
+
+static void sample(struct calib_sample *s, double ns, double gb_rd,
+		   double gb_wr)
+{
+	memset(s, 0, sizeof(*s));
+	s->ns = ns;
+	s->sec = 1;
+	s->gen.read = (uint64_t)(gb_rd * 1e9);
+	s->gen.write = (uint64_t)(gb_wr * 1e9);
+}
+
+/* A repeat far off in latency or bandwidth is dropped, CoV of the rest. */
+TEST(summary_drops_outliers)
+{
+	struct calib_sample s[5];
+	struct calib_summary r;
+
+	sample(&s[0], 100, 6, 3);
+	sample(&s[1], 102, 6, 3);
+	sample(&s[2], 400, 6, 3);	/* the chase lost its CPU */
+	calib_summarize(s, 3, 1, &r);
+	EXPECT_EQ(2, r.repeats);
+	EXPECT_EQ(101, r.latency_ns);
+	EXPECT_TRUE(fabs(r.cov - sqrt(2) / 101) < 1e-9);
+	EXPECT_TRUE(fabs(r.bandwidth_gbps - 9) < 1e-9);
+	EXPECT_TRUE(fabs(r.read_gbps - 6) < 1e-9);
+	EXPECT_TRUE(fabs(r.read_gbps + r.write_gbps - r.bandwidth_gbps) < 1e-9);
+	/* within 5 %: all kept, however small the other two's spread */
+	sample(&s[0], 100, 6, 3);
+	sample(&s[1], 100.5, 6, 3);
+	sample(&s[2], 103, 6, 3);
+	calib_summarize(s, 3, 1, &r);
+	EXPECT_EQ(3, r.repeats);
+	/* 13 % off, and far beyond the others' spread: dropped */
+	sample(&s[1], 102, 6, 3);
+	sample(&s[2], 115, 6, 3);
+	calib_summarize(s, 3, 1, &r);
+	EXPECT_EQ(2, r.repeats);
+	sample(&s[0], 100, 6, 3);
+	/* bandwidth off: dropped too; stride skips other points */
+	sample(&s[2], 101, 1, 0);
+	sample(&s[3], 0, 0, 0);
+	sample(&s[4], 101, 6, 3);
+	calib_summarize(s, 3, 2, &r);	/* s[0], s[2], s[4] */
+	EXPECT_EQ(2, r.repeats);
+	EXPECT_TRUE(fabs(r.bandwidth_gbps - 9) < 1e-9);
+}
+
+/* Peak at the highest bandwidth; the points past it are kept. */
+TEST(curve_marks_the_peak)
+{
+	struct calib_point pt[5] = {
+		{ 0, 0, KERN_MIX_READ }, { 4, 1000, KERN_MIX_READ },
+		{ 4, 100, KERN_MIX_READ }, { 4, 0, KERN_MIX_READ },
+		{ 8, 0, KERN_MIX_READ },
+	};
+	struct calib_summary sum[5] = {
+		{ 90, 0, 0.1, 0.1, 0, 3 }, { 95, 0, 20, 20, 0, 3 },
+		{ 140, 0, 70, 70, 0, 3 }, { 250, 0, 100, 100, 0, 3 },
+		{ 400, 0, 95, 95, 0, 3 },
+	};
+	struct calib_plan p = { pt, 5, 3, 512, 8, 0, 0 };
+	struct curve_mix m;
+
+	ASSERT_EQ(0, calib_curve(&p, sum, KERN_MIX_READ, CURVE_PF_UNCHANGED,
+				 &m));
+	EXPECT_EQ(4, m.nr_points);
+	EXPECT_EQ(2, m.peak_index);
+	EXPECT_EQ(400, m.points[3].latency_ns);
+	EXPECT_EQ(1.0, m.read_fraction);
+	free(m.points);
+	/* no points of that mix */
+	EXPECT_EQ(-1, calib_curve(&p, sum, KERN_MIX_1R1W, CURVE_PF_UNCHANGED,
+				  &m));
+}
+
+/* The curves.rst example, read only, placed from latency back to load. */
+TEST(probe_places_latency)
+{
+	struct curve_point pt[4] = {
+		{ 19, 2000, 20, 20, 0, 95, 0, 3 },
+		{ 19, 200, 70, 70, 0, 140, 0, 3 },
+		{ 19, 0, 100, 100, 0, 250, 0, 3 },
+		{ 38, 0, 95, 95, 0, 400, 0, 3 },
+	};
+	struct curve_mix m = { 1.0, CURVE_PF_ON, 2, pt, 4 };
+	struct curve_socket s = { 0, NULL, 0, 90, &m, 1 };
+	struct probe_est e;
+
+	probe_place(&s, CURVE_PF_ON, 80, &e);
+	ASSERT_TRUE(e.valid);
+	EXPECT_EQ(0, e.bandwidth_gbps);
+	EXPECT_EQ(0, e.stress);
+	EXPECT_EQ(VERDICT_IDLE, e.label);
+	probe_place(&s, CURVE_PF_ON, 117.5, &e);
+	EXPECT_TRUE(fabs(e.bandwidth_gbps - 45) < 1e-9);
+	EXPECT_TRUE(fabs(e.utilization - 0.45) < 1e-9);
+	EXPECT_EQ(VERDICT_OK, e.label);
+	/* a quarter of the way from idle (90) to the maximum (400) */
+	probe_place(&s, CURVE_PF_ON, 167.5, &e);
+	EXPECT_TRUE(fabs(e.stress - 0.25) < 1e-9);
+	EXPECT_TRUE(fabs(e.bandwidth_gbps - 77.5) < 1e-9);
+	EXPECT_EQ(VERDICT_LATENCY_RISING, e.label);
+	probe_place(&s, CURVE_PF_ON, 200, &e);
+	EXPECT_TRUE(fabs(e.utilization - (70 + 30 * 60 / 110.0) / 100) < 1e-9);
+	EXPECT_EQ(VERDICT_BANDWIDTH_BOUND, e.label);
+	probe_place(&s, CURVE_PF_ON, 300, &e);
+	EXPECT_EQ(1, e.utilization);
+	EXPECT_EQ(VERDICT_SATURATED, e.label);
+	/* no curve for prefetchers off; no socket */
+	probe_place(&s, CURVE_PF_OFF, 100, &e);
+	EXPECT_FALSE(e.valid);
+	EXPECT_NE(NULL, strstr(e.reason, "calibrate"));
+	probe_place(NULL, CURVE_PF_ON, 100, &e);
+	EXPECT_FALSE(e.valid);
+}
+
+TEST_HARNESS_MAIN
