@@ -91,7 +91,8 @@ def throughput_load(width):
 # memdiag arguments, how to read memdiag's value, the peer, the unit.
 # In the arguments, {at} is A * T, {wt} W * T, {w} W, {sizes} every level
 # of the pair (one memdiag run serves them all); the peer is
-# ("likwid", TEST, SIZE) or ("chase", SIZES). For "ns" (latency) lower is
+# ("likwid", TEST, SIZE), ("likwid", TEST, FACTOR, SIZE) (its GB/s times
+# FACTOR: bytes likwid does not count) or ("chase", SIZES). For "ns" (latency) lower is
 # better and the ratio is peer / memdiag, so ratio >= 1 means memdiag is as
 # good as its peer everywhere.
 PAIRS = [
@@ -119,6 +120,19 @@ PAIRS = [
      ("likwid", "load_avx", "{wt}"), "GB/s"),
     ("latency", "latency", ALL, (1,), "latency --hugepages --size {sizes}",
      latency_at, ("chase", "{sizes}"), "ns"),
+    # calibrate's generator at full intensity (delay 0) against likwid's
+    # kernels of the same DRAM read/write mix, both in DRAM bytes: load
+    # (reads), update (read-modify-write, 1:1) and copy (2:1 with the
+    # write-allocate, which likwid does not count: its bytes x 1.5)
+    ("traffic-read/load_avx512", "traffic", ("DRAM",), (1, 2),
+     "traffic --mix read --delay 0 --size {wt}", first_gbps,
+     ("likwid", "load_avx512", "{wt}"), "GB/s"),
+    ("traffic-1:1/update_avx512", "traffic", ("DRAM",), (1, 2),
+     "traffic --mix 1:1 --delay 0 --size {wt}", first_gbps,
+     ("likwid", "update_avx512", "{wt}"), "GB/s"),
+    ("traffic-2:1/copy_avx512", "traffic", ("DRAM",), (1, 2),
+     "traffic --mix 2:1 --delay 0 --size {wt}", first_gbps,
+     ("likwid", "copy_avx512", 1.5, "{wt}"), "GB/s"),
 ]
 
 
@@ -417,9 +431,12 @@ def main():
             def side_peer():
                 peer = i["peer"]
                 if peer[0] == "likwid":
-                    return b.likwid_run(peer[1], int(i["peer_args"]),
-                                        i["threads"],
-                                        max(i["memdiag"], default=None))
+                    factor = peer[2] if len(peer) == 4 else 1
+                    return factor * b.likwid_run(peer[1],
+                                                 int(i["peer_args"]),
+                                                 i["threads"],
+                                                 max(i["memdiag"],
+                                                     default=None))
                 key = i["peer_args"]
                 if key not in peer_cache:
                     try:

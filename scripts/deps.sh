@@ -14,7 +14,7 @@ linux-image-amd64 linux-image-6.12-amd64
 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
 linux-image-rt-amd64 linux-image-6.12-rt-amd64
 flex bison bc libelf-dev libssl-dev
-linux-source-6.12 qemu-system-x86 busybox-static likwid"
+linux-source-6.12 qemu-system-x86 busybox-static likwid gnuplot-nox"
 
 missing=
 for p in $pkgs; do

@@ -6,6 +6,10 @@
 # newest Debian kernel installed here, with MEMDIAG_CPU (default
 # Skylake-Server-v1) and MEMDIAG_SMP (default 4,sockets=2,cores=2).
 #
+# Without arguments on a host that cannot load modules, it shows the
+# counter-free view instead (scripts/counter-free.sh): idle latency, the
+# curve of this machine, probe samples.
+#
 # With MEMDIAG_SIM=skx|icx|spr, memdiag runs on the simulated platform
 # instead (always in the guest), with socket 0 set to read 10 GB/s, write
 # 4 GB/s and a 200-cycle load latency, so that "watch" has something to
@@ -13,6 +17,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+asked=$#
 [ $# -gt 0 ] || set -- info
 
 scripts/deps.sh
@@ -29,6 +34,9 @@ fi
 
 if [ -n "${MEMDIAG_SIM:-}" ]; then
 	why="MEMDIAG_SIM=$MEMDIAG_SIM asks for the simulated platform"
+elif [ -n "$why" ] && [ "$asked" = 0 ]; then
+	# nothing asked for: show what memdiag measures here without counters
+	exec scripts/counter-free.sh "$why"
 fi
 
 if [ -z "$why" ]; then

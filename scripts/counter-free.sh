@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# counter-free.sh WHY - what "make run" shows where memdiag's counters are out
+# of reach (WHY says why: a VM, no module loading): this machine's idle DRAM
+# latency and its counter-free bandwidth-latency curve (calibrated with
+# --quick the first time, or when the stored one is another machine's, and
+# reused afterwards), a few probe samples, and what the module adds where
+# it runs. Everything here is measured on this machine's real memory by
+# memdiag's own kernels; nothing is read from a counter.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=$top/userspace/memdiagctl
+
+echo "run: $1: memdiag's counters are out of reach here"
+echo "run: counter-free mode: latency from a pointer chase, bandwidth from the traffic kernels' own byte counts"
+# a probe without an estimate says why: no curve, or a stale one
+if "$bin" -j probe --count 1 2> /dev/null |
+	jq -e '.estimate_reason == null' > /dev/null; then
+	echo "run: the stored curve (remove it or run 'memdiagctl calibrate' to remeasure):"
+	"$bin" calibrate --show
+else
+	echo "run: no curve of this machine yet: 'memdiagctl calibrate --quick' (once; later runs reuse it)"
+	"$bin" calibrate --quick
+fi
+echo
+"$bin" probe --count 5
+cat <<'EOT'
+
+On supported hardware (Intel Xeon, Haswell-EP to Emerald Rapids) with
+memdiag.ko loaded, memdiag adds what no chase can see: DRAM read and write
+GB/s per socket and memory channel from the memory controllers, the load
+miss real latency of the cores, calibration against those true DRAM bytes,
+the live verdict in 'watch' and 'snapshot', 'validate' and prefetcher
+control. 'make run ARGS=info' runs memdiag in a QEMU/TCG guest here (no
+counters there either); 'make run MEMDIAG_SIM=skx ARGS="watch --count 5"'
+shows watch on the simulated platform (simulated numbers).
+EOT
