@@ -26,25 +26,33 @@ static const struct curve_mix *pick(const struct curve_socket *s,
 	return best;
 }
 
-/* Bandwidth on the ascending branch of @m at latency @lat. */
-static double invert(const struct curve_mix *m, double idle, double lat)
+/*
+ * The ascending branch of @m: from the idle latency at 0 GB/s to the
+ * peak, the points whose bandwidth rises, with latency made the running
+ * maximum (a point measured lower than one before it is noise: the
+ * branch stays flat there). Its top is *@top. Returns the bandwidth at
+ * latency @lat on it: the lowest one that reaches @lat, interpolated
+ * linearly; the peak's bandwidth above the top.
+ */
+static double invert(const struct curve_mix *m, double idle, double lat,
+		     double *top)
 {
-	double x0 = 0, y0 = idle, x1, y1;
+	double x0 = 0, y0 = idle, x1, y1, bw = -1;
 	size_t i;
 
-	if (lat <= idle)
-		return 0;
 	for (i = 0; i <= m->peak_index; i++) {
 		x1 = m->points[i].bandwidth_gbps;
-		y1 = m->points[i].latency_ns;
-		if (y1 <= y0 || x1 <= x0)
-			continue;	/* noise: not a rise, not in the lookup */
-		if (lat <= y1)
-			return x0 + (x1 - x0) * (lat - y0) / (y1 - y0);
+		y1 = fmax(m->points[i].latency_ns, y0);
+		if (x1 <= x0)
+			continue;
+		if (bw < 0 && lat <= y1)
+			bw = y1 > y0 && lat > y0 ?
+			     x0 + (x1 - x0) * (lat - y0) / (y1 - y0) : x0;
 		x0 = x1;
 		y0 = y1;
 	}
-	return m->points[m->peak_index].bandwidth_gbps;
+	*top = y0;
+	return bw >= 0 ? bw : m->points[m->peak_index].bandwidth_gbps;
 }
 
 void probe_place(const struct curve_socket *s, enum curve_pf pf,
@@ -68,12 +76,15 @@ void probe_place(const struct curve_socket *s, enum curve_pf pf,
 	e->read_fraction = m->read_fraction;
 	e->idle_latency_ns = s->idle_latency_ns;
 	e->peak_gbps = m->points[m->peak_index].bandwidth_gbps;
-	e->peak_latency_ns = m->points[m->peak_index].latency_ns;
 	e->max_latency_ns = e->idle_latency_ns;
 	for (i = 0; i < m->nr_points; i++)
 		e->max_latency_ns = fmax(e->max_latency_ns,
 					 m->points[i].latency_ns);
-	e->bandwidth_gbps = invert(m, e->idle_latency_ns, latency_ns);
+	e->bandwidth_gbps = latency_ns <= e->idle_latency_ns ? 0 :
+			    invert(m, e->idle_latency_ns, latency_ns,
+				   &e->peak_latency_ns);
+	if (latency_ns <= e->idle_latency_ns)
+		invert(m, e->idle_latency_ns, latency_ns, &e->peak_latency_ns);
 	e->utilization = e->peak_gbps > 0 ? e->bandwidth_gbps / e->peak_gbps : 0;
 	e->stress = e->max_latency_ns > e->idle_latency_ns ?
 		    (latency_ns - e->idle_latency_ns) /

@@ -27,8 +27,9 @@ struct probe_est {
  * Place @latency_ns on @s's curve for prefetcher state @pf with the
  * highest read fraction (a latency says nothing about the mix; reads
  * dominate most loads): the bandwidth at which the ascending branch
- * (idle, then the points up to the peak whose latency does not fall)
- * has that latency, by linear interpolation; the stress
+ * (idle, then the points up to the peak, latency as their running
+ * maximum; peak_latency_ns is its top) first has that latency, by
+ * linear interpolation; the stress
  * (L - idle) / (max - idle) in [0, 1]; and the verdict's labels:
  * saturated above the peak's latency, bandwidth-bound from 85 % of the
  * peak, latency-rising from stress 0.25, ok from 5 %, idle below.

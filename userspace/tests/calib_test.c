@@ -263,6 +263,25 @@ TEST(probe_places_latency)
 	EXPECT_NE(NULL, strstr(e.reason, "calibrate"));
 	probe_place(NULL, CURVE_PF_ON, 100, &e);
 	EXPECT_FALSE(e.valid);
+	/*
+	 * A noisy branch: the second point measured below the first. The
+	 * branch stays at 140 ns up to 70 GB/s, then climbs to the peak's
+	 * 250: 140 ns is first reached at 20 GB/s, 195 halfway to the peak.
+	 */
+	pt[0].latency_ns = 140;
+	pt[1].latency_ns = 120;
+	probe_place(&s, CURVE_PF_ON, 140, &e);
+	EXPECT_TRUE(fabs(e.bandwidth_gbps - 20) < 1e-9);
+	probe_place(&s, CURVE_PF_ON, 195, &e);
+	EXPECT_TRUE(fabs(e.bandwidth_gbps - 85) < 1e-9);
+	EXPECT_EQ(250, e.peak_latency_ns);
+	/* the peak measured below an earlier point: the top is that point */
+	pt[2].latency_ns = 130;
+	probe_place(&s, CURVE_PF_ON, 135, &e);
+	EXPECT_EQ(140, e.peak_latency_ns);
+	EXPECT_NE(VERDICT_SATURATED, e.label);
+	probe_place(&s, CURVE_PF_ON, 141, &e);
+	EXPECT_EQ(VERDICT_SATURATED, e.label);
 }
 
 TEST_HARNESS_MAIN
