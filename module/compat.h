@@ -13,6 +13,7 @@
 
 #include <linux/version.h>
 #include <linux/capability.h>
+#include <linux/netlink.h>
 #include <asm/msr.h>
 
 /*
@@ -62,6 +63,18 @@
 #else
 #define memdiag_dump_attrs(cb)	(genl_dumpit_info(cb)->attrs)
 #endif
+
+/*
+ * NL_SET_ERR_MSG() takes a string literal; this sets a static message
+ * chosen at run time (from a table) the same way, trace point included.
+ */
+static inline void memdiag_set_err_msg(struct netlink_ext_ack *extack,
+				       const char *msg)
+{
+	do_trace_netlink_extack(msg);
+	if (extack)
+		extack->_msg = msg;
+}
 
 /* CAP_PERFMON exists from 5.8, below memdiag's oldest supported kernel. */
 #ifndef CAP_PERFMON

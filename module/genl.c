@@ -10,6 +10,7 @@
 #include <linux/cpu.h>
 #include <linux/slab.h>
 #include <linux/stringify.h>
+#include <net/sock.h>
 #include <net/genetlink.h>
 
 #include "compat.h"
@@ -28,7 +29,7 @@
  */
 static struct genl_multicast_group memdiag_mcgrps[ARRAY_SIZE(memdiag_nl_mcgrps)];
 
-static struct genl_family memdiag_nl_family __ro_after_init = {
+struct genl_family memdiag_nl_family __ro_after_init = {
 	.name		= MEMDIAG_FAMILY_NAME,
 	.version	= MEMDIAG_FAMILY_VERSION,
 	/* the counters are machine-wide: serve the initial netns only */
@@ -46,19 +47,85 @@ static struct genl_family memdiag_nl_family __ro_after_init = {
 };
 
 /*
- * Genetlink's op flags can only demand CAP_NET_ADMIN, which says nothing
- * about reading performance counters, so each handler checks here.
- * netlink_capable() looks at the credentials of whoever opened the socket.
+ * What each request needs, one row per command: Documentation/memdiag.rst
+ * "Privileges" is the table of these rows, and the privilege matrix test
+ * walks that table. Genetlink's op flags can only demand CAP_NET_ADMIN,
+ * which says nothing about reading performance counters, and its family
+ * pre_doit hook changed signature in 6.2 and does not run for dumps, so
+ * every handler calls memdiag_nl_allowed() first instead. netlink_capable()
+ * looks at the credentials of whoever opened the socket.
  */
-bool memdiag_may_read(struct sk_buff *skb)
+enum memdiag_need {
+	NEED_ROW,	/* a command without a row: refused */
+	NEED_NOTHING,	/* the handler checks ownership itself */
+	NEED_READ,	/* CAP_PERFMON/CAP_SYS_ADMIN, or unprivileged_read */
+	NEED_PERFMON,	/* CAP_PERFMON or CAP_SYS_ADMIN */
+	NEED_ADMIN_RAWIO, /* CAP_SYS_ADMIN and CAP_SYS_RAWIO (MSR writes) */
+};
+
+#define READERS "needs CAP_PERFMON or CAP_SYS_ADMIN, or memdiag loaded with unprivileged_read=1"
+#define PF_DENIED \
+	"changing prefetchers needs CAP_SYS_ADMIN and CAP_SYS_RAWIO (run as root)"
+
+static const struct {
+	enum memdiag_need need;
+	const char *denied;
+} op_need[] = {
+	[MEMDIAG_CMD_GET_INFO] = { NEED_READ, "get-info " READERS },
+	[MEMDIAG_CMD_SNAPSHOT] = { NEED_READ, "snapshot " READERS },
+	[MEMDIAG_CMD_SESSION_START] = {
+		NEED_PERFMON,
+		"session-start needs CAP_PERFMON or CAP_SYS_ADMIN: a session programs counters for everyone (unprivileged_read=1 allows get-info and snapshot only)",
+	},
+	[MEMDIAG_CMD_SESSION_STOP] = { NEED_NOTHING },
+	[MEMDIAG_CMD_PREFETCH_GET] = { NEED_READ, "prefetch-get " READERS },
+	[MEMDIAG_CMD_PREFETCH_SET] = { NEED_ADMIN_RAWIO, PF_DENIED },
+	[MEMDIAG_CMD_PREFETCH_RESTORE] = { NEED_ADMIN_RAWIO, PF_DENIED },
+};
+
+bool memdiag_nl_perfmon(struct sk_buff *skb)
 {
-	return READ_ONCE(memdiag_unprivileged_read) ||
-	       netlink_capable(skb, CAP_PERFMON) ||
+	return netlink_capable(skb, CAP_PERFMON) ||
 	       netlink_capable(skb, CAP_SYS_ADMIN);
 }
 
-#define MEMDIAG_READ_DENIED(op) \
-	op " needs CAP_PERFMON or CAP_SYS_ADMIN, or memdiag loaded with unprivileged_read=1"
+/**
+ * memdiag_nl_allowed() - may the sender of @skb run @cmd?
+ * @skb: the request
+ * @extack: gets the refusal, naming what is missing
+ * @cmd: MEMDIAG_CMD_*
+ *
+ * Called first by every handler, before anything else is looked at.
+ */
+bool memdiag_nl_allowed(struct sk_buff *skb, struct netlink_ext_ack *extack,
+			u8 cmd)
+{
+	bool ok = false;
+
+	if (cmd >= ARRAY_SIZE(op_need))
+		return false;
+	switch (op_need[cmd].need) {
+	case NEED_ROW:
+		NL_SET_ERR_MSG(extack, "memdiag has no privilege row for this command");
+		return false;
+	case NEED_NOTHING:
+		return true;
+	case NEED_READ:
+		ok = READ_ONCE(memdiag_unprivileged_read) ||
+		     memdiag_nl_perfmon(skb);
+		break;
+	case NEED_PERFMON:
+		ok = memdiag_nl_perfmon(skb);
+		break;
+	case NEED_ADMIN_RAWIO:
+		ok = netlink_capable(skb, CAP_SYS_ADMIN) &&
+		     netlink_capable(skb, CAP_SYS_RAWIO);
+		break;
+	}
+	if (!ok)
+		memdiag_set_err_msg(extack, op_need[cmd].denied);
+	return ok;
+}
 
 static size_t info_reply_size(unsigned int sockets, unsigned int cpus)
 {
@@ -163,10 +230,8 @@ int memdiag_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (!memdiag_may_read(skb)) {
-		GENL_SET_ERR_MSG(info, MEMDIAG_READ_DENIED("get-info"));
+	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_GET_INFO))
 		return -EPERM;
-	}
 	if (ver && nla_get_u32(ver) != MEMDIAG_FAMILY_VERSION) {
 		NL_SET_ERR_MSG_ATTR(info->extack, ver,
 				    "proto-version differs: this memdiag module speaks protocol version "
@@ -203,222 +268,6 @@ unlock:
 	return err;
 }
 
-/* Snapshot attributes that carry a core counter, and which. */
-static const struct {
-	u16 attr;
-	u8 ctr;
-} core_attrs[] = {
-	{ MEMDIAG_A_SNAPSHOT_INSTRUCTIONS, MEMDIAG_FIX_INSTR },
-	{ MEMDIAG_A_SNAPSHOT_CYCLES, MEMDIAG_FIX_CYCLES },
-	{ MEMDIAG_A_SNAPSHOT_REF_CYCLES, MEMDIAG_FIX_REF },
-	{ MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS, MEMDIAG_EV_PENDING },
-	{ MEMDIAG_A_SNAPSHOT_L1_MISS, MEMDIAG_EV_L1_MISS },
-	{ MEMDIAG_A_SNAPSHOT_LFB_HIT, MEMDIAG_EV_LFB_HIT },
-	{ MEMDIAG_A_SNAPSHOT_L1_MISS_ANY, MEMDIAG_EV_L1_MISS_ANY },
-	{ MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS, MEMDIAG_EV_OFFCORE },
-};
-
-static int put_u64(struct sk_buff *msg, int attr, u64 v)
-{
-	return nla_put_u64_64bit(msg, attr, v, MEMDIAG_A_SNAPSHOT_PAD);
-}
-
-static int put_channels(struct sk_buff *msg, unsigned int socket)
-{
-	struct nlattr *nest;
-	unsigned int i;
-	u64 rd, wr;
-	u32 id;
-
-	for (i = 0; !memdiag_imc_channel(socket, i, &id, &rd, &wr); i++) {
-		nest = nla_nest_start(msg, MEMDIAG_A_SNAPSHOT_CHANNEL);
-		if (!nest)
-			return -EMSGSIZE;
-		if (nla_put_u32(msg, MEMDIAG_A_CHANNEL_ID, id) ||
-		    nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_READ_BYTES, rd,
-				      MEMDIAG_A_CHANNEL_PAD) ||
-		    nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_WRITE_BYTES, wr,
-				      MEMDIAG_A_CHANNEL_PAD)) {
-			nla_nest_cancel(msg, nest);
-			return -EMSGSIZE;
-		}
-		nla_nest_end(msg, nest);
-	}
-	return 0;
-}
-
-static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
-		    bool channels)
-{
-	unsigned int i;
-
-	if (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_SOCKET, s->socket) ||
-	    put_u64(msg, MEMDIAG_A_SNAPSHOT_TIME_NS, s->time_ns))
-		return -EMSGSIZE;
-	if (s->has_imc &&
-	    (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_IMC_EPOCH, s->imc_epoch) ||
-	     put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES, s->rd_bytes) ||
-	     put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES, s->wr_bytes) ||
-	     (channels && put_channels(msg, s->socket))))
-		return -EMSGSIZE;
-	if (s->has_prefetch &&
-	    (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED,
-			 s->prefetch_off) ||
-	     nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED,
-			 s->prefetch_mixed) ||
-	     nla_put_u8(msg, MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED,
-			s->prefetch_changed)))
-		return -EMSGSIZE;
-	if (!s->has_core)
-		return 0;
-	if (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_CORE_EPOCH, s->core_epoch) ||
-	    nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_NR_CPUS, s->nr_cpus))
-		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(core_attrs); i++)
-		if (s->has[core_attrs[i].ctr] &&
-		    put_u64(msg, core_attrs[i].attr, s->ctr[core_attrs[i].ctr]))
-			return -EMSGSIZE;
-	return 0;
-}
-
-static size_t snap_size(unsigned int socket, bool channels)
-{
-	size_t sz = 7 * nla_total_size(sizeof(u32)) +
-		    12 * nla_total_size_64bit(sizeof(u64));
-
-	if (channels)
-		sz += memdiag_imc_channels(socket) *
-		      (nla_total_size(0) + nla_total_size(sizeof(u32)) +
-		       2 * nla_total_size_64bit(sizeof(u64)));
-	return sz;
-}
-
-/* Sample every socket now; NULL (with @err set) if counters are not running. */
-static struct memdiag_snap *sample_now(struct netlink_ext_ack *extack,
-				       unsigned int *n, int *err)
-{
-	struct memdiag_snap *snaps;
-
-	*n = memdiag_max_sockets();
-	snaps = kcalloc(*n, sizeof(*snaps), GFP_KERNEL);
-	if (!snaps) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	cpus_read_lock();
-	mutex_lock(&memdiag_lock);
-	if (!memdiag_session_active()) {
-		NL_SET_ERR_MSG(extack,
-			       "the counters run only during a session: start one with session-start first");
-		*err = -ENODATA;
-	} else {
-		memdiag_sample(snaps, *n);
-		*err = 0;
-	}
-	mutex_unlock(&memdiag_lock);
-	cpus_read_unlock();
-	if (*err) {
-		kfree(snaps);
-		return NULL;
-	}
-	return snaps;
-}
-
-static bool socket_exists(u32 socket)
-{
-	return socket < memdiag_max_sockets() &&
-	       memdiag_socket_package(socket) != UINT_MAX;
-}
-
-int memdiag_nl_snapshot_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *sock = info->attrs[MEMDIAG_A_SNAPSHOT_SOCKET];
-	bool channels = info->attrs[MEMDIAG_A_SNAPSHOT_CHANNELS];
-	struct memdiag_snap *snaps;
-	struct sk_buff *msg;
-	unsigned int n;
-	u32 socket;
-	void *hdr;
-	int err;
-
-	if (!memdiag_may_read(skb)) {
-		GENL_SET_ERR_MSG(info, MEMDIAG_READ_DENIED("snapshot"));
-		return -EPERM;
-	}
-	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_SNAPSHOT_SOCKET)) {
-		GENL_SET_ERR_MSG(info, "socket is required (a dump reads every socket)");
-		return -EINVAL;
-	}
-	socket = nla_get_u32(sock);
-	if (!socket_exists(socket)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, sock,
-				    "no such socket (get-info lists them)");
-		return -EINVAL;
-	}
-	snaps = sample_now(info->extack, &n, &err);
-	if (!snaps)
-		return err;
-
-	err = -EMSGSIZE;
-	msg = genlmsg_new(snap_size(socket, channels), GFP_KERNEL);
-	if (!msg)
-		goto free;
-	hdr = genlmsg_put_reply(msg, info, &memdiag_nl_family, 0,
-				MEMDIAG_CMD_SNAPSHOT);
-	if (!hdr || put_snap(msg, &snaps[socket], channels)) {
-		nlmsg_free(msg);
-		GENL_SET_ERR_MSG(info, "snapshot reply could not be built");
-		goto free;
-	}
-	genlmsg_end(msg, hdr);
-	kfree(snaps);
-	return genlmsg_reply(msg, info);
-free:
-	kfree(snaps);
-	return err;
-}
-
-/* One message per socket; cb->args[0] is the next socket to send. */
-int memdiag_nl_snapshot_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct nlattr **attrs = memdiag_dump_attrs(cb);
-	struct nlattr *sock = attrs[MEMDIAG_A_SNAPSHOT_SOCKET];
-	bool channels = attrs[MEMDIAG_A_SNAPSHOT_CHANNELS];
-	struct memdiag_snap *snaps;
-	unsigned int n, s;
-	int err = 0;
-	void *hdr;
-
-	if (!memdiag_may_read(cb->skb)) {
-		NL_SET_ERR_MSG(cb->extack, MEMDIAG_READ_DENIED("snapshot"));
-		return -EPERM;
-	}
-	if (sock && !socket_exists(nla_get_u32(sock))) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, sock,
-				    "no such socket (get-info lists them)");
-		return -EINVAL;
-	}
-	snaps = sample_now(cb->extack, &n, &err);
-	if (!snaps)
-		return err;
-	for (s = cb->args[0]; s < n; s++) {
-		if (!socket_exists(s) || (sock && nla_get_u32(sock) != s))
-			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &memdiag_nl_family,
-				  NLM_F_MULTI, MEMDIAG_CMD_SNAPSHOT);
-		if (!hdr || put_snap(skb, &snaps[s], channels)) {
-			if (hdr)
-				genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-	}
-	cb->args[0] = s;
-	kfree(snaps);
-	return skb->len;
-}
-
 /*
  * A refusal names the register and the agent that holds it, so its text is
  * built at run time. Extack keeps a pointer to the message until the ack
@@ -445,34 +294,38 @@ void *memdiag_genl_reply_put(struct sk_buff *msg, struct genl_info *info)
 int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *ival = info->attrs[MEMDIAG_A_SESSION_INTERVAL_MS];
-	char *why = memdiag_msg_buf();
+	const char *limit = NULL;
 	struct sk_buff *msg;
+	char *why;
 	u32 id, ms;
 	void *hdr;
 	int err;
 
-	if (!memdiag_may_read(skb)) {
-		GENL_SET_ERR_MSG(info, MEMDIAG_READ_DENIED("session-start"));
+	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_SESSION_START))
 		return -EPERM;
-	}
 	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_SESSION_INTERVAL_MS)) {
 		GENL_SET_ERR_MSG(info, "interval-ms is required");
 		return -EINVAL;
 	}
 	ms = nla_get_u32(ival);
-	if (ms < 1 || ms > 60000) {
+	if (ms < MEMDIAG_MIN_INTERVAL_MS || ms > MEMDIAG_MAX_INTERVAL_MS) {
 		NL_SET_ERR_MSG_ATTR(info->extack, ival,
-				    "interval-ms must be from 1 to 60000");
+				    "interval-ms must be from " __stringify(MEMDIAG_MIN_INTERVAL_MS)
+				    " to " __stringify(MEMDIAG_MAX_INTERVAL_MS));
 		return -EINVAL;
 	}
 
 	msg = genlmsg_new(3 * nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = memdiag_session_start(info->snd_portid, ms, &id, why,
-				    MEMDIAG_REASON_LEN);
+	why = memdiag_msg_buf();
+	err = memdiag_session_start(info->snd_portid,
+				    sock_i_uid(NETLINK_CB(skb).sk), ms, &id,
+				    &limit, why, MEMDIAG_REASON_LEN);
 	if (err) {
-		if (info->extack)
+		if (limit)
+			memdiag_set_err_msg(info->extack, limit);
+		else if (info->extack)
 			info->extack->_msg = why;
 		goto free;
 	}
@@ -497,8 +350,15 @@ int memdiag_nl_session_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *id = info->attrs[MEMDIAG_A_SESSION_ID];
 
+	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_SESSION_STOP))
+		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_SESSION_ID)) {
 		GENL_SET_ERR_MSG(info, "id is required: the id session-start returned");
+		return -EINVAL;
+	}
+	if (!nla_get_u32(id)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id,
+				    "id 0 names no session: give the id session-start returned");
 		return -EINVAL;
 	}
 	if (memdiag_session_stop(info->snd_portid, nla_get_u32(id))) {
@@ -507,40 +367,6 @@ int memdiag_nl_session_stop_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOENT;
 	}
 	return 0;
-}
-
-/**
- * memdiag_genl_publish() - send one snapshot per socket to the monitor group
- * @snaps: indexed by socket
- * @n: number of entries
- *
- * Process context only: builds messages with GFP_KERNEL.
- */
-void memdiag_genl_publish(const struct memdiag_snap *snaps, unsigned int n)
-{
-	struct sk_buff *msg;
-	unsigned int s;
-	void *hdr;
-
-	if (!genl_has_listeners(&memdiag_nl_family, &init_net,
-				MEMDIAG_NLGRP_MONITOR))
-		return;
-	for (s = 0; s < n; s++) {
-		if (!socket_exists(s))
-			continue;
-		msg = genlmsg_new(snap_size(s, false), GFP_KERNEL);
-		if (!msg)
-			return;
-		hdr = genlmsg_put(msg, 0, 0, &memdiag_nl_family, 0,
-				  MEMDIAG_CMD_SNAPSHOT_NTF);
-		if (!hdr || put_snap(msg, &snaps[s], false)) {
-			nlmsg_free(msg);
-			continue;
-		}
-		genlmsg_end(msg, hdr);
-		genlmsg_multicast(&memdiag_nl_family, msg, 0,
-				  MEMDIAG_NLGRP_MONITOR, GFP_KERNEL);
-	}
 }
 
 int memdiag_genl_init(void)

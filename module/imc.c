@@ -367,15 +367,6 @@ void memdiag_imc_free(void)
 	n_bus_maps = 0;
 }
 
-unsigned int memdiag_imc_channels(unsigned int socket)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < n_boxes; i++)
-		n += boxes[i].socket == socket;
-	return n;
-}
-
 static u32 box_rd(struct imc_box *b, unsigned int off)
 {
 	u32 v = 0;
@@ -584,24 +575,14 @@ void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 		s->has_imc = true;
 		s->rd_bytes += b->ext[RD].total * 64;
 		s->wr_bytes += b->ext[WR].total * 64;
+		/* per channel from the same reading as the totals */
+		if (s->nr_chan < MEMDIAG_MAX_CHANNELS) {
+			s->chan[s->nr_chan].id = b->chan;
+			s->chan[s->nr_chan].rd_bytes = b->ext[RD].total * 64;
+			s->chan[s->nr_chan].wr_bytes = b->ext[WR].total * 64;
+			s->nr_chan++;
+		}
 	}
 	for (i = 0; i < n && i < MEMDIAG_MAX_SOCKETS; i++)
 		snap[i].imc_epoch = imc_epoch[i];
-}
-
-/* The @i-th channel of @socket, as of the last sample. */
-int memdiag_imc_channel(unsigned int socket, unsigned int i, u32 *id,
-			u64 *rd, u64 *wr)
-{
-	unsigned int k;
-
-	for (k = 0; k < n_boxes; k++) {
-		if (boxes[k].socket != socket || i--)
-			continue;
-		*id = boxes[k].chan;
-		*rd = boxes[k].ext[RD].total * 64;
-		*wr = boxes[k].ext[WR].total * 64;
-		return 0;
-	}
-	return -ENOENT;
 }

@@ -96,7 +96,7 @@ static int __init memdiag_init(void)
 		pr_err("memdiag: setting up prefetcher control failed: %d\n", err);
 		goto free;
 	}
-	err = memdiag_session_init();
+	err = memdiag_session_init(memdiag_genl_publish);
 	if (err) {
 		pr_err("memdiag: setting up CPU hotplug and socket release handling failed: %d\n",
 		       err);

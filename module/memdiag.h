@@ -8,6 +8,7 @@
 #include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/mutex.h>
+#include <linux/uidgid.h>
 #include <uapi/linux/memdiag.h>
 
 #include "uarch.h"
@@ -19,6 +20,20 @@ struct sk_buff;
 
 #define MEMDIAG_REASON_LEN	192
 #define MEMDIAG_MAX_SOCKETS	64
+/* IMC channels reported per socket (Sapphire Rapids has 8) */
+#define MEMDIAG_MAX_CHANNELS	32
+
+/*
+ * Limits, explained in Documentation/memdiag.rst "Limits". Sessions need
+ * CAP_PERFMON or CAP_SYS_ADMIN; readers allowed only by unprivileged_read
+ * get a sample at most MEMDIAG_UNPRIV_SAMPLE_MS old instead of a new one.
+ */
+#define MEMDIAG_SESSIONS_PER_SOCKET	4
+#define MEMDIAG_SESSIONS_PER_USER	16
+#define MEMDIAG_SESSIONS_MAX		64
+#define MEMDIAG_MIN_INTERVAL_MS		10
+#define MEMDIAG_MAX_INTERVAL_MS		60000
+#define MEMDIAG_UNPRIV_SAMPLE_MS	100
 
 /* One capability: can it be used, and if not, why (for get-info). */
 struct memdiag_cap {
@@ -77,6 +92,11 @@ struct memdiag_snap {
 	u32 nr_cpus;
 	bool has[MEMDIAG_CORE_NR];
 	u64 ctr[MEMDIAG_CORE_NR];
+	u32 nr_chan;		/* IMC channels, counted with the totals */
+	struct {
+		u32 id;
+		u64 rd_bytes, wr_bytes;
+	} chan[MEMDIAG_MAX_CHANNELS];
 	bool has_prefetch;
 	bool prefetch_changed;	/* some CPU differs from what was found */
 	u32 prefetch_off;	/* prefetchers off on every CPU */
@@ -123,12 +143,9 @@ unsigned int memdiag_nr_sockets(void);
 /* imc.c: discovery at load, programming while a session runs */
 int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len);
 void memdiag_imc_free(void);
-unsigned int memdiag_imc_channels(unsigned int socket);
 int memdiag_imc_start(char *msg, size_t len);
 void memdiag_imc_stop(void);
 void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
-int memdiag_imc_channel(unsigned int socket, unsigned int i, u32 *id,
-			u64 *rd, u64 *wr);
 
 /* core.c */
 int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len);
@@ -146,14 +163,17 @@ int memdiag_core_perf_start(const struct memdiag_core_event *core,
 void memdiag_core_perf_stop(void);
 void memdiag_core_perf_sample(struct memdiag_snap *snap, unsigned int n);
 
-/* session.c */
-int memdiag_session_init(void);
+/* session.c: sessions own sampling; each periodic sample goes to a hook */
+typedef void (*memdiag_publish_fn)(const struct memdiag_snap *snaps,
+				   unsigned int n);
+int memdiag_session_init(memdiag_publish_fn publish);
 void memdiag_session_exit(void);
-int memdiag_session_start(u32 portid, u32 interval_ms, u32 *id,
-			  char *msg, size_t len);
+int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
+			  const char **why, char *msg, size_t len);
 int memdiag_session_stop(u32 portid, u32 id);
 bool memdiag_session_active(void);
-void memdiag_sample(struct memdiag_snap *snaps, unsigned int n);
+int memdiag_session_snapshot(struct memdiag_snap *snaps, u64 max_age_ns);
+unsigned int memdiag_session_nr_snaps(void);
 
 /* prefetch.c */
 const struct memdiag_pf_desc *
@@ -174,7 +194,11 @@ void memdiag_prefetch_sample(struct memdiag_snap *snap, unsigned int n);
 
 /* genl.c */
 struct genl_info;
-bool memdiag_may_read(struct sk_buff *skb);
+extern struct genl_family memdiag_nl_family;
+bool memdiag_nl_perfmon(struct sk_buff *skb);
+struct netlink_ext_ack;
+bool memdiag_nl_allowed(struct sk_buff *skb, struct netlink_ext_ack *extack,
+			u8 cmd);
 char *memdiag_msg_buf(void);
 void *memdiag_genl_reply_put(struct sk_buff *msg, struct genl_info *info);
 int memdiag_genl_init(void);

@@ -17,9 +17,6 @@
 #include "genl_gen.h"
 #include "memdiag.h"
 
-#define PF_DENIED \
-	"changing prefetchers needs CAP_SYS_ADMIN and CAP_SYS_RAWIO (run as root)"
-
 static bool pf_available(struct genl_info *info)
 {
 	const struct memdiag_cap *cap =
@@ -207,11 +204,8 @@ int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 	cpumask_var_t scope, cpus;
 	int socket, err;
 
-	if (!memdiag_may_read(skb)) {
-		GENL_SET_ERR_MSG(info,
-				 "prefetch-get needs CAP_PERFMON or CAP_SYS_ADMIN, or memdiag loaded with unprivileged_read=1");
+	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_PREFETCH_GET))
 		return -EPERM;
-	}
 	if (!pf_available(info))
 		return -EOPNOTSUPP;
 	if (!zalloc_cpumask_var(&scope, GFP_KERNEL))
@@ -243,15 +237,13 @@ static int pf_change(struct sk_buff *skb, struct genl_info *info,
 	struct nlattr *which = info->attrs[MEMDIAG_A_PREFETCH_PREFETCHERS];
 	u32 mask = 0, n = memdiag.prefetch ? memdiag.prefetch->n_bits : 0;
 	cpumask_var_t scope, touched;
-	char *why = memdiag_msg_buf();
 	bool off = false;
 	int socket, err;
+	char *why;
 
-	if (!netlink_capable(skb, CAP_SYS_ADMIN) ||
-	    !netlink_capable(skb, CAP_SYS_RAWIO)) {
-		GENL_SET_ERR_MSG(info, PF_DENIED);
+	if (!memdiag_nl_allowed(skb, info->extack, info->genlhdr->cmd))
 		return -EPERM;
-	}
+	why = memdiag_msg_buf();
 	if (!pf_available(info))
 		return -EOPNOTSUPP;
 	if (!restore) {

@@ -23,6 +23,8 @@
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/ktime.h>
+#include <linux/stringify.h>
+#include <linux/uidgid.h>
 #include <net/net_namespace.h>
 
 #include "memdiag.h"
@@ -31,17 +33,30 @@ struct memdiag_session {
 	struct list_head node;
 	u32 id;
 	u32 portid;
+	kuid_t uid;
 	u32 interval_ms;
 };
 
 /* sessions, counter state and sampling; taken after cpus_read_lock() */
 DEFINE_MUTEX(memdiag_lock);
 static LIST_HEAD(sessions);
+static unsigned int nr_sessions;
 static u32 next_id = 1;
 static bool imc_on, core_on, closing;
 static u64 last_sample_ns;
 static enum cpuhp_state hp_state;
 static struct delayed_work sampler;
+static memdiag_publish_fn publish;
+
+/*
+ * The shared sample: the last one taken, by the sampler or for a snapshot
+ * request, with the time it started. Every reader copies from it, so
+ * concurrent readers cost one sample, not one each.
+ */
+static struct memdiag_snap *shared;
+static unsigned int n_shared;
+static u64 shared_start_ns;
+static bool shared_valid;
 
 bool memdiag_session_active(void)
 {
@@ -58,36 +73,72 @@ static u32 min_interval(void)
 	return ms;
 }
 
-/**
- * memdiag_sample() - read every socket's counters now
- * @snaps: one per socket, indexed by socket, zeroed by the caller
- * @n: number of entries
- *
- * Called with cpus_read_lock() and memdiag_lock held.
- */
-void memdiag_sample(struct memdiag_snap *snaps, unsigned int n)
+/* Read every socket's counters into the shared sample; both locks held. */
+static void sample(void)
 {
 	u64 now = ktime_get_ns(), dt = now - last_sample_ns;
 	unsigned int s;
 
-	for (s = 0; s < n; s++) {
-		snaps[s].socket = s;
-		snaps[s].time_ns = now;
+	memset(shared, 0, n_shared * sizeof(*shared));
+	for (s = 0; s < n_shared; s++) {
+		shared[s].socket = s;
+		shared[s].time_ns = now;
 	}
 	if (imc_on)
-		memdiag_imc_sample(snaps, n, dt);
+		memdiag_imc_sample(shared, n_shared, dt);
 	if (core_on)
-		memdiag_core_sample(snaps, n, dt);
-	memdiag_prefetch_sample(snaps, n);
+		memdiag_core_sample(shared, n_shared, dt);
+	memdiag_prefetch_sample(shared, n_shared);
 	last_sample_ns = now;
+	shared_start_ns = now;
+	shared_valid = true;
+}
+
+/**
+ * memdiag_session_snapshot() - every socket's counters, from the shared sample
+ * @snaps: memdiag_session_nr_snaps() entries, indexed by socket
+ * @max_age_ns: 0: a sample started after this call (exact, as memdiagctl
+ *	run needs around its timed part); otherwise any sample younger than
+ *	this, which bounds what readers that may not start sessions can cost
+ *
+ * Return: 0, or -ENODATA when no session runs (the counters are not
+ * programmed then).
+ */
+int memdiag_session_snapshot(struct memdiag_snap *snaps, u64 max_age_ns)
+{
+	u64 asked = ktime_get_ns();
+	int err = 0;
+
+	cpus_read_lock();
+	mutex_lock(&memdiag_lock);
+	if (!memdiag_session_active()) {
+		err = -ENODATA;
+	} else {
+		/*
+		 * A sample that started after the request arrived is as fresh
+		 * as a new one, so requests waiting on the lock share it.
+		 */
+		if (!shared_valid ||
+		    (max_age_ns ? asked - shared_start_ns > max_age_ns :
+				  shared_start_ns < asked))
+			sample();
+		memcpy(snaps, shared, n_shared * sizeof(*snaps));
+	}
+	mutex_unlock(&memdiag_lock);
+	cpus_read_unlock();
+	return err;
+}
+
+unsigned int memdiag_session_nr_snaps(void)
+{
+	return n_shared;
 }
 
 static void sampler_fn(struct work_struct *work)
 {
-	unsigned int n = memdiag_max_sockets();
 	struct memdiag_snap *snaps;
 
-	snaps = kcalloc(n, sizeof(*snaps), GFP_KERNEL);
+	snaps = kcalloc(n_shared, sizeof(*snaps), GFP_KERNEL);
 	cpus_read_lock();
 	mutex_lock(&memdiag_lock);
 	if (!memdiag_session_active()) {
@@ -96,15 +147,17 @@ static void sampler_fn(struct work_struct *work)
 		kfree(snaps);
 		return;
 	}
+	sample();
 	if (snaps)
-		memdiag_sample(snaps, n);
+		memcpy(snaps, shared, n_shared * sizeof(*snaps));
 	queue_delayed_work(system_unbound_wq, &sampler,
 			   msecs_to_jiffies(min_interval()));
 	mutex_unlock(&memdiag_lock);
 	cpus_read_unlock();
 
+	/* outside the lock: building and sending messages may take a while */
 	if (snaps)
-		memdiag_genl_publish(snaps, n);
+		publish(snaps, n_shared);
 	kfree(snaps);
 }
 
@@ -143,38 +196,98 @@ static void counters_stop(void)
 		memdiag_imc_stop();
 	imc_on = false;
 	core_on = false;
+	shared_valid = false;
+}
+
+/* Sessions of @portid (@uid if @by_uid); memdiag_lock held. */
+static unsigned int count_sessions(u32 portid, kuid_t uid, bool by_uid)
+{
+	struct memdiag_session *s;
+	unsigned int n = 0;
+
+	list_for_each_entry(s, &sessions, node)
+		n += by_uid ? uid_eq(s->uid, uid) : s->portid == portid;
+	return n;
+}
+
+#define LIMIT_MSG(what, n, fix) \
+	"this " what " already has " __stringify(n) " sessions, its limit: " fix
+
+/* Refuse a session over a limit of Documentation/memdiag.rst; lock held. */
+static int check_limits(u32 portid, kuid_t uid, const char **why)
+{
+	if (closing) {
+		*why = "memdiag is being unloaded";
+		return -ESHUTDOWN;
+	}
+	if (count_sessions(portid, uid, false) >= MEMDIAG_SESSIONS_PER_SOCKET) {
+		*why = LIMIT_MSG("socket", MEMDIAG_SESSIONS_PER_SOCKET,
+				 "stop one, or read the running one's samples");
+		return -EMFILE;
+	}
+	if (count_sessions(portid, uid, true) >= MEMDIAG_SESSIONS_PER_USER) {
+		*why = LIMIT_MSG("user", MEMDIAG_SESSIONS_PER_USER, "stop one");
+		return -EMFILE;
+	}
+	if (nr_sessions >= MEMDIAG_SESSIONS_MAX) {
+		*why = LIMIT_MSG("machine", MEMDIAG_SESSIONS_MAX, "stop one");
+		return -ENFILE;
+	}
+	return 0;
+}
+
+static bool id_used(u32 id)
+{
+	struct memdiag_session *s;
+
+	list_for_each_entry(s, &sessions, node)
+		if (s->id == id)
+			return true;
+	return false;
+}
+
+/* An id no live session has, never 0 (0 names no session); lock held. */
+static u32 new_id(void)
+{
+	/* at most MEMDIAG_SESSIONS_MAX ids are live, so this ends */
+	while (!next_id || id_used(next_id))
+		next_id++;
+	return next_id++;
 }
 
 /**
  * memdiag_session_start() - start a session for the socket @portid
  * @portid: netlink port of the requesting socket
+ * @uid: the user who opened it, for the per-user limit
  * @interval_ms: snapshot period
  * @id: the new session's id
- * @msg: why not, when the return value is negative
+ * @why: a static explanation when a limit refused the session
+ * @msg: why not, when the counters could not start
  * @len: size of @msg
+ *
+ * Return: 0, or a negative errno with *@why or @msg set.
  */
-int memdiag_session_start(u32 portid, u32 interval_ms, u32 *id,
-			  char *msg, size_t len)
+int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
+			  const char **why, char *msg, size_t len)
 {
 	struct memdiag_session *s;
-	int err = 0;
+	int err;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	cpus_read_lock();
 	mutex_lock(&memdiag_lock);
-	if (closing) {
-		snprintf(msg, len, "memdiag is being unloaded");
-		err = -ESHUTDOWN;
-	} else if (!memdiag_session_active()) {
+	err = check_limits(portid, uid, why);
+	if (!err && !memdiag_session_active())
 		err = counters_start(msg, len);
-	}
 	if (!err) {
-		s->id = next_id++;
+		s->id = new_id();
 		s->portid = portid;
+		s->uid = uid;
 		s->interval_ms = interval_ms;
 		list_add_tail(&s->node, &sessions);
+		nr_sessions++;
 		*id = s->id;
 		mod_delayed_work(system_unbound_wq, &sampler,
 				 msecs_to_jiffies(min_interval()));
@@ -186,16 +299,17 @@ int memdiag_session_start(u32 portid, u32 interval_ms, u32 *id,
 	return err;
 }
 
-/* Drop sessions matching @portid (and @id unless 0); memdiag_lock held. */
-static int drop_sessions(u32 portid, u32 id)
+/* Drop the sessions of @portid: all, or the one with @id; lock held. */
+static int drop_sessions(u32 portid, bool all, u32 id)
 {
 	struct memdiag_session *s, *tmp;
 	int found = 0;
 
 	list_for_each_entry_safe(s, tmp, &sessions, node) {
-		if (s->portid != portid || (id && s->id != id))
+		if (s->portid != portid || (!all && s->id != id))
 			continue;
 		list_del(&s->node);
+		nr_sessions--;
 		kfree(s);
 		found++;
 	}
@@ -204,13 +318,14 @@ static int drop_sessions(u32 portid, u32 id)
 	return found;
 }
 
+/* End the session @id of @portid; -ENOENT if it has none by that id. */
 int memdiag_session_stop(u32 portid, u32 id)
 {
 	int found;
 
 	cpus_read_lock();
 	mutex_lock(&memdiag_lock);
-	found = drop_sessions(portid, id);
+	found = drop_sessions(portid, false, id);
 	mutex_unlock(&memdiag_lock);
 	cpus_read_unlock();
 	return found ? 0 : -ENOENT;
@@ -237,7 +352,7 @@ static int release_notify(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	cpus_read_lock();
 	mutex_lock(&memdiag_lock);
-	drop_sessions(n->portid, 0);
+	drop_sessions(n->portid, true, 0);
 	mutex_unlock(&memdiag_lock);
 	cpus_read_unlock();
 	return NOTIFY_DONE;
@@ -247,20 +362,32 @@ static struct notifier_block release_nb = {
 	.notifier_call = release_notify,
 };
 
-int memdiag_session_init(void)
+/**
+ * memdiag_session_init() - get ready to run sessions
+ * @fn: called with each periodic sample, in process context, without locks
+ */
+int memdiag_session_init(memdiag_publish_fn fn)
 {
 	int err;
 
+	publish = fn;
+	n_shared = memdiag_max_sockets();
+	shared = kcalloc(n_shared, sizeof(*shared), GFP_KERNEL);
+	if (!shared)
+		return -ENOMEM;
 	INIT_DELAYED_WORK(&sampler, sampler_fn);
 	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "memdiag:online",
 					memdiag_core_cpu_online,
 					memdiag_core_cpu_offline);
 	if (err < 0)
-		return err;
+		goto free;
 	hp_state = err;
 	err = netlink_register_notifier(&release_nb);
-	if (err)
-		cpuhp_remove_state_nocalls(hp_state);
+	if (!err)
+		return 0;
+	cpuhp_remove_state_nocalls(hp_state);
+free:
+	kfree(shared);
 	return err;
 }
 
@@ -278,10 +405,11 @@ void memdiag_session_exit(void)
 		struct memdiag_session *s =
 			list_first_entry(&sessions, struct memdiag_session, node);
 
-		drop_sessions(s->portid, 0);
+		drop_sessions(s->portid, true, 0);
 	}
 	mutex_unlock(&memdiag_lock);
 	cpus_read_unlock();
 	cancel_delayed_work_sync(&sampler);
 	cpuhp_remove_state_nocalls(hp_state);
+	kfree(shared);
 }

@@ -413,9 +413,10 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	struct snap_args sa = { .o = *gopts };
 	struct collect col = { NULL, 0 };
 	struct info_summary sum;
-	struct cli_error cerr;
+	struct cli_error cerr, denied;
 	struct nl_family fam;
 	struct printer p;
+	bool own = false;
 	struct nl nl;
 	uint32_t id;
 	size_t i;
@@ -433,13 +434,26 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	info_summary_free(&sum);
 	if (rc == MDC_EXIT_OK) {
 		session_start(&nl, &fam, SNAPSHOT_SESSION_MS, &id, NULL, &cerr);
-		rc = cli_report(cmd, &cerr);
+		/*
+		 * Readers allowed only by unprivileged_read may not start a
+		 * session but are served while another one runs: try anyway,
+		 * and give the refusal only if that fails too.
+		 */
+		own = cerr.code == MDC_EXIT_OK;
+		if (cerr.code != MDC_EXIT_PERM)
+			rc = cli_report(cmd, &cerr);
+		else
+			denied = cerr;
 	}
 	if (rc == MDC_EXIT_OK) {
 		rc = request(cmd, &nl, &fam, sa.all, sa.socket, sa.channels,
 			     &col);
-		session_stop(&nl, &fam, id, &cerr);
-		cli_report(cmd, &cerr);	/* a warning at most */
+		if (own) {
+			session_stop(&nl, &fam, id, &cerr);
+			cli_report(cmd, &cerr);	/* a warning at most */
+		} else if (rc != MDC_EXIT_OK) {
+			rc = cli_report(cmd, &denied);
+		}
 	}
 	if (rc == MDC_EXIT_OK) {
 		print_init(&p, stdout, sa.o.json, sa.o.pretty);

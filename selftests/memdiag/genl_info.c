@@ -512,46 +512,7 @@ TEST_F(md, session_without_any_counter_is_refused)
 		TH_LOG("'%s'", self->r->extack);
 }
 
-/* What a child running as nobody does; returns 0 or -errno. */
-typedef int (*nobody_fn)(struct mdnl *m, struct mdnl_reply *r);
-
-/*
- * Open a memdiag socket as nobody, without capabilities, run @fn on it and
- * return its errno, with the extack text it got in @extack.
- */
-static int as_nobody(nobody_fn fn, char *extack, size_t len)
-{
-	int pipefd[2], status, err;
-	pid_t pid;
-
-	if (pipe(pipefd))
-		return -errno;
-	pid = fork();
-	if (!pid) {
-		struct mdnl m;
-		struct mdnl_reply *r = calloc(1, sizeof(*r));
-
-		close(pipefd[0]);
-		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
-			_exit(100);
-		err = mdnl_open(&m, MEMDIAG_FAMILY_NAME);
-		if (!err)
-			err = fn(&m, r);
-		if (write(pipefd[1], r->extack, sizeof(r->extack)) < 0)
-			_exit(101);
-		_exit(-err);
-	}
-	close(pipefd[1]);
-	memset(extack, 0, len);
-	if (read(pipefd[0], extack, len - 1) < 0)
-		extack[0] = 0;
-	close(pipefd[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EFAULT;
-}
-
-static int nobody_get_info(struct mdnl *m, struct mdnl_reply *r)
+static int nobody_get_info(struct mdnl *m, struct mdnl_reply *r, void *arg)
 {
 	struct info in;
 
@@ -559,7 +520,7 @@ static int nobody_get_info(struct mdnl *m, struct mdnl_reply *r)
 }
 
 /* Join the monitor group; 0 or -errno. */
-static int join_monitor(struct mdnl *m, struct mdnl_reply *r)
+static int join_monitor(struct mdnl *m, struct mdnl_reply *r, void *arg)
 {
 	int i, grp = -1;
 
@@ -592,15 +553,15 @@ TEST(unprivileged_get_info_is_eperm_until_allowed)
 	if (geteuid())
 		SKIP(return, "needs root to drop to nobody");
 	ASSERT_EQ(0, set_param("N"));
-	EXPECT_EQ(-EPERM, as_nobody(nobody_get_info, extack, sizeof(extack)));
+	EXPECT_EQ(-EPERM, mdnl_as_nobody(nobody_get_info, NULL, extack, sizeof(extack)));
 	EXPECT_NE(NULL, strstr(extack, "CAP_PERFMON")) TH_LOG("'%s'", extack);
 	EXPECT_NE(NULL, strstr(extack, "unprivileged_read"));
 
 	ASSERT_EQ(0, set_param("Y"));
-	EXPECT_EQ(0, as_nobody(nobody_get_info, extack, sizeof(extack)))
+	EXPECT_EQ(0, mdnl_as_nobody(nobody_get_info, NULL, extack, sizeof(extack)))
 		TH_LOG("'%s'", extack);
 	ASSERT_EQ(0, set_param("N"));
-	EXPECT_EQ(-EPERM, as_nobody(nobody_get_info, extack, sizeof(extack)));
+	EXPECT_EQ(-EPERM, mdnl_as_nobody(nobody_get_info, NULL, extack, sizeof(extack)));
 }
 
 /*
@@ -616,12 +577,12 @@ TEST(monitor_join_needs_cap_sys_admin_even_with_unprivileged_read)
 	if (geteuid())
 		SKIP(return, "needs root to drop to nobody");
 	ASSERT_EQ(0, mdnl_open(&m, MEMDIAG_FAMILY_NAME));
-	EXPECT_EQ(0, join_monitor(&m, NULL));
+	EXPECT_EQ(0, join_monitor(&m, NULL, NULL));
 	mdnl_close(&m);
 	ASSERT_EQ(0, set_param("N"));
-	EXPECT_EQ(-EPERM, as_nobody(join_monitor, extack, sizeof(extack)));
+	EXPECT_EQ(-EPERM, mdnl_as_nobody(join_monitor, NULL, extack, sizeof(extack)));
 	ASSERT_EQ(0, set_param("Y"));
-	EXPECT_EQ(-EPERM, as_nobody(join_monitor, extack, sizeof(extack)));
+	EXPECT_EQ(-EPERM, mdnl_as_nobody(join_monitor, NULL, extack, sizeof(extack)));
 	ASSERT_EQ(0, set_param("N"));
 }
 

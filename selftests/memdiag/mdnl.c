@@ -2,12 +2,15 @@
 /*
  * mdnl.c - minimal generic netlink client for memdiag's selftests.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <grp.h>
+#include <sys/wait.h>
 #include <linux/netlink.h>
 
 #include "mdnl.h"
@@ -174,4 +177,36 @@ void mdnl_close(struct mdnl *m)
 	if (m->nl)
 		mnl_socket_close(m->nl);
 	m->nl = NULL;
+}
+
+int mdnl_as_nobody(mdnl_nobody_fn fn, void *arg, char *extack, size_t len)
+{
+	int pipefd[2], status, err;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -errno;
+	pid = fork();
+	if (!pid) {
+		struct mdnl m;
+		struct mdnl_reply *r = calloc(1, sizeof(*r));
+
+		close(pipefd[0]);
+		if (!r || setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(100);
+		err = mdnl_open(&m, "memdiag");
+		if (!err)
+			err = fn(&m, r, arg);
+		if (write(pipefd[1], r->extack, sizeof(r->extack)) < 0)
+			_exit(101);
+		_exit(-err);
+	}
+	close(pipefd[1]);
+	memset(extack, 0, len);
+	if (read(pipefd[0], extack, len - 1) < 0)
+		extack[0] = 0;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EFAULT;
 }

@@ -49,4 +49,14 @@ int mdnl_call(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r);
 /* Payload attributes of the reply (after the genetlink header). */
 struct nlattr *mdnl_reply_attrs(struct mdnl_reply *r, size_t *len);
 
+/* What a child running as nobody does; 0 or -errno. */
+typedef int (*mdnl_nobody_fn)(struct mdnl *m, struct mdnl_reply *r, void *arg);
+
+/*
+ * Fork, drop to nobody without capabilities, open a memdiag socket and run
+ * @fn(@arg) on it (@arg in shared memory to see what it wrote); returns its
+ * errno and copies the extack text it got into @extack.
+ */
+int mdnl_as_nobody(mdnl_nobody_fn fn, void *arg, char *extack, size_t len);
+
 #endif /* _MDNL_H */

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# genl-sim.sh - the netlink family's limits (genl_session, kselftest
+# harness) against the simulated platform, inside a test VM.
+#
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
+set -u
+cd "$(dirname "$0")/../.."
+. selftests/memdiag/lib.sh
+
+ko=${MEMDIAG_KO:?}
+simko=${MEMDIAG_SIM_KO:?}
+
+if ! insmod "$simko" uarch=skx || ! insmod "$ko" platform=sim; then
+	not_ok "insmod memdiag_sim uarch=skx, memdiag platform=sim"
+	tap_end
+	exit 1
+fi
+# traffic, so that counts move between samples
+echo 10000 > $dbg/socket0/read_bw_mbps
+echo 4000 > $dbg/socket0/write_bw_mbps
+
+# The kselftest program's TAP, nested as a subtest.
+subtest "genl_session (kselftest harness)" selftests/memdiag/genl_session
+
+check "rmmod memdiag" rmmod memdiag
+check "rmmod memdiag_sim" rmmod memdiag_sim
+tap_end
