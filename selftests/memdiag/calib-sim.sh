@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# calib-sim.sh - calibrate with memdiag.ko on the simulated platform, in a
+# 4-CPU guest of two sockets (CPUs 0-1 and 2-3):
+#  - the x axis from the memory controllers (bandwidth_source "imc"): the
+#    sim counts what it is told, so every point must read the told 10 GB/s
+#    read and 4 GB/s write, whatever the generator does;
+#  - --prefetch on,off: curves for both states, every prefetcher of socket
+#    0 switched and the originals put back afterwards, socket 1 untouched;
+#  - SIGINT in the middle: calibrate dies of it, stores nothing, and the
+#    prefetchers are back.
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
+set -u
+cd "$(dirname "$0")/../.."
+. selftests/memdiag/lib.sh
+
+ko=${MEMDIAG_KO:?}
+simko=${MEMDIAG_SIM_KO:?}
+# originals no step writes, so that "restored" cannot be "zeroed"
+orig=(0x8 0x4 0x2 0x1)
+
+pf() { reg msr "$1" 0x1a4; }
+originals() {
+	local cpu bad=
+	for cpu in 0 1 2 3; do
+		[ "$(pf $cpu)" = "${orig[$cpu]}" ] || bad="$bad cpu$cpu=$(pf $cpu)"
+	done
+	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "$bad"; fi
+}
+
+rmmod memdiag 2> /dev/null
+rmmod memdiag_sim 2> /dev/null
+check "insmod memdiag_sim uarch=skx" insmod "$simko" uarch=skx
+for cpu in 0 1 2 3; do
+	poke "msr $cpu 0x1a4 ${orig[$cpu]}"
+done
+check "insmod memdiag platform=sim" insmod "$ko" platform=sim
+set_rates 0 10000 4000 200 1000000 500000 3000
+
+c=/tmp/calib-sim.json
+check "calibrate --quick --mix read --prefetch on,off --socket 0: exit 0" \
+	"$ctl" calibrate --quick --mix read --prefetch on,off --socket 0 --curve $c
+check "the file says bandwidth_source imc" jqt '.bandwidth_source == "imc"' $c
+check "one curve with prefetchers on, one off" jqt \
+	'[.sockets[0].curves[].prefetch] == ["on", "off"]' $c
+check "every point reads the told 14 GB/s, 10 of them reads, within 3 %" jqt \
+	'all(.sockets[0].curves[].points[];
+	     (.bandwidth_gbps - 14 | fabs) <= 0.42 and (.read_gbps - 10 | fabs) <= 0.3)' $c
+originals "after the run: the prefetchers' originals are back, socket 1 untouched"
+
+# as from a terminal: a script's background job would ignore SIGINT
+env --default-signal=INT "$ctl" calibrate --mix read --prefetch off \
+	--socket 0 --curve /tmp/int.json > /tmp/int.out 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+	[ "$(pf 0)" = 0xf ] && [ "$(pf 1)" = 0xf ] && break
+	sleep 0.1
+done
+check "while calibrating with --prefetch off: socket 0's prefetchers off" \
+	test "$(pf 0)$(pf 1)$(pf 2)" = "0xf0xf${orig[2]}"
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT: calibrate dies of it (status 130)" test "$rc" = 130
+check "SIGINT: nothing stored" test ! -e /tmp/int.json
+originals "SIGINT: the prefetchers' originals are back"
+grep -q 'interrupted' /tmp/int.out && ok "SIGINT: says it was interrupted" ||
+	not_ok "SIGINT: says it was interrupted" "$(cat /tmp/int.out)"
+
+check "rmmod memdiag" rmmod memdiag
+check "rmmod memdiag_sim" rmmod memdiag_sim
+tap_end
