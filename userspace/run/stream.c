@@ -24,17 +24,37 @@ static const struct run_param stream_params[] = {
 
 static const struct stream_args stream_default;
 
+/* The CPU feature each instance of the loops needs; -1: none. */
+static const int isa_feature[STREAM_NR_ISAS] = {
+	[STREAM_ISA_C] = -1,
+	[STREAM_ISA_SSE2] = KERN_CPU_SSE2,
+	[STREAM_ISA_AVX] = KERN_CPU_AVX,
+	[STREAM_ISA_AVX512] = KERN_CPU_AVX512F,
+};
+
+/* Through run_cpu_has(), so MEMDIAG_TEST_HIDE_CPU can take a feature away. */
+static bool isa_runs(int isa)
+{
+	return isa_feature[isa] < 0 ||
+	       run_cpu_has((enum kern_cpu_feature)isa_feature[isa]);
+}
+
 /*
- * MEMDIAG_STREAM_ISA=c|sse2|avx|avx512 picks the loops instead of the
- * widest this CPU runs: a test hook, so that every instance is checked
- * on a machine that would only ever run one.
+ * The widest loops this CPU runs, or with MEMDIAG_STREAM_ISA=c|sse2|avx|
+ * avx512 the ones named: a test hook, so that every instance is checked
+ * on a machine that would only ever run one. An instance the CPU cannot
+ * run is refused here, naming what is missing, instead of faulting.
  */
 static int stream_isa(const char *cmd, enum stream_isa *isa)
 {
 	const char *env = getenv("MEMDIAG_STREAM_ISA");
+	char runs[64];
+	size_t len = 0;
 	int i;
 
-	*isa = stream_isa_best();
+	for (i = STREAM_NR_ISAS - 1; i > STREAM_ISA_C && !isa_runs(i); i--)
+		;
+	*isa = (enum stream_isa)i;
 	if (!env || !*env)
 		return 0;
 	for (i = 0; i < STREAM_NR_ISAS; i++)
@@ -43,6 +63,17 @@ static int stream_isa(const char *cmd, enum stream_isa *isa)
 	if (i == STREAM_NR_ISAS) {
 		cli_err(cmd, "bad MEMDIAG_STREAM_ISA",
 			"'%s' is not c, sse2, avx or avx512", env);
+		return -1;
+	}
+	if (!isa_runs(i)) {
+		for (int k = 0; k < STREAM_NR_ISAS; k++)
+			if (isa_runs(k))
+				len += (size_t)snprintf(runs + len, sizeof(runs) - len,
+							"%s%s", len ? ", " : "",
+							stream_isa_name[k]);
+		cli_err(cmd, "bad MEMDIAG_STREAM_ISA",
+			"this CPU lacks %s, which the %s code needs: it runs %s",
+			kern_cpu_feature_name[isa_feature[i]], env, runs);
 		return -1;
 	}
 	*isa = (enum stream_isa)i;

@@ -343,6 +343,14 @@ MEMDIAG_STREAM_ISA=c "$bin" run stream --size 64K --reps 1 --nt > "$tmp/out" 2> 
 [ $? -eq 6 ] && [ ! -s "$tmp/out" ] &&
 	grep -qF "stream failed: non-temporal stores need the SIMD code (x86-64)" "$tmp/err"
 ok "MEMDIAG_STREAM_ISA=c memdiagctl run stream --nt -> exit 6, no streaming stores in C" $?
+# an instance the CPU cannot run is refused, naming the feature missing
+MEMDIAG_TEST_HIDE_CPU=avx512f MEMDIAG_STREAM_ISA=avx512 "$bin" run stream --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -qF "bad MEMDIAG_STREAM_ISA: this CPU lacks avx512f, which the avx512 code needs: it runs c, sse2" "$tmp/err"
+ok "MEMDIAG_STREAM_ISA=avx512 without avx512f (MEMDIAG_TEST_HIDE_CPU): exit 1, names the feature" $?
+MEMDIAG_TEST_HIDE_CPU=avx512f "$bin" run stream --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
+grep -q "^64K per array, avx code\|^64K per array, sse2 code" "$tmp/out"
+ok "memdiagctl run stream without avx512f (MEMDIAG_TEST_HIDE_CPU): picks narrower loops" $?
 MEMDIAG_STREAM_ISA=mmx "$bin" run stream --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -qF "bad MEMDIAG_STREAM_ISA: 'mmx' is not c, sse2, avx or avx512" "$tmp/err"
