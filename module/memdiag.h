@@ -118,6 +118,23 @@ struct memdiag_state {
 };
 
 extern struct memdiag_state memdiag;
+
+/*
+ * An allocation fault point: true when the platform makes this
+ * allocation fail (the sim's fail_alloc switch; never on hardware), so
+ * that tests reach every out-of-memory path.
+ */
+static inline bool memdiag_alloc_fails(void)
+{
+	return memdiag.plat && memdiag.plat->fail_alloc &&
+	       memdiag.plat->fail_alloc();
+}
+
+#define memdiag_kcalloc(n, size) \
+	(memdiag_alloc_fails() ? NULL : kcalloc(n, size, GFP_KERNEL))
+#define memdiag_zalloc_cpumask(mask) \
+	(!memdiag_alloc_fails() && zalloc_cpumask_var(mask, GFP_KERNEL))
+
 extern bool memdiag_unprivileged_read;
 /* Serialises sessions, counter programming and sampling. */
 extern struct mutex memdiag_lock;

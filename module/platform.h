@@ -84,6 +84,12 @@ struct memdiag_platform_ops {
 	u64 (*mmio_read)(void *map, unsigned int off, unsigned int width);
 	void (*mmio_write)(void *map, unsigned int off, unsigned int width,
 			   u64 val);
+
+	/*
+	 * Optional, the sim's fault injection: true when the allocation at
+	 * a fault point (memdiag_alloc_fails()) is to fail. NULL on hw.
+	 */
+	bool (*fail_alloc)(void);
 };
 
 extern const struct memdiag_platform_ops memdiag_hw_platform;

@@ -440,8 +440,15 @@ int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 	for (i = 0; i < n; i++) {
 		/* each access sees the counts up to its own moment */
 		core_advance(cpu, ktime_get_ns());
-		if (ops[i].write)
+		if (ops[i].write && mdsim_fault(MDSIM_FAULT_MSR_WRITE, ops[i].msr))
+			ops[i].err = -EIO;
+		else if (ops[i].write &&
+			 mdsim_fault(MDSIM_FAULT_MSR_NOSTICK, ops[i].msr))
+			ops[i].err = 0;		/* dropped, as by a hypervisor */
+		else if (ops[i].write)
 			ops[i].err = msr_write(c, ops[i].msr, ops[i].val);
+		else if (mdsim_fault(MDSIM_FAULT_MSR_READ, ops[i].msr))
+			ops[i].err = -EIO;
 		else
 			ops[i].err = msr_read(c, ops[i].msr, &ops[i].val);
 	}

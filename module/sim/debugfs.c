@@ -37,6 +37,8 @@
  *	read repeatedly: echo "msr 0 0xc1" > peek; cat peek; cat peek
  * refs
  *	PCI function references and MMIO mappings currently handed out.
+ * fail_*
+ *	fault injection, see fault.c.
  *
  * Bad input fails the write with EINVAL and a kernel message giving the
  * expected format.
@@ -446,6 +448,7 @@ int mdsim_debugfs_init(void)
 	debugfs_create_file("poke", 0200, root, NULL, &poke_fops);
 	debugfs_create_file("peek", 0600, root, NULL, &peek_fops);
 	debugfs_create_file("refs", 0400, root, NULL, &refs_fops);
+	mdsim_fault_debugfs(root);
 	return 0;
 }
 

@@ -137,6 +137,7 @@ const struct memdiag_platform_ops memdiag_sim_platform = {
 	.mmio_unmap	= mdsim_mmio_unmap,
 	.mmio_read	= mdsim_mmio_read,
 	.mmio_write	= mdsim_mmio_write,
+	.fail_alloc	= mdsim_fail_alloc,
 };
 EXPORT_SYMBOL_GPL(memdiag_sim_platform);
 

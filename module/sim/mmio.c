@@ -105,6 +105,8 @@ void *mdsim_mmio_map(u64 phys, size_t len)
 {
 	unsigned int i;
 
+	if (mdsim_fault(MDSIM_FAULT_MMIO_MAP, 0))
+		return NULL;
 	for (i = 0; i < mdsim.n_regions; i++) {
 		const struct mdsim_region *r = &mdsim.regions[i];
 		struct mdsim_map *m;

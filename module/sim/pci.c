@@ -215,6 +215,11 @@ int mdsim_pci_read(const struct memdiag_pci *pci, unsigned int off, u32 *val)
 
 	if (!fn)
 		return -EINVAL;
+	/* a device that went away reads all-ones, without an error */
+	if (mdsim_fault(MDSIM_FAULT_PCI_READ, 0)) {
+		*val = U32_MAX;
+		return 0;
+	}
 	mutex_lock(&mdsim.lock);
 	if (fn->box)
 		mdsim_box_advance(fn->box);

@@ -350,6 +350,22 @@ int mdsim_mmio_peek(const struct mdsim_reg *r, u64 *val);
 void mdsim_mmio_show(struct seq_file *m);
 unsigned int mdsim_mmio_maps(void);
 
+/* fault.c: fail_* switches */
+enum mdsim_fault_kind {
+	MDSIM_FAULT_MSR_WRITE,
+	MDSIM_FAULT_MSR_NOSTICK,
+	MDSIM_FAULT_MSR_READ,
+	MDSIM_FAULT_PCI_READ,
+	MDSIM_FAULT_MMIO_MAP,
+	MDSIM_FAULT_ALLOC,
+	MDSIM_FAULT_NR
+};
+
+struct dentry;
+bool mdsim_fault(enum mdsim_fault_kind kind, u32 msr);
+bool mdsim_fail_alloc(void);
+void mdsim_fault_debugfs(struct dentry *root);
+
 /* debugfs.c: knobs, inject, regs, poke, peek */
 int mdsim_debugfs_init(void);
 void mdsim_debugfs_exit(void);
