@@ -192,7 +192,7 @@ bool memdiag_session_active(void);
 int memdiag_session_snapshot(struct memdiag_snap *snaps, u64 max_age_ns);
 unsigned int memdiag_session_nr_snaps(void);
 
-/* prefetch.c */
+/* prefetch.c, prefetch_hp.c */
 const struct memdiag_pf_desc *
 memdiag_prefetch_match(const struct memdiag_cpu_ident *id, char *reason,
 		       size_t len);
@@ -205,8 +205,17 @@ int memdiag_prefetch_set(const struct cpumask *scope, int socket, u32 mask,
 			 bool off, struct cpumask *touched, char *msg,
 			 size_t len);
 int memdiag_prefetch_restore(const struct cpumask *scope, int socket,
-			     struct cpumask *touched);
-int memdiag_prefetch_read(unsigned int cpu, u64 *val, u64 *orig, bool *saved);
+			     struct cpumask *touched, char *msg, size_t len);
+
+/* One CPU's register and what memdiag keeps for its core. */
+struct memdiag_pf_state {
+	u64 val;
+	bool saved;	/* memdiag changed the core; orig is what it found */
+	bool failed;	/* putting orig back failed; it is retried */
+	u64 orig;
+};
+
+int memdiag_prefetch_read(unsigned int cpu, struct memdiag_pf_state *st);
 void memdiag_prefetch_sample(struct memdiag_snap *snap, unsigned int n);
 
 /* genl.c */

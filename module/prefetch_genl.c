@@ -101,7 +101,7 @@ static size_t pf_reply_size(unsigned int cpus)
 			   2 * nla_total_size(64));
 	sz += cpus * (nla_total_size(0) + 4 * nla_total_size(sizeof(u32)) +
 		      2 * nla_total_size_64bit(sizeof(u64)) +
-		      nla_total_size(sizeof(u8)));
+		      2 * nla_total_size(sizeof(u8)));
 	return sz;
 }
 
@@ -133,18 +133,16 @@ static int put_prefetchers(struct sk_buff *msg)
 static int put_cpu_states(struct sk_buff *msg, const struct cpumask *cpus,
 			  struct netlink_ext_ack *extack)
 {
+	struct memdiag_pf_state st = {};
+	unsigned int last = UINT_MAX;
 	unsigned int cpu, core;
 	struct nlattr *nest;
-	u64 val = 0, orig = 0;
-	unsigned int last = UINT_MAX;
-	bool saved = false;
 	char *why;
 
 	for_each_cpu(cpu, cpus) {
 		core = cpumask_first_and(topology_sibling_cpumask(cpu),
 					 cpu_online_mask);
-		if (core != last &&
-		    memdiag_prefetch_read(core, &val, &orig, &saved)) {
+		if (core != last && memdiag_prefetch_read(core, &st)) {
 			why = memdiag_msg_buf();
 			snprintf(why, MEMDIAG_REASON_LEN,
 				 "reading MSR 0x%x on CPU %u faulted",
@@ -160,31 +158,38 @@ static int put_cpu_states(struct sk_buff *msg, const struct cpumask *cpus,
 		    nla_put_u32(msg, MEMDIAG_A_PREFETCH_CPU_SOCKET,
 				memdiag_socket_of(cpu)) ||
 		    nla_put_u32(msg, MEMDIAG_A_PREFETCH_CPU_CORE, core) ||
-		    nla_put_u64_64bit(msg, MEMDIAG_A_PREFETCH_CPU_VALUE, val,
+		    nla_put_u64_64bit(msg, MEMDIAG_A_PREFETCH_CPU_VALUE, st.val,
 				      MEMDIAG_A_PREFETCH_CPU_PAD) ||
 		    nla_put_u32(msg, MEMDIAG_A_PREFETCH_CPU_DISABLED,
-				memdiag_prefetch_off(val)) ||
-		    (saved &&
+				memdiag_prefetch_off(st.val)) ||
+		    (st.saved &&
 		     nla_put_u64_64bit(msg, MEMDIAG_A_PREFETCH_CPU_ORIGINAL,
-				       orig, MEMDIAG_A_PREFETCH_CPU_PAD)) ||
+				       st.orig, MEMDIAG_A_PREFETCH_CPU_PAD)) ||
 		    nla_put_u8(msg, MEMDIAG_A_PREFETCH_CPU_CHANGED,
-			       saved && orig != val))
+			       st.saved && st.orig != st.val) ||
+		    nla_put_u8(msg, MEMDIAG_A_PREFETCH_CPU_RESTORE_FAILED,
+			       st.failed))
 			return -EMSGSIZE;
 		nla_nest_end(msg, nest);
 	}
 	return 0;
 }
 
-/* Reply with the prefetcher list and the state of @cpus. */
-static int pf_reply(struct genl_info *info, const struct cpumask *cpus)
+/* A reply with room for @cpus CPU states; NULL without memory. */
+static struct sk_buff *pf_reply_new(unsigned int cpus)
 {
-	struct sk_buff *msg;
+	if (memdiag_alloc_fails())
+		return NULL;
+	return genlmsg_new(pf_reply_size(cpus), GFP_KERNEL);
+}
+
+/* Send @msg with the prefetcher list and the state of @cpus; frees it. */
+static int pf_reply(struct genl_info *info, struct sk_buff *msg,
+		    const struct cpumask *cpus)
+{
 	void *hdr;
 	int err;
 
-	msg = genlmsg_new(pf_reply_size(cpumask_weight(cpus)), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 	hdr = memdiag_genl_reply_put(msg, info);
 	err = hdr ? put_prefetchers(msg) : -EMSGSIZE;
 	if (!err)
@@ -202,15 +207,16 @@ static int pf_reply(struct genl_info *info, const struct cpumask *cpus)
 int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	cpumask_var_t scope, cpus;
+	struct sk_buff *msg;
 	int socket, err;
 
 	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_PREFETCH_GET))
 		return -EPERM;
 	if (!pf_available(info))
 		return -EOPNOTSUPP;
-	if (!zalloc_cpumask_var(&scope, GFP_KERNEL))
+	if (!memdiag_zalloc_cpumask(&scope))
 		return -ENOMEM;
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL)) {
+	if (!memdiag_zalloc_cpumask(&cpus)) {
 		free_cpumask_var(scope);
 		return -ENOMEM;
 	}
@@ -218,7 +224,8 @@ int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 	err = pf_scope(info, scope, &socket);
 	if (!err) {
 		memdiag_prefetch_widen(scope, cpus);
-		err = pf_reply(info, cpus);
+		msg = pf_reply_new(cpumask_weight(cpus));
+		err = msg ? pf_reply(info, msg, cpus) : -ENOMEM;
 	}
 	cpus_read_unlock();
 	free_cpumask_var(cpus);
@@ -226,51 +233,89 @@ int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/*
- * Set or restore; the reply shows the CPUs touched. The scope is taken
- * under cpus_read_lock(), which memdiag_prefetch_set() takes again: a
- * CPU going offline in between is simply skipped there.
- */
-static int pf_change(struct sk_buff *skb, struct genl_info *info,
-		     bool restore)
+/* Privilege, availability and (for a set) the prefetchers asked for. */
+static int pf_change_check(struct sk_buff *skb, struct genl_info *info,
+			   bool restore, u32 *mask, bool *off)
 {
 	struct nlattr *which = info->attrs[MEMDIAG_A_PREFETCH_PREFETCHERS];
-	u32 mask = 0, n = memdiag.prefetch ? memdiag.prefetch->n_bits : 0;
-	cpumask_var_t scope, touched;
-	bool off = false;
-	int socket, err;
+	u32 n = memdiag.prefetch ? memdiag.prefetch->n_bits : 0;
 	char *why;
 
 	if (!memdiag_nl_allowed(skb, info->extack, info->genlhdr->cmd))
 		return -EPERM;
-	why = memdiag_msg_buf();
 	if (!pf_available(info))
 		return -EOPNOTSUPP;
-	if (!restore) {
-		if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_PREFETCH_PREFETCHERS)) {
-			GENL_SET_ERR_MSG(info, "prefetchers is required: which to switch");
-			return -EINVAL;
-		}
-		if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_PREFETCH_DISABLE)) {
-			GENL_SET_ERR_MSG(info, "disable is required: 1 for off, 0 for on");
-			return -EINVAL;
-		}
-		mask = nla_get_u32(which);
-		off = nla_get_u8(info->attrs[MEMDIAG_A_PREFETCH_DISABLE]);
-		if (!mask || (mask & ~GENMASK(n - 1, 0))) {
-			snprintf(why, MEMDIAG_REASON_LEN,
-				 "prefetchers: 0x%x must name prefetchers 0 to %u of this processor (bits 0x%lx)",
-				 mask, n - 1, GENMASK(n - 1, 0));
-			if (info->extack) {
-				info->extack->_msg = why;
-				info->extack->bad_attr = which;
-			}
-			return -EINVAL;
-		}
+	if (restore)
+		return 0;
+	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_PREFETCH_PREFETCHERS)) {
+		GENL_SET_ERR_MSG(info, "prefetchers is required: which to switch");
+		return -EINVAL;
 	}
-	if (!zalloc_cpumask_var(&scope, GFP_KERNEL))
+	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_PREFETCH_DISABLE)) {
+		GENL_SET_ERR_MSG(info, "disable is required: 1 for off, 0 for on");
+		return -EINVAL;
+	}
+	*mask = nla_get_u32(which);
+	*off = nla_get_u8(info->attrs[MEMDIAG_A_PREFETCH_DISABLE]);
+	if (!*mask || (*mask & ~GENMASK(n - 1, 0))) {
+		why = memdiag_msg_buf();
+		snprintf(why, MEMDIAG_REASON_LEN,
+			 "prefetchers: 0x%x must name prefetchers 0 to %u of this processor (bits 0x%lx)",
+			 *mask, n - 1, GENMASK(n - 1, 0));
+		if (info->extack) {
+			info->extack->_msg = why;
+			info->extack->bad_attr = which;
+		}
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Apply the set or restore; on failure @why says what happened. */
+static int pf_change_apply(const struct cpumask *scope, int socket,
+			   bool restore, u32 mask, bool off,
+			   struct cpumask *touched, char *why)
+{
+	int err;
+
+	if (restore) {
+		err = memdiag_prefetch_restore(scope, socket, touched, why,
+					       MEMDIAG_REASON_LEN);
+		/* write faults and values that do not stick */
+		return err ? -EIO : 0;
+	}
+	err = memdiag_prefetch_set(scope, socket, mask, off, touched, why,
+				   MEMDIAG_REASON_LEN);
+	if (err == -ENOMEM)
+		snprintf(why, MEMDIAG_REASON_LEN,
+			 "out of memory; nothing was changed");
+	/* did not stick: not worth a retry */
+	return err == -EAGAIN ? -EIO : err;
+}
+
+/*
+ * Set or restore; the reply shows the CPUs touched. The scope is taken
+ * under cpus_read_lock(), which memdiag_prefetch_set() takes again: a
+ * CPU going offline in between is simply skipped there. The reply is
+ * allocated first, so that a change once made is always reported.
+ */
+static int pf_change(struct sk_buff *skb, struct genl_info *info,
+		     bool restore)
+{
+	struct sk_buff *msg = NULL;
+	cpumask_var_t scope, touched;
+	bool off = false;
+	int socket, err;
+	u32 mask = 0;
+	char *why;
+
+	err = pf_change_check(skb, info, restore, &mask, &off);
+	if (err)
+		return err;
+	why = memdiag_msg_buf();	/* only once the caller may change */
+	if (!memdiag_zalloc_cpumask(&scope))
 		return -ENOMEM;
-	if (!zalloc_cpumask_var(&touched, GFP_KERNEL)) {
+	if (!memdiag_zalloc_cpumask(&touched)) {
 		free_cpumask_var(scope);
 		return -ENOMEM;
 	}
@@ -279,25 +324,23 @@ static int pf_change(struct sk_buff *skb, struct genl_info *info,
 	cpus_read_unlock();
 	if (err)
 		goto out;
-	if (restore) {
-		err = memdiag_prefetch_restore(scope, socket, touched);
-		if (err)
-			GENL_SET_ERR_MSG(info,
-					 "a CPU could not be restored: see the kernel log");
-	} else {
-		err = memdiag_prefetch_set(scope, socket, mask, off, touched,
-					   why, MEMDIAG_REASON_LEN);
-		if (err && err != -ENOMEM && info->extack)
+	msg = pf_reply_new(num_possible_cpus());
+	if (!msg) {
+		GENL_SET_ERR_MSG(info, "out of memory; nothing was changed");
+		err = -ENOMEM;
+		goto out;
+	}
+	err = pf_change_apply(scope, socket, restore, mask, off, touched, why);
+	if (err) {
+		if (info->extack)
 			info->extack->_msg = why;
-		if (err == -EAGAIN)	/* did not stick: not worth a retry */
-			err = -EIO;
+		nlmsg_free(msg);
+		goto out;
 	}
-	if (!err) {
-		cpus_read_lock();
-		cpumask_and(touched, touched, cpu_online_mask);
-		err = pf_reply(info, touched);
-		cpus_read_unlock();
-	}
+	cpus_read_lock();
+	cpumask_and(touched, touched, cpu_online_mask);
+	err = pf_reply(info, msg, touched);
+	cpus_read_unlock();
 out:
 	free_cpumask_var(touched);
 	free_cpumask_var(scope);

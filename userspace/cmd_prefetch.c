@@ -139,7 +139,11 @@ static int pf_request(const char *cmd, struct nl *nl,
 					 strchr(e.msg, ':') + 2 : e.msg);
 		break;
 	case EIO:
-		cli_err(cmd, "the change failed and was undone", "%s",
+		/* the module's text says what was undone and what could not be */
+		cli_err(cmd, op == MEMDIAG_CMD_PREFETCH_GET ?
+			"reading the prefetcher state failed" :
+			op == MEMDIAG_CMD_PREFETCH_RESTORE ?
+			"the restore failed" : "the change failed", "%s",
 			e.msg[0] ? e.msg : strerror(e.err));
 		return MDC_EXIT_KERNEL;
 	}

@@ -38,6 +38,7 @@ static const enum mnl_attr_data_type cpu_types[] = {
 	[MEMDIAG_A_PREFETCH_CPU_DISABLED] = MNL_TYPE_U32,
 	[MEMDIAG_A_PREFETCH_CPU_ORIGINAL] = MNL_TYPE_U64,
 	[MEMDIAG_A_PREFETCH_CPU_CHANGED] = MNL_TYPE_U8,
+	[MEMDIAG_A_PREFETCH_CPU_RESTORE_FAILED] = MNL_TYPE_U8,
 };
 
 struct nlmsghdr *pf_request_new(struct nl *nl, uint16_t family, uint8_t op,
@@ -184,6 +185,9 @@ static int parse_cpu(const char *cmd, const struct nlattr *nest,
 		case MEMDIAG_A_PREFETCH_CPU_CHANGED:
 			c->changed = mnl_attr_get_u8(attr);
 			break;
+		case MEMDIAG_A_PREFETCH_CPU_RESTORE_FAILED:
+			c->restore_failed = mnl_attr_get_u8(attr);
+			break;
 		}
 	}
 	if (!have_cpu)
@@ -257,6 +261,7 @@ static bool same_group(const struct pf_cpu_state *a,
 {
 	return a->socket == b->socket && a->value == b->value &&
 	       a->has_original == b->has_original &&
+	       a->restore_failed == b->restore_failed &&
 	       (!a->has_original || a->original == b->original);
 }
 
@@ -276,7 +281,7 @@ static void show_groups(struct printer *p, const struct pf_state *st)
 {
 	uint32_t *cpus = calloc(st->nr_cpu ? st->nr_cpu : 1, sizeof(*cpus));
 	bool *done = calloc(st->nr_cpu ? st->nr_cpu : 1, sizeof(*done));
-	char list[512], orig[40];
+	char list[512], orig[64];
 	size_t i, j, n, ncores, k;
 	uint32_t all = st->nr_pf >= 32 ? UINT32_MAX :
 		       (uint32_t)((1ull << st->nr_pf) - 1);
@@ -330,13 +335,17 @@ static void show_groups(struct printer *p, const struct pf_state *st)
 		if (st->cpu[i].has_original) {
 			print_u64(p, PRINT_JSON, "original", "%" PRIu64,
 				  st->cpu[i].original);
-			snprintf(orig, sizeof(orig), "%s (found 0x%" PRIx64 ")",
+			snprintf(orig, sizeof(orig), "%s (found 0x%" PRIx64 ")%s",
 				 st->cpu[i].original != st->cpu[i].value ?
-				 "yes" : "no", st->cpu[i].original);
+				 "yes" : "no", st->cpu[i].original,
+				 st->cpu[i].restore_failed ?
+				 ", restore failed" : "");
 		} else {
 			print_string(p, PRINT_JSON, "original", "%s", NULL);
 			snprintf(orig, sizeof(orig), "no");
 		}
+		print_bool(p, PRINT_JSON, "restore_failed", "%s",
+			   st->cpu[i].restore_failed);
 		print_textf(p, "  %s\n", orig);
 		print_close_object(p);
 	}
@@ -405,6 +414,8 @@ void pf_state_show(struct printer *p, const struct pf_state *st,
 		else
 			print_string(p, PRINT_JSON, "original", "%s", NULL);
 		print_bool(p, PRINT_JSON, "changed", "%s", c->changed);
+		print_bool(p, PRINT_JSON, "restore_failed", "%s",
+			   c->restore_failed);
 		print_close_object(p);
 	}
 	print_close_array(p);

@@ -30,6 +30,7 @@ struct pf_cpu_state {
 	bool has_original;
 	uint64_t original;
 	bool changed;
+	bool restore_failed;	/* putting original back failed; retried */
 };
 
 struct pf_state {

@@ -13,39 +13,12 @@
 set -u
 cd "$(dirname "$0")/../.."
 . selftests/memdiag/lib.sh
+. selftests/memdiag/prefetch-lib.sh
 
-ko=${MEMDIAG_KO:?}
-simko=${MEMDIAG_SIM_KO:?}
-ncpus=$(nproc)
-
-# the original values: CPUs of a core share one; each core has its own
-orig=(0x8 0x8 0x4 0x4 0x2 0x2 0x1 0x1)
-
-pf_reg() { reg msr "$1" 0x1a4; } # MSR 0x1a4 of CPU $1 as the sim holds it
-# expect NAME V0 V1 ... V7: MSR 0x1a4 of every CPU, as the sim holds it
-expect() {
-	local name=$1 cpu bad= want
-	shift
-	for cpu in $(seq 0 $((ncpus - 1))); do
-		want=$(printf '0x%x' "$(($1))")
-		shift
-		[ "$(pf_reg "$cpu")" = "$want" ] || bad="$bad cpu$cpu=$(pf_reg "$cpu")(want $want)"
-	done
-	if [ -z "$bad" ]; then ok "$name"; else not_ok "$name" "$bad"; fi
-}
-originals() { expect "$1" "${orig[@]}"; }
-
-if [ "$ncpus" != 8 ] || [ "$(cat /sys/devices/system/cpu/cpu1/topology/thread_siblings_list)" != 0-1 ]; then
-	not_ok "the guest has 8 CPUs in 2 sockets of 2 cores of 2 threads" \
-		"$(grep . /sys/devices/system/cpu/cpu*/topology/thread_siblings_list)"
-	tap_end
-	exit 1
-fi
+pf_guest_check || { tap_end; exit 1; }
 
 check "insmod memdiag_sim uarch=skx" insmod "$simko" uarch=skx
-for cpu in 0 2 4 6; do
-	echo "msr $cpu 0x1a4 ${orig[$cpu]}" > $dbg/poke
-done
+pf_poke_originals
 originals "poked originals: siblings share the register (the sim models the scope)"
 check "insmod memdiag platform=sim" insmod "$ko" platform=sim
 

@@ -30,10 +30,15 @@ static void put_pf_cpu(struct nlmsghdr *nlh, uint32_t cpu, uint32_t socket,
 		mnl_attr_put_u64(nlh, MEMDIAG_A_PREFETCH_CPU_ORIGINAL, (uint64_t)orig);
 	mnl_attr_put_u8(nlh, MEMDIAG_A_PREFETCH_CPU_CHANGED,
 			orig >= 0 && (uint64_t)orig != value);
+	/* the canned cores found at 0 could not be put back */
+	mnl_attr_put_u8(nlh, MEMDIAG_A_PREFETCH_CPU_RESTORE_FAILED, orig == 0);
 	mnl_attr_nest_end(nlh, n);
 }
 
-/* CPUs 0-1 (one core) as found (0x8), CPUs 2-3 switched off (found 0x0). */
+/*
+ * CPUs 0-1 (one core) as found (0x8), CPUs 2-3 switched off (found 0x0),
+ * their restore failed.
+ */
 static struct nlmsghdr *reply_prefetch(char *buf)
 {
 	struct nlmsghdr *nlh = reply_start(buf);
@@ -70,7 +75,8 @@ static void test_prefetch(void)
 	rc = pf_state_parse("prefetch", nlh, &st);
 	ok(rc == MDC_EXIT_OK && st.nr_pf == 4 && st.nr_cpu == 4 &&
 	   st.msr == 0x1a4 && !strcmp(st.pf[2].name, "l1-nextline") &&
-	   st.cpu[2].has_original && st.cpu[2].changed && !st.cpu[0].has_original,
+	   st.cpu[2].has_original && st.cpu[2].changed && !st.cpu[0].has_original &&
+	   st.cpu[2].restore_failed && !st.cpu[0].restore_failed,
 	   "prefetch: a canned prefetch-get reply is read whole");
 	ok(pf_state_find(&st, "l1-ip") == 3 && pf_state_find(&st, "l3") == -1,
 	   "prefetch: names resolve to their index, unknown ones to -1");
@@ -84,7 +90,7 @@ static void test_prefetch(void)
 	       "prefetch control: Intel Core/Xeon, MSR 0x1a4 (a set bit switches a prefetcher off)\n"
 	       "CPUS             SOCKET CORES      VALUE l2-stream l2-adjacent l1-nextline l1-ip  CHANGED\n"
 	       "0-1                   0     1        0x8        on          on          on   off  no\n"
-	       "2-3                   0     1        0xf       off         off         off   off  yes (found 0x0)\n",
+	       "2-3                   0     1        0xf       off         off         off   off  yes (found 0x0), restore failed\n",
 	       "prefetch status text: one row per group, on/off per prefetcher");
 	free(out.data);
 
@@ -100,10 +106,11 @@ static void test_prefetch(void)
 	has_str(out.data,
 		"{\"cpulist\":\"2-3\",\"cpus\":[2,3],\"socket\":0,\"cores\":1,\"value\":15,"
 		"\"disabled\":[\"l2-stream\",\"l2-adjacent\",\"l1-nextline\",\"l1-ip\"],"
-		"\"enabled\":[],\"changed\":true,\"original\":0}",
+		"\"enabled\":[],\"changed\":true,\"original\":0,\"restore_failed\":true}",
 		"prefetch json: a group with its original");
 	has_str(out.data, "{\"cpu\":0,\"socket\":0,\"core\":0,\"value\":8,"
-		"\"disabled\":[\"l1-ip\"],\"original\":null,\"changed\":false}",
+		"\"disabled\":[\"l1-ip\"],\"original\":null,\"changed\":false,"
+		"\"restore_failed\":false}",
 		"prefetch json: a CPU memdiag never changed has original null");
 	free(out.data);
 	pf_state_free(&st);
