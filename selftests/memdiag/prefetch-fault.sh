@@ -17,6 +17,16 @@ cd "$(dirname "$0")/../.."
 
 rounds=${PF_RACE_ROUNDS:-6}
 
+# cpu0_kept WHEN: status shows CPUs 0-1, and only they, keeping their
+# original 0x8, marked restore failed
+cpu0_kept() {
+	"$ctl" -j prefetch status > /tmp/st.json
+	check "$1: status -j: only CPUs 0-1 keep an original (0x8), restore_failed" jqt \
+		'[.cpu_states[] | select(.original != null) | [.cpu, .original, .restore_failed]] == [[0,8,true],[1,8,true]]' /tmp/st.json
+	expect_rc "$1: status (text): 'restore failed' on the row of CPUs 0-1" 0 \
+		'0-1 .*yes \(found 0x8\), restore failed' "$ctl" prefetch status
+}
+
 pf_guest_check || { tap_end; exit 1; }
 check "insmod memdiag_sim uarch=skx" insmod "$simko" uarch=skx
 pf_poke_originals
@@ -63,11 +73,7 @@ expect_rc "rollback of CPU 0 fails: exit 5, the message says so" 5 \
 hit msr_write 1
 expect "the core whose rollback failed keeps the new value, the rest rolled back" \
 	0xf 0xf 0x4 0x4 0x2 0x2 0x1 0x1
-"$ctl" -j prefetch status > /tmp/st.json
-check "status -j: CPUs 0-1 restore_failed with their original 0x8, the others not" jqt \
-	'[.cpu_states[] | select(.restore_failed) | [.cpu, .original]] == [[0,8],[1,8]]' /tmp/st.json
-expect_rc "status (text): 'restore failed' on the row of CPUs 0-1" 0 \
-	'0-1 .*yes \(found 0x8\), restore failed' "$ctl" prefetch status
+cpu0_kept "after the failed rollback"
 check "kernel log: the failed rollback is logged" sh -c \
 	"dmesg | grep -q 'prefetch: rolling back CPU 0 to 0x8 failed'"
 check "restore: exit 0" "$ctl" prefetch restore
@@ -82,9 +88,7 @@ expect_rc "restore with CPU 0's write faulting: exit 5, names CPU 0, says it ret
 hit msr_write 1
 expect "the failed core stays changed, every other core restored" \
 	0xf 0xf 0x4 0x4 0x2 0x2 0x1 0x1
-"$ctl" -j prefetch status > /tmp/st.json
-check "status -j after the failed restore: CPUs 0-1 still hold original 0x8, restore_failed" jqt \
-	'[.cpu_states[] | select(.original != null) | [.cpu, .original, .restore_failed]] == [[0,8,true],[1,8,true]]' /tmp/st.json
+cpu0_kept "after the failed restore"
 check "a second restore: exit 0" "$ctl" prefetch restore
 originals "the second restore retried CPU 0: every original"
 
@@ -97,12 +101,15 @@ check "rmmod memdiag after a failed restore" rmmod memdiag
 originals "rmmod retried the failed restore: every original"
 
 # --- a core whose last CPU goes offline with a failing write
-check "insmod memdiag platform=sim" insmod "$ko" platform=sim
-check "disable: exit 0" "$ctl" prefetch disable
-echo 0 > /sys/devices/system/cpu/cpu3/online
-fault msr_write 1 0
-echo 0 > /sys/devices/system/cpu/cpu2/online
-hit msr_write 1
+core2_offline_fails() { # load, disable, take CPUs 3 then 2 offline, 2 failing
+	check "insmod memdiag platform=sim" insmod "$ko" platform=sim
+	check "disable: exit 0" "$ctl" prefetch disable
+	echo 0 > /sys/devices/system/cpu/cpu3/online
+	fault msr_write 1 0
+	echo 0 > /sys/devices/system/cpu/cpu2/online
+	hit msr_write 1
+}
+core2_offline_fails
 check "kernel log: the failed restore at offline is logged" sh -c \
 	"dmesg | grep -q 'prefetch: CPU 2 going offline: restoring MSR 0x1a4 to 0x4 failed'"
 check "rmmod memdiag with that core offline" rmmod memdiag
@@ -115,12 +122,7 @@ echo 1 > /sys/devices/system/cpu/cpu3/online
 pf_poke_originals
 
 # --- the same core comes back while memdiag is loaded: restored then
-check "insmod memdiag platform=sim" insmod "$ko" platform=sim
-check "disable: exit 0" "$ctl" prefetch disable
-echo 0 > /sys/devices/system/cpu/cpu3/online
-fault msr_write 1 0
-echo 0 > /sys/devices/system/cpu/cpu2/online
-hit msr_write 1
+core2_offline_fails
 check "restore while CPUs 2-3 are offline: exit 0 (the online cores)" \
 	"$ctl" prefetch restore
 echo 1 > /sys/devices/system/cpu/cpu2/online
