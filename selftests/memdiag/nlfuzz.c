@@ -533,6 +533,7 @@ static void liveness(struct fuzz *f, const char *when)
 	int err;
 
 	if (!r || mdnl_open(&m, MEMDIAG_FAMILY_NAME)) {
+		f->dead++;
 		fail(f, "%s: cannot open a netlink socket to memdiag", when);
 		free(r);
 		return;
@@ -646,6 +647,9 @@ int main(int argc, char **argv)
 	f.unpriv = geteuid() != 0;
 
 	ksft_print_header();
+	if (mdnl_open(&f.m, MEMDIAG_FAMILY_NAME) == -ENOENT)
+		ksft_exit_skip("no memdiag family: load memdiag.ko first\n");
+	mdnl_close(&f.m);
 	ksft_set_plan(3);
 	printf("# seed %lu, %lu messages, as uid %d (rerun: nlfuzz --seed %lu --count %lu)\n",
 	       seed, count, geteuid(), seed, count);
