@@ -28,6 +28,9 @@ int cmd_watch(const struct opts *o, int argc, char **argv);
 void cmd_watch_usage(FILE *f);
 int cmd_prefetch(const struct opts *o, int argc, char **argv);
 void cmd_prefetch_usage(FILE *f);
+/* "stat -- CMD": the counters over one command's lifetime */
+int cmd_stat(const struct opts *o, int argc, char **argv);
+void cmd_stat_usage(FILE *f);
 /* "run": the micro-kernels of kernels/; needs no module (run/) */
 int cmd_run(const struct opts *o, int argc, char **argv);
 void cmd_run_usage(FILE *f);

@@ -33,6 +33,8 @@ static const struct command commands[] = {
 	  "print the raw cumulative counters once" },
 	{ "prefetch", cmd_prefetch, cmd_prefetch_usage,
 	  "show, switch off or on, and restore the hardware prefetchers" },
+	{ "stat", cmd_stat, cmd_stat_usage,
+	  "run a command and print the counters over exactly its lifetime" },
 	{ "run", cmd_run, cmd_run_usage,
 	  "run a memory micro-kernel: read-delay, stream or latency" },
 	{ "calibrate", cmd_calibrate, cmd_calibrate_usage,

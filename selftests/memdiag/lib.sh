@@ -140,3 +140,17 @@ sim_controls() {
 snap() {
 	"$ctl" -j snapshot --socket "$1" | jq -r ".[0][\"$2\"]"
 }
+# sim_start: insmod memdiag_sim (uarch $MEMDIAG_SIM_UARCH, default skx)
+# and memdiag platform=sim from $MEMDIAG_SIM_KO and $MEMDIAG_KO, as TAP;
+# sets nsock. Exits the script (TAP ended) when the simulator does not load.
+sim_start() {
+	local u=${MEMDIAG_SIM_UARCH:-skx}
+	if ! insmod "${MEMDIAG_SIM_KO:?}" uarch="$u"; then
+		not_ok "insmod memdiag_sim uarch=$u"
+		tap_end
+		exit 1
+	fi
+	check "insmod memdiag platform=sim" insmod "${MEMDIAG_KO:?}" platform=sim
+	nsock=$("$ctl" -j info | jq .nr_sockets)
+	echo "# simulated $u, $nsock sockets"
+}

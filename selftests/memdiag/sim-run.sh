@@ -16,19 +16,9 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/memdiag/lib.sh
 
-ko=${MEMDIAG_KO:?}
-simko=${MEMDIAG_SIM_KO:?}
-u=${MEMDIAG_SIM_UARCH:-skx}
-
-if ! insmod "$simko" uarch="$u"; then
-	not_ok "insmod memdiag_sim uarch=$u"
-	tap_end
-	exit 1
-fi
-check "insmod memdiag platform=sim" insmod "$ko" platform=sim
-nsock=$("$ctl" -j info | jq .nr_sockets)
+sim_start
 cps=$("$ctl" -j info | jq '.sockets[0].cpus | length')
-echo "# simulated $u, $nsock sockets, $cps CPUs on socket 0"
+echo "# $cps CPUs on socket 0"
 
 # Socket 0 reads 10 GB/s and writes 4, with 200-cycle loads; the others idle.
 set_rates 0 10000 4000 200 1000000 500000 3000

@@ -155,6 +155,20 @@ void run_counters_open(struct run_counters *c)
 	c->connected = false;
 }
 
+int run_counters_only(struct run_counters *c, uint32_t socket)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_sock; i++) {
+		if (c->sock_id[i] == socket) {
+			c->sock_id[0] = socket;
+			c->nr_sock = 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 void run_counters_close(struct run_counters *c)
 {
 	struct cli_error err;

@@ -53,6 +53,7 @@ struct rc_slot {
 
 struct run_counters {
 	bool on;		/* a session runs: marks take snapshots */
+	const char *span;	/* the text's name for a slot's span, or NULL */
 	char reason[RUN_COUNTERS_REASON];	/* why not, when !on */
 
 	/* the session */
@@ -89,6 +90,11 @@ struct run_counters {
  * nothing: the run goes on either way.
  */
 void run_counters_open(struct run_counters *c);
+/*
+ * Count only socket @socket (before run_counters_next()). -1 when the
+ * module lists no such socket; nothing changes then.
+ */
+int run_counters_only(struct run_counters *c, uint32_t socket);
 /* Stop the session, close the socket, free everything. */
 void run_counters_close(struct run_counters *c);
 
@@ -127,6 +133,18 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
  */
 void run_counters_text(struct printer *p, const struct run_counters *c,
 		       const char *what);
+
+/*
+ * CSV: a header row and one row per socket of @slot (a null value is an
+ * empty field); @lead_head and @lead, when not NULL, are the first
+ * columns of the header and of every row (no trailing comma). Without
+ * counters in @slot, one row of @lead and empty fields.
+ */
+void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
+		      const char *lead_head, const char *lead);
+
+/* Why @slot has no counters (NULL when it has). */
+const char *run_counters_reason(const struct run_counters *c, size_t slot);
 
 /*
  * For the tests: add the interval from @a to @b (one snapshot per socket

@@ -418,7 +418,8 @@ static void text_rows(struct printer *p, const struct run_counters *c,
 	for (i = 0; i < c->nr_slot; i++)
 		any |= !slot_reason(c, i);
 	if (any) {
-		print_textf(p, "counters over the timed part, per socket (MB: 10^6 bytes; cyc: core cycles):\n");
+		print_textf(p, "counters over %s, per socket (MB: 10^6 bytes; cyc: core cycles):\n",
+			    c->span ? c->span : "the timed part");
 		print_textf(p, "%-8s %4s %9s %10s %10s %10s %8s %8s %8s %8s\n",
 			    what, "sock", "time_s", "rd_MB", "wr_MB", "ocr_MB",
 			    "rd_GB/s", "wr_GB/s", "l1m_cyc", "lmr_cyc");
@@ -525,4 +526,57 @@ void run_counters_text(struct printer *p, const struct run_counters *c,
 	if (ns)
 		text_notes(p, ns);
 	free(ns);
+}
+
+/* One CSV field: the value, or nothing for null. */
+static void csv_cell(FILE *f, const struct rc_values *v, unsigned int k)
+{
+	if (v->null[k])
+		fputs(",", f);
+	else if (k == RC_READ_BYTES || k == RC_WRITE_BYTES ||
+		 k == RC_OFFCORE_BYTES)
+		fprintf(f, ",%" PRIu64, v->bytes[k]);
+	else
+		fprintf(f, ",%.4f", v->v[k]);
+}
+
+void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
+		      const char *lead_head, const char *lead)
+{
+	const struct rc_slot *s;
+	struct rc_values v;
+	unsigned int k;
+	size_t i;
+
+	/* the JSON keys are the column names: one name per quantity */
+	fprintf(f, "%s%ssocket,valid,interval_ns", lead_head ? lead_head : "",
+		lead_head ? "," : "");
+	for (k = 0; k < NR_RC_METRICS; k++)
+		fprintf(f, ",%s", rc_names[k].key);
+	fputs("\n", f);
+	if (slot_reason(c, slot)) {
+		/* the lead columns still say something: every other is null */
+		fprintf(f, "%s%s,,", lead ? lead : "", lead ? "," : "");
+		for (k = 0; k < NR_RC_METRICS; k++)
+			fputs(",", f);
+		fputs("\n", f);
+		return;
+	}
+	s = &c->slot[slot];
+	for (i = 0; i < c->nr_sock; i++) {
+		values(c, s, &s->sock[i], &v);
+		fprintf(f, "%s%s%u,%s,", lead ? lead : "", lead ? "," : "",
+			s->sock[i].id, socket_valid(&s->sock[i]) ? "true" : "false");
+		if (s->ns)
+			fprintf(f, "%" PRIu64, s->ns);
+		for (k = 0; k < NR_RC_METRICS; k++)
+			csv_cell(f, &v, k);
+		fputs("\n", f);
+	}
+}
+
+/* Why @slot has no counters, or NULL: for a command that says it itself. */
+const char *run_counters_reason(const struct run_counters *c, size_t slot)
+{
+	return slot_reason(c, slot);
 }

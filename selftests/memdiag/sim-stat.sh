@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# sim-stat.sh - "memdiagctl stat -- CMD" on the simulated platform, inside
+# a test VM: the simulator is told a DRAM bandwidth per socket, so the
+# bytes stat reports over a command must be that rate x the command's
+# lifetime (within 3 %); the exit status passes through (128 + N for a
+# signal); --socket, --interval (watch's rows while it runs), --csv; a
+# refused session and a missing module still run the command and say why
+# there are no counts. Prints TAP.
+#
+# On the sim the IMC counts what it is told, not what the command moves:
+# this checks the plumbing and the timing, not a workload's traffic.
+#
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO, MEMDIAG_SIM_UARCH (default skx).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/memdiag/lib.sh
+
+sim_start
+
+# Socket 0 reads 10 GB/s and writes 4, with 200-cycle loads; the others idle.
+set_rates 0 10000 4000 200 1000000 500000 3000
+for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0; done
+
+out=/tmp/stat.json
+"$ctl" -j stat -o $out -- sleep 2 > /tmp/stat.out 2> /tmp/stat.err
+rc=$?
+check "stat -j -o FILE -- sleep 2: exit 0, nothing on stdout or stderr" \
+	sh -c "[ $rc = 0 ] && [ ! -s /tmp/stat.out ] && [ ! -s /tmp/stat.err ] || { cat /tmp/stat.err; false; }"
+r=".counters"
+check "the result: command, exit_status 0, scope socket, valid counters over 1 interval" jqt \
+	".command == [\"sleep\", \"2\"] and .exit_status == 0 and .signal == null and .scope == \"socket\" and $r.valid and $r.intervals == 1 and .counters_reason == null" $out
+el=$(jqv $out .elapsed_s)
+ns=$(jqv $out "$r.interval_ns")
+check "the counted interval ($ns ns) holds the command's lifetime ($el s), within 0.5 s" \
+	awk -v ns="$ns" -v el="$el" 'BEGIN { exit !(ns / 1e9 >= el - 0.001 && ns / 1e9 <= el + 0.5) }'
+v=$(jqv $out "$r.sockets[0].read_bytes / ($el * 1e9)")
+check "socket 0 read bytes / the command's lifetime = 10 GB/s within 3% (got $v)" within 3 "$v" 10
+v=$(jqv $out "$r.sockets[0].write_bytes / ($el * 1e9)")
+check "socket 0 write bytes / the command's lifetime = 4 GB/s within 3% (got $v)" within 3 "$v" 4
+v=$(jqv $out "$r.sockets[0].read_gbps")
+check "socket 0 read_gbps 10 within 3% (got $v)" within 3 "$v" 10
+v=$(jqv $out "$r.sockets[0].load_miss_real_latency_cycles")
+check "socket 0 load miss real latency 200 cycles within 1% (got $v)" within 1 "$v" 200
+if [ "$nsock" -gt 1 ]; then
+	check "idle socket 1 read 0 bytes" jqt "$r.sockets[1].read_bytes == 0" $out
+fi
+
+# A longer command: the bytes grow with its lifetime, not a fixed amount.
+"$ctl" -j stat -o /tmp/stat4.json -- sleep 4
+v=$(jqv /tmp/stat4.json "$r.sockets[0].read_bytes / (.elapsed_s * 1e9)")
+check "stat -- sleep 4: socket 0 read bytes / lifetime = 10 GB/s within 3% (got $v)" within 3 "$v" 10
+
+expect_rc "the command's exit status passes through (5)" 5 "exited 5" \
+	"$ctl" stat -- sh -c 'exit 5'
+expect_rc "a command killed by SIGKILL: exit 137, said in the text" 137 \
+	"was killed by signal 9" "$ctl" stat -- sh -c 'kill -KILL $$'
+expect_rc "a command not found: exit 127" 127 "cannot run 'no-such-command'" \
+	"$ctl" stat -- no-such-command
+
+"$ctl" stat -- sleep 0.5 > /tmp/stat.txt 2>&1
+check "text: says the counts are socket-wide" grep -q "counts are socket-wide" /tmp/stat.txt
+check "text: the counter table, socket 0 row" grep -Eq '^cmd +0 +[0-9.]+ +[0-9.]+ ' /tmp/stat.txt
+
+if [ "$nsock" -gt 1 ]; then
+	"$ctl" -j stat --socket 1 -o /tmp/s1.json -- sleep 0.5
+	check "--socket 1: only socket 1 in the result" jqt \
+		'.socket == 1 and [.counters.sockets[].socket] == [1]' /tmp/s1.json
+fi
+expect_rc "--socket $nsock (none such): usage error naming the sockets" 1 \
+	"option '--socket': no socket $nsock: the sockets are 0" \
+	"$ctl" stat --socket "$nsock" -- true
+
+"$ctl" -j stat --socket 0 --interval 500ms -o /tmp/tl.json -- sleep 2.2
+check "--interval 500ms -- sleep 2.2: at least 3 timeline rows of socket 0, then the result" \
+	sh -c "[ \$(jq -s '[.[] | select(.socket == 0 and has(\"read_gbps\"))] | length' /tmp/tl.json) -ge 3 ] &&
+	       jq -s -e 'last | has(\"command\")' /tmp/tl.json >/dev/null"
+check "--interval: every timeline row reads 10 GB/s on socket 0 within 5%" \
+	jq -s -e 'all(.[] | select(has("read_gbps")); (.read_gbps - 10 | fabs) < 0.5)' /tmp/tl.json
+
+"$ctl" stat --csv -o /tmp/stat.csv -- sleep 0.5
+check "--csv: a header and one row per socket" \
+	sh -c "head -1 /tmp/stat.csv | grep -q '^exit_status,elapsed_s,socket,valid,interval_ns,read_bytes,' &&
+	       [ \$(wc -l < /tmp/stat.csv) = $((nsock + 1)) ] && grep -q '^0,[0-9.]*,0,true,[0-9]*,[0-9]' /tmp/stat.csv"
+
+# Refused session and no module: the command runs, the reason is given.
+"${nobody[@]}" "$ctl" -j stat -o /tmp/nobody.json -- sh -c 'exit 3'
+rc=$?
+check "stat as nobody: the command ran (exit 3), counters null with the permission reason" \
+	sh -c "[ $rc = 3 ] && jq -e '.counters == null and (.counters_reason | test(\"permission denied\"))' /tmp/nobody.json"
+check "rmmod memdiag" rmmod memdiag
+"$ctl" -j stat -o /tmp/nomod.json -- true
+rc=$?
+check "stat without the module: exit 0, the reason says it is not loaded" \
+	sh -c "[ $rc = 0 ] && jq -e '.counters == null and (.counters_reason | test(\"not loaded\"))' /tmp/nomod.json"
+check "rmmod memdiag_sim" rmmod memdiag_sim
+
+tap_end

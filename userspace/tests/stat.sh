@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# stat.sh - "memdiagctl stat -- CMD" without the module (TAP "ok - "
+# lines): the command runs and its exit status passes through (128 + N
+# for a signal, 126/127 when it cannot be run), its stdout stays its own,
+# the results go to stderr or -o FILE and say why there are no counts,
+# Ctrl-C reaches the command and stat still reports, SIGTERM is passed on,
+# and bad options are refused before anything runs.
+# usage: stat.sh MEMDIAGCTL
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+failed=0
+ok() { # cond name [diagnostics file...]
+	if [ "$1" = 1 ]; then
+		echo "ok - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $2"
+		shift 2
+		for f; do sed 's/^/#   /' "$f"; done
+	fi
+}
+
+# st WANT NAME ARGS...: memdiagctl stat ARGS exits WANT
+st() {
+	want=$1 name=$2
+	shift 2
+	"$bin" stat "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	ok "$([ "$rc" = "$want" ] && echo 1)" "stat $name: exit $want (got $rc)" \
+		"$tmp/out" "$tmp/err"
+}
+
+st 0 "-- true" -- true
+st 3 "-- sh -c 'exit 3'" -- sh -c 'exit 3'
+st 200 "-- sh -c 'exit 200'" -- sh -c 'exit 200'
+st 137 "of a command killed by SIGKILL (128 + 9)" -- sh -c 'kill -KILL $$'
+ok "$(grep -q "was killed by signal 9" "$tmp/err" && echo 1)" \
+	"stat: the text names the signal" "$tmp/err"
+st 127 "of a command not found" -- "$tmp/no-such-command"
+ok "$(grep -q "cannot run the command: cannot run '$tmp/no-such-command': No such file or directory" "$tmp/err" && echo 1)" \
+	"stat: a command not found is named with the reason" "$tmp/err"
+: > "$tmp/notexec"
+st 126 "of a file that is not executable" -- "$tmp/notexec"
+
+# the command's stdout is its own; stat's results are on stderr
+st 0 "-- echo hello" -- echo hello
+ok "$([ "$(cat "$tmp/out")" = hello ] && echo 1)" \
+	"stat -- echo hello: stdout is the command's alone" "$tmp/out"
+ok "$(grep -q "^memdiagctl stat: 'echo hello' exited 0 after [0-9.]* s" "$tmp/err" && echo 1)" \
+	"stat: the result line on stderr" "$tmp/err"
+ok "$(grep -q "counts are socket-wide" "$tmp/err" && echo 1)" \
+	"stat: says the counts are socket-wide" "$tmp/err"
+ok "$(grep -q "^counters: unavailable: the memdiag module is not loaded" "$tmp/err" && echo 1)" \
+	"stat without the module: says why there are no counts" "$tmp/err"
+# the options after CMD are CMD's, with or without "--"
+st 0 "sh -c ... --socket (no --)" sh -c 'echo "$1"' _ --socket
+ok "$([ "$(cat "$tmp/out")" = --socket ] && echo 1)" \
+	"stat: options after the command are the command's" "$tmp/out"
+
+st 4 "-j -o FILE -- sh -c 'exit 4'" -j -o "$tmp/r.json" -- sh -c 'exit 4'
+ok "$([ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ] && echo 1)" \
+	"stat -o FILE: nothing on stdout or stderr" "$tmp/err"
+ok "$(jq -e '.command == ["sh", "-c", "exit 4"] and .exit_status == 4 and .signal == null and .elapsed_s >= 0 and .scope == "socket" and .counters == null and (.counters_reason | test("not loaded")) and .start_time_unix_ns > 1600000000000000000' "$tmp/r.json" > /dev/null && echo 1)" \
+	"stat -j: the result document, counters null with the reason" "$tmp/r.json"
+st 0 "--csv -- true" --csv -o "$tmp/r.csv" -- true
+ok "$(head -1 "$tmp/r.csv" | grep -q '^exit_status,elapsed_s,socket,valid,interval_ns,read_bytes,write_bytes,read_gbps,write_gbps,offcore_read_bytes,' &&
+      sed -n 2p "$tmp/r.csv" | grep -Eq '^0,[0-9.]+,,,,,,,,,,$' && [ "$(wc -l < "$tmp/r.csv")" = 2 ] && echo 1)" \
+	"stat --csv: the header, and one row with the exit status and empty counters" "$tmp/r.csv"
+ok "$(grep -q "note: no counts: the memdiag module is not loaded" "$tmp/err" && echo 1)" \
+	"stat --csv: the reason on stderr" "$tmp/err"
+
+# sig SIGNAL TARGET WANT NAME: stat -- sleep 10 in a group of its own
+# (setsid), SIGNAL sent to TARGET (group: the whole group, as Ctrl-C
+# does; stat: stat alone); the command must die of it and stat report
+# and exit WANT. sh would start a background job with SIGINT ignored:
+# stat's child must restore it.
+sig() {
+	setsid "$bin" stat -o "$tmp/sig.txt" -- sleep 10 > /dev/null 2>&1 &
+	pid=$!
+	sleep 0.5
+	if [ "$2" = group ]; then kill -"$1" "-$pid"; else kill -"$1" "$pid"; fi
+	wait $pid
+	rc=$?
+	ok "$([ "$rc" = "$3" ] && grep -q "'sleep 10' was killed by signal $(($3 - 128))" "$tmp/sig.txt" && echo 1)" \
+		"$4, exit $3 (got $rc)" "$tmp/sig.txt"
+}
+sig INT group 130 "SIGINT to the group (Ctrl-C): the command dies of it, stat reports"
+sig TERM stat 143 "SIGTERM to stat: passed on to the command"
+
+# Bad options: exit 1 naming the option, the command never runs.
+bad() { # name text args...
+	name=$1 text=$2
+	shift 2
+	rm -f "$tmp/ran"
+	"$bin" stat "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	ok "$([ "$rc" = 1 ] && [ ! -e "$tmp/ran" ] && grep -qF -- "$text" "$tmp/err" && echo 1)" \
+		"stat $name: exit 1 (got $rc), \"$text\", the command did not run" "$tmp/err"
+}
+bad "with no command" "no command given: put it after the options"
+bad "--interval 5x" "option '--interval': '5x' is not a duration" --interval 5x -- touch "$tmp/ran"
+bad "--interval 0" "option '--interval': '0' is out of range" --interval 0 -- touch "$tmp/ran"
+bad "--socket x" "option '--socket'" --socket x -- touch "$tmp/ran"
+bad "--csv -j" "options '--csv' and '--json' exclude each other" --csv -j -- touch "$tmp/ran"
+bad "--bogus" "unknown option '--bogus'" --bogus -- touch "$tmp/ran"
+bad "-o (no file)" "option '-o' needs a value" -o
+rm -f "$tmp/ran"
+"$bin" stat -o "$tmp/no/dir/x" -- touch "$tmp/ran" > /dev/null 2> "$tmp/err"
+rc=$?
+ok "$([ "$rc" = 6 ] && [ ! -e "$tmp/ran" ] && grep -q "option '--output': cannot open '$tmp/no/dir/x'" "$tmp/err" && echo 1)" \
+	"stat -o into a missing directory: exit 6 (got $rc), named, the command did not run" "$tmp/err"
+"$bin" stat -o /dev/full -- sh -c 'exit 2' > /dev/null 2> "$tmp/err"
+rc=$?
+ok "$([ "$rc" = 2 ] && grep -q "stat: cannot write output: No space left on device" "$tmp/err" && echo 1)" \
+	"stat -o /dev/full: the failed write is said, the exit status stays the command's (got $rc)" "$tmp/err"
+"$bin" stat --help > "$tmp/out"
+ok "$(grep -q "^Usage: memdiagctl stat" "$tmp/out" && grep -q "128 + N" "$tmp/out" && echo 1)" \
+	"stat --help: usage and the exit status" "$tmp/out"
+
+[ "$failed" = 0 ]
