@@ -233,3 +233,19 @@ int cli_output_end(const char *cmd, struct printer *p)
 		cli_err(cmd, "cannot write output", "%s", strerror(errno));
 	return MDC_EXIT_LOCAL;
 }
+
+int cli_open_output(const char *cmd, const char *path, FILE **out)
+{
+	FILE *f;
+
+	if (!path)
+		return MDC_EXIT_OK;
+	f = fopen(path, "we");	/* O_CLOEXEC: not for a command stat runs */
+	if (!f) {
+		cli_err(cmd, "option '--output'", "cannot open '%s': %s", path,
+			strerror(errno));
+		return MDC_EXIT_LOCAL;
+	}
+	*out = f;
+	return MDC_EXIT_OK;
+}

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "nl.h"
 #include "print.h"
@@ -100,6 +101,12 @@ int cli_no_family(const char *cmd, bool loaded);
 int cli_connect(const char *cmd, struct nl *nl, struct nl_family *fam);
 int cli_need_op(const char *cmd, const struct nl_family *fam, uint32_t op,
 		const char *name);
+
+/*
+ * -o FILE: open @path (created or truncated) into *@out; without @path
+ * *@out stays. MDC_EXIT_LOCAL (reported, naming --output) when it fails.
+ */
+int cli_open_output(const char *cmd, const char *path, FILE **out);
 
 /* Finish @p; MDC_EXIT_LOCAL (reported) when the output was not written. */
 int cli_output_end(const char *cmd, struct printer *p);

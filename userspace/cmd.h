@@ -74,6 +74,10 @@ struct watch {
 	const char *cmd;
 	FILE *out;
 	bool json, pretty;
+	bool csv;		/* CSV rows (the JSON keys as the header) */
+	bool timestamp;		/* the wall clock first in text rows */
+	bool have_unix_offset;	/* tests: time_unix_ns = time_ns + this */
+	int64_t unix_offset_ns;
 	bool all;		/* every socket, or only @socket */
 	uint32_t socket;
 	uint32_t interval_ms;

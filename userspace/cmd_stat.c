@@ -25,7 +25,7 @@
 
 struct stat_cfg {
 	const char *cmd;
-	bool json, pretty, csv;
+	bool json, pretty, csv, timestamp;
 	bool one;
 	uint32_t socket;
 	uint32_t interval_ms;	/* 0: no timeline */
@@ -36,8 +36,8 @@ struct stat_cfg {
 
 void cmd_stat_usage(FILE *f)
 {
-	fputs("Usage: " PROG " stat [--socket N] [--interval DUR] [-j|--csv] [-o FILE]\n"
-	      "                       [--] CMD [ARGS...]\n"
+	fputs("Usage: " PROG " stat [--socket N] [--interval DUR [--timestamp]]\n"
+	      "                       [-j|--csv] [-o FILE] [--] CMD [ARGS...]\n"
 	      "\n"
 	      "Run CMD and print, per socket, what the counters counted over exactly\n"
 	      "its lifetime: DRAM read and write bytes and GB/s (the memory\n"
@@ -61,11 +61,15 @@ void cmd_stat_usage(FILE *f)
 	      "  -s, --socket N          only socket N\n"
 	      "  -i, --interval DUR      also print watch's row for each socket every DUR\n"
 	      "                          while CMD runs (1ms to 60s; 2, 1.5s, 500ms)\n"
+	      "  -T, --timestamp         begin each text row of the timeline with its wall\n"
+	      "                          clock, ISO 8601 (JSON and CSV have time_unix_ns)\n"
 	      "  -j, --json              JSON: one document; with --interval one object\n"
 	      "                          per line per socket and interval, then the\n"
 	      "                          result (the object with \"command\")\n"
 	      "  -p, --pretty            indent the JSON (implies --json)\n"
-	      "      --csv               CSV: a header row, one row per socket\n"
+	      "      --csv               CSV: a header row, one row per socket; with\n"
+	      "                          --interval the timeline's rows (watch --csv)\n"
+	      "                          come first, then an empty line\n"
 	      "  -o, --output FILE       write the results to FILE (created or truncated)\n"
 	      "  -h, --help              print this help and exit\n"
 	      "\n"
@@ -83,6 +87,7 @@ static const struct option stat_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "timestamp", no_argument, NULL, 'T' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -101,7 +106,7 @@ static int parse_options(struct stat_cfg *s, const struct opts *g, int argc,
 	optind = 0;
 	opterr = 0;
 	/* '+': CMD's own options are CMD's, with or without "--" */
-	while ((c = getopt_long(argc, argv, "+:s:i:jpo:h", stat_options,
+	while ((c = getopt_long(argc, argv, "+:s:i:Tjpo:h", stat_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -124,6 +129,9 @@ static int parse_options(struct stat_cfg *s, const struct opts *g, int argc,
 			break;
 		case OPT_CSV:
 			s->csv = true;
+			break;
+		case 'T':
+			s->timestamp = true;
 			break;
 		case 'o':
 			s->path = optarg;
@@ -169,6 +177,9 @@ static void timeline_open(struct timeline *t, const struct stat_cfg *s)
 	t->w.cmd = s->cmd;
 	t->w.out = s->out;
 	t->w.json = s->json;
+	t->w.pretty = s->pretty;
+	t->w.csv = s->csv;
+	t->w.timestamp = s->timestamp;
 	t->w.interval_ms = s->interval_ms;
 	t->w.threshold = WATCH_DEFAULT_THRESHOLD;
 	t->w.all = !s->one;
@@ -295,26 +306,6 @@ static void print_csv(const struct stat_cfg *s, const struct stat_child *ch,
 		cli_err(s->cmd, "cannot write output", "%s", strerror(errno ? errno : EIO));
 }
 
-/* Open -o FILE, or take stderr. */
-static int open_output(struct stat_cfg *s)
-{
-	int fd;
-
-	s->out = stderr;
-	if (!s->path)
-		return MDC_EXIT_OK;
-	fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	s->out = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!s->out) {
-		cli_err(s->cmd, "option '--output'", "cannot open '%s': %s",
-			s->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return MDC_EXIT_LOCAL;
-	}
-	return MDC_EXIT_OK;
-}
-
 /* Keep only --socket N; a usage error when the module has no such socket. */
 static int only_socket(const struct stat_cfg *s, struct run_counters *c)
 {
@@ -346,7 +337,8 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 		return MDC_EXIT_OK;	/* --help */
 	if (rc != MDC_EXIT_OK)
 		return rc;
-	rc = open_output(&s);
+	s.out = stderr;
+	rc = cli_open_output(s.cmd, s.path, &s.out);
 	if (rc != MDC_EXIT_OK)
 		return rc;
 	run_counters_open(&c);
@@ -375,6 +367,8 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 		cli_err(s.cmd, "cannot run the command", "%s", why);
 		goto out;
 	}
+	if (s.csv && t.w.rows)
+		fputs("\n", s.out);	/* the timeline's table ends */
 	if (s.csv)
 		print_csv(&s, &ch, &c, slot);
 	else

@@ -30,7 +30,8 @@
 void cmd_watch_usage(FILE *f)
 {
 	fputs("Usage: " PROG " watch [--socket N | --all] [--interval DUR] [--count K]\n"
-	      "                        [--threshold CYCLES] [-j|--json] [-p|--pretty]\n"
+	      "                        [--threshold CYCLES] [--timestamp]\n"
+	      "                        [-j|--json|--csv] [-p|--pretty] [-o FILE]\n"
 	      "\n"
 	      "Start a session and print, for each socket and each interval, the DRAM\n"
 	      "bandwidth from the memory controllers, the offcore DRAM read bandwidth\n"
@@ -64,10 +65,19 @@ void cmd_watch_usage(FILE *f)
 	      "                          (default: until interrupted)\n"
 	      "  -t, --threshold CYCLES  saturation threshold of lmr_lat_cyc\n"
 	      "                          (default 300; see memdiagctl(8))\n"
-	      "  -j, --json              one JSON object per line per socket and interval\n"
+	      "  -T, --timestamp         begin each text row with the wall clock of its\n"
+	      "                          end, ISO 8601 local time (2026-11-24T10:15:30.250+01:00)\n"
+	      "  -j, --json              one JSON object per line per socket and interval;\n"
+	      "                          time_ns is CLOCK_MONOTONIC, time_unix_ns the wall\n"
+	      "                          clock (ns since 1970, UTC)\n"
 	      "  -p, --pretty            indent the JSON objects (implies --json)\n"
+	      "      --csv               CSV: a header row of the JSON keys, then one row\n"
+	      "                          per socket and interval (null: empty; lists: a;b)\n"
+	      "  -o, --output FILE       write the rows to FILE (created or truncated)\n"
 	      "  -h, --help              print this help and exit\n", f);
 }
+
+enum { WATCH_OPT_CSV = 256 };
 
 static const struct option watch_options[] = {
 	{ "socket", required_argument, NULL, 's' },
@@ -75,14 +85,17 @@ static const struct option watch_options[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "threshold", required_argument, NULL, 't' },
+	{ "timestamp", no_argument, NULL, 'T' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
+	{ "csv", no_argument, NULL, WATCH_OPT_CSV },
+	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static int parse_options(struct watch *w, const struct opts *gopts, int argc,
-			 char **argv)
+			 char **argv, const char **path)
 {
 	bool one = false, all = false;
 	char err[200];
@@ -95,7 +108,7 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 	w->threshold = WATCH_DEFAULT_THRESHOLD;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:ai:c:t:jph", watch_options,
+	while ((c = getopt_long(argc, argv, ":s:ai:c:t:Tjpo:h", watch_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -123,11 +136,20 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 					 sizeof(err)) < 0)
 				return cli_usage(w->cmd, "option '--threshold': %s", err);
 			break;
+		case 'T':
+			w->timestamp = true;
+			break;
 		case 'j':
 			w->json = true;
 			break;
 		case 'p':
 			w->json = w->pretty = true;
+			break;
+		case WATCH_OPT_CSV:
+			w->csv = true;
+			break;
+		case 'o':
+			*path = optarg;
 			break;
 		case 'h':
 			cmd_watch_usage(stdout);
@@ -140,6 +162,8 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 		return cli_usage(w->cmd, "unexpected argument '%s'", argv[optind]);
 	if (one && all)
 		return cli_usage(w->cmd, "options '--socket' and '--all' exclude each other");
+	if (w->csv && w->json)
+		return cli_usage(w->cmd, "options '--csv' and '--json' exclude each other");
 	w->all = !one;
 	return MDC_EXIT_OK;
 }
@@ -360,6 +384,7 @@ static int setup(struct watch *w, struct nl *nl, const struct nl_family *fam,
 int cmd_watch(const struct opts *gopts, int argc, char **argv)
 {
 	struct watch w = { .cmd = "watch", .out = stdout };
+	const char *path = NULL;
 	struct info_summary sum = { 0 };
 	uint32_t id, core_mode;
 	struct cli_error err;
@@ -368,9 +393,11 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	struct nl nl;
 	int rc, sfd;
 
-	rc = parse_options(&w, gopts, argc, argv);
+	rc = parse_options(&w, gopts, argc, argv, &path);
 	if (rc < 0)
 		return MDC_EXIT_OK;	/* --help */
+	if (rc == MDC_EXIT_OK)
+		rc = cli_open_output(w.cmd, path, &w.out);
 	if (rc != MDC_EXIT_OK)
 		return rc;
 
@@ -386,6 +413,8 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	    (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		cli_err(w.cmd, "cannot set up signal handling", "%s",
 			strerror(errno));
+		if (w.out != stdout)
+			fclose(w.out);
 		return MDC_EXIT_LOCAL;
 	}
 
@@ -427,5 +456,9 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	nl_close(&nl);
 out_sig:
 	close(sfd);
+	if (w.out != stdout && fclose(w.out) != 0 && rc == MDC_EXIT_OK) {
+		cli_err(w.cmd, "cannot write output", "%s: %s", path, strerror(errno));
+		rc = MDC_EXIT_LOCAL;
+	}
 	return rc;
 }

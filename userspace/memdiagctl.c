@@ -89,7 +89,8 @@ static void usage(FILE *f)
 	      "  4  protocol version mismatch between " PROG " and the module\n"
 	      "  5  any other kernel or netlink error\n"
 	      "  6  local error: the output could not be written, out of memory\n"
-	      "  7  nothing to measure: no counter is available on this machine\n",
+	      "  7  nothing to measure: no counter is available on this machine\n"
+	      "'stat' exits with the status of the command it ran (see its --help).\n",
 	      f);
 }
 

@@ -22,6 +22,7 @@
 
 #include "cmd.h"
 #include "cpulist.h"
+#include "csv.h"
 #include "names.h"
 #include "parse.h"
 #include "prefetch.h"
@@ -310,40 +311,123 @@ static void print_prefetch(struct printer *p, const struct watch *w,
 	print_bool(p, PRINT_JSON, "prefetch_changed", "%s", changed);
 }
 
+/*
+ * The wall clock of @t_ns (CLOCK_MONOTONIC, the module's clock): the
+ * offset between the two clocks now, or the one a test fixed.
+ */
+static uint64_t unix_ns(const struct watch *w, uint64_t t_ns)
+{
+	struct timespec mono, real;
+	int64_t off = w->unix_offset_ns;
+
+	if (!w->have_unix_offset) {
+		clock_gettime(CLOCK_REALTIME, &real);
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		off = ((int64_t)real.tv_sec - (int64_t)mono.tv_sec) * 1000000000 +
+		      ((int64_t)real.tv_nsec - (int64_t)mono.tv_nsec);
+	}
+	return (uint64_t)((int64_t)t_ns + off);
+}
+
+/* ISO 8601 local time with milliseconds and the UTC offset. */
+static void iso8601(uint64_t unix_ns, char *buf, size_t size)
+{
+	time_t sec = (time_t)(unix_ns / 1000000000);
+	struct tm tm;
+	char zone[8];
+	size_t n;
+
+	localtime_r(&sec, &tm);
+	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);	/* +0100 */
+	snprintf(buf + n, size - n, ".%03u%.3s:%.2s",
+		 (unsigned int)(unix_ns % 1000000000 / 1000000), zone, zone + 3);
+}
+
+/* One row's values, the same calls for text, JSON and (via JSON) CSV. */
+static void row(struct printer *p, struct watch *w, const struct interval *m,
+		const struct snap *s)
+{
+	char when[48];
+
+	print_open_object(p, NULL);
+	if (w->timestamp) {
+		if (m->t_ns)
+			iso8601(unix_ns(w, m->t_ns), when, sizeof(when));
+		print_textf(p, "%-29s  ", m->t_ns ? when : "-");
+	}
+	print_uint(p, PRINT_ANY, "socket", "%4u", m->socket);
+	count(p, "time_ns", m->t_ns != 0, m->t_ns);
+	count(p, "time_unix_ns", m->t_ns != 0, m->t_ns ? unix_ns(w, m->t_ns) : 0);
+	count(p, "interval_ns", m->interval_ns != 0, m->interval_ns);
+	print_bool(p, PRINT_JSON, "valid", "%s", m->valid);
+	count(p, "read_bytes", m->have_read_bytes, m->read_bytes);
+	count(p, "write_bytes", m->have_write_bytes, m->write_bytes);
+	metric(p, "read_gbps", "  %7.2f", "  %7s", m->read_gbps);
+	metric(p, "write_gbps", "  %7.2f", "  %7s", m->write_gbps);
+	metric(p, "total_gbps", "  %8.2f", "  %8s", m->total_gbps);
+	count(p, "offcore_read_bytes", m->have_offcore_bytes, m->offcore_bytes);
+	metric(p, "offcore_read_gbps", "  %8.2f", "  %8s", m->offcore_read_gbps);
+	metric(p, "l1_miss_latency_cycles", "  %11.1f", "  %11s",
+	       m->l1_miss_latency);
+	metric(p, "load_miss_real_latency_cycles", "  %11.1f", "  %11s",
+	       m->load_miss_real_latency);
+	print_double(p, PRINT_JSON, "core_ghz", "%f", m->core_ghz);
+	metric(p, "load_miss_real_latency_ns", "  %10.1f", "  %10s",
+	       m->load_miss_real_latency_ns);
+	if (m->saturated < 0)
+		print_string(p, PRINT_ANY, "saturated", "  %3s", NULL);
+	else
+		print_bool(p, PRINT_ANY, "saturated", "  %3s", m->saturated);
+	print_prefetch(p, w, s);
+	print_close_object(p);
+	print_textf(p, "\n");
+}
+
+/* The row as CSV: its JSON object turned into a row (csv.c). */
+static int csv_print_row(struct watch *w, const struct interval *m,
+			 const struct snap *s)
+{
+	struct printer p;
+	char *json = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&json, &len);
+	int ret = -1;
+
+	if (mem) {
+		print_init(&p, mem, true, false);
+		row(&p, w, m, s);
+		if (print_end(&p) == 0 && fclose(mem) == 0)
+			ret = csv_row(w->out, json, w->rows == 0);
+		else
+			fclose(mem);
+	}
+	free(json);
+	errno = 0;
+	if (ret == 0 && (fflush(w->out) == EOF || ferror(w->out)))
+		ret = -1;
+	if (ret < 0)
+		cli_err(w->cmd, "cannot write output", "%s",
+			strerror(errno ? errno : EIO));
+	return ret;
+}
+
 static void print_row(struct watch *w, const struct interval *m,
 		      const struct snap *s)
 {
 	struct printer p;
 
+	if (w->csv) {
+		if (csv_print_row(w, m, s) < 0)
+			w->rc = MDC_EXIT_LOCAL;
+		w->rows++;
+		return;
+	}
 	print_init(&p, w->out, w->json, w->pretty);
 	if (w->rows % WATCH_HEADER_EVERY == 0)
-		print_textf(&p, "%s\n", WATCH_HEADER);
-	print_open_object(&p, NULL);
-	print_uint(&p, PRINT_ANY, "socket", "%4u", m->socket);
-	count(&p, "time_ns", m->t_ns != 0, m->t_ns);
-	count(&p, "interval_ns", m->interval_ns != 0, m->interval_ns);
-	print_bool(&p, PRINT_JSON, "valid", "%s", m->valid);
-	count(&p, "read_bytes", m->have_read_bytes, m->read_bytes);
-	count(&p, "write_bytes", m->have_write_bytes, m->write_bytes);
-	metric(&p, "read_gbps", "  %7.2f", "  %7s", m->read_gbps);
-	metric(&p, "write_gbps", "  %7.2f", "  %7s", m->write_gbps);
-	metric(&p, "total_gbps", "  %8.2f", "  %8s", m->total_gbps);
-	count(&p, "offcore_read_bytes", m->have_offcore_bytes, m->offcore_bytes);
-	metric(&p, "offcore_read_gbps", "  %8.2f", "  %8s", m->offcore_read_gbps);
-	metric(&p, "l1_miss_latency_cycles", "  %11.1f", "  %11s",
-	       m->l1_miss_latency);
-	metric(&p, "load_miss_real_latency_cycles", "  %11.1f", "  %11s",
-	       m->load_miss_real_latency);
-	print_double(&p, PRINT_JSON, "core_ghz", "%f", m->core_ghz);
-	metric(&p, "load_miss_real_latency_ns", "  %10.1f", "  %10s",
-	       m->load_miss_real_latency_ns);
-	if (m->saturated < 0)
-		print_string(&p, PRINT_ANY, "saturated", "  %3s", NULL);
-	else
-		print_bool(&p, PRINT_ANY, "saturated", "  %3s", m->saturated);
-	print_prefetch(&p, w, s);
-	print_close_object(&p);
-	print_textf(&p, "\n");
+		print_textf(&p, "%s%s\n", w->timestamp ?
+			    "time                           " : "", WATCH_HEADER);
+	row(&p, w, m, s);
 	/* one line at a time, so that a pipe into jq sees each at once */
 	if (cli_output_end(w->cmd, &p) != MDC_EXIT_OK)
 		w->rc = MDC_EXIT_LOCAL;

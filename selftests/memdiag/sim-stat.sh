@@ -78,6 +78,21 @@ check "--interval 500ms -- sleep 2.2: at least 3 timeline rows of socket 0, then
 check "--interval: every timeline row reads 10 GB/s on socket 0 within 5%" \
 	jq -s -e 'all(.[] | select(has("read_gbps")); (.read_gbps - 10 | fabs) < 0.5)' /tmp/tl.json
 
+check "--interval -j: each timeline row has time_unix_ns, the wall clock within 60 s of date's" \
+	jq -s -e --argjson now "$(date +%s)" \
+	'[.[] | select(has("read_gbps"))] | length > 0 and all(.[]; (.time_unix_ns / 1e9 - $now | fabs) < 60)' /tmp/tl.json
+
+# Timelines for logs: watch --csv -o FILE, --timestamp
+"$ctl" watch --socket 0 --interval 500ms --count 2 --csv -o /tmp/w.csv > /tmp/w.out 2>&1
+check "watch --csv -o FILE: nothing on stdout, the header of JSON keys and 2 rows in FILE" \
+	sh -c "[ ! -s /tmp/w.out ] && head -1 /tmp/w.csv | grep -q '^socket,time_ns,time_unix_ns,interval_ns,valid,read_bytes,' &&
+	       [ \$(wc -l < /tmp/w.csv) = 3 ] && tail -1 /tmp/w.csv | grep -Eq '^0,[0-9]+,[0-9]{19},[0-9]+,true,'"
+v=$(awk -F, 'NR == 3 { print $8 }' /tmp/w.csv)
+check "watch --csv: read_gbps 10 within 3% (got $v)" within 3 "$v" 10
+"$ctl" watch --socket 0 --interval 500ms --count 1 --timestamp > /tmp/w.txt 2>&1
+check "watch --timestamp: the row begins with today's ISO 8601 wall clock" \
+	grep -Eq "^$(date +%Y-%m-%d)T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}[+-][0-9]{2}:[0-9]{2} +0 +" /tmp/w.txt
+
 "$ctl" stat --csv -o /tmp/stat.csv -- sleep 0.5
 check "--csv: a header and one row per socket" \
 	sh -c "head -1 /tmp/stat.csv | grep -q '^exit_status,elapsed_s,socket,valid,interval_ns,read_bytes,' &&

@@ -30,6 +30,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "cpulist.h"
+#include "csv.h"
 #include "metrics.h"
 #include "names.h"
 #include "nl.h"

@@ -35,6 +35,9 @@ static void wrun_start(struct wrun *r, bool json, const struct info_summary *sum
 	r->w.interval_ms = 1000;
 	r->w.threshold = WATCH_DEFAULT_THRESHOLD;
 	r->w.family = 0x1f;	/* reply_start()'s */
+	/* the wall clock of time_ns 10^12 is 1.7 x 10^18 */
+	r->w.have_unix_offset = true;
+	r->w.unix_offset_ns = 1700000000000000000LL - 1000000000000LL;
 	buf_open(&r->b);
 	r->w.out = r->b.f;
 	capture_start(&r->c);
@@ -56,19 +59,21 @@ static void wrun_end(struct wrun *r, char **out, char **err)
 	watch_free(&r->w);
 }
 
+#define WATCH_HEADER_TEST "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch"
+
 static const char watch_text[] =
 	"sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch\n"
 	"   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no  -\n"
 	"   1    80.00    20.00    100.00     32.00        500.0        400.0       200.0  yes  -\n";
 
 static const char watch_json[] =
-	"{\"socket\":0,\"time_ns\":1001000000000,\"interval_ns\":1000000000,"
+	"{\"socket\":0,\"time_ns\":1001000000000,\"time_unix_ns\":1700000001000000000,\"interval_ns\":1000000000,"
 	"\"valid\":true,\"read_bytes\":25600000000,\"write_bytes\":6400000000,"
 	"\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	"\"offcore_read_bytes\":19200000000,\"offcore_read_gbps\":19.2,"
 	"\"l1_miss_latency_cycles\":300,\"load_miss_real_latency_cycles\":200,"
 	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n"
-	"{\"socket\":1,\"time_ns\":1001000001000,\"interval_ns\":1000000000,"
+	"{\"socket\":1,\"time_ns\":1001000001000,\"time_unix_ns\":1700000001000001000,\"interval_ns\":1000000000,"
 	"\"valid\":true,\"read_bytes\":80000000000,\"write_bytes\":20000000000,"
 	"\"read_gbps\":80,\"write_gbps\":20,\"total_gbps\":100,"
 	"\"offcore_read_bytes\":32000000000,\"offcore_read_gbps\":32,"
@@ -142,7 +147,7 @@ static void test_watch_epoch(void)
 			       "watch text: one note for the invalid interval");
 		} else {
 			has_str(out,
-				"{\"socket\":0,\"time_ns\":1002000000000,\"interval_ns\":1000000000,"
+				"{\"socket\":0,\"time_ns\":1002000000000,\"time_unix_ns\":1700000002000000000,\"interval_ns\":1000000000,"
 				"\"valid\":false,\"read_bytes\":null,\"write_bytes\":null,"
 				"\"read_gbps\":null,\"write_gbps\":null,\"total_gbps\":null,"
 				"\"offcore_read_bytes\":0,\"offcore_read_gbps\":0,"
@@ -230,7 +235,7 @@ static void test_watch_unavailable(void)
 	       "memdiagctl: watch: note: offcore_read_bytes and offcore_read_gbps will be null: offcore is unavailable\n",
 	       "watch: each missing group explained once at start, none again later");
 	is_str(out,
-	       "{\"socket\":0,\"time_ns\":1001000000000,\"interval_ns\":1000000000,"
+	       "{\"socket\":0,\"time_ns\":1001000000000,\"time_unix_ns\":1700000001000000000,\"interval_ns\":1000000000,"
 	       "\"valid\":true,\"read_bytes\":25600000000,\"write_bytes\":6400000000,"
 	       "\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	       "\"offcore_read_bytes\":null,\"offcore_read_gbps\":null,"
@@ -495,9 +500,72 @@ out:
 	nl_close(&nl);
 }
 
+/*
+ * The timeline forms: --csv (the JSON keys as the header, one row per
+ * socket and interval, null as an empty field) and --timestamp (the wall
+ * clock of time_ns first in each text row, ISO 8601).
+ */
+static void test_watch_csv_timestamp(void)
+{
+	struct info_summary sum;
+	struct snap a0, b0, a1, b1;
+	struct wrun r;
+	char *out, *err;
+	int csv;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	canned_summary(&sum);
+	canned_pair(0, &a0, &b0);
+	canned_pair(1, &a1, &b1);
+	for (csv = 0; csv <= 1; csv++) {
+		wrun_start(&r, false, &sum);
+		r.w.csv = csv;
+		r.w.timestamp = !csv;
+		wrun_feed(&r, &a0);
+		wrun_feed(&r, &a1);
+		wrun_feed(&r, &b0);
+		b1.have &= ~(1u << MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS);
+		wrun_feed(&r, &b1);
+		wrun_end(&r, &out, &err);
+		if (csv)
+			is_str(out,
+			       "socket,time_ns,time_unix_ns,interval_ns,valid,read_bytes,write_bytes,read_gbps,write_gbps,total_gbps,offcore_read_bytes,offcore_read_gbps,l1_miss_latency_cycles,load_miss_real_latency_cycles,core_ghz,load_miss_real_latency_ns,saturated,prefetch_disabled,prefetch_mixed,prefetch_changed\n"
+			       "0,1001000000000,1700000001000000000,1000000000,true,25600000000,6400000000,25.6,6.4,32,19200000000,19.2,300,200,2,100,false,,,\n"
+			       "1,1001000001000,1700000001000001000,1000000000,true,80000000000,20000000000,80,20,100,32000000000,32,,,2,,,,,\n",
+			       "watch --csv: the header, a row per socket, empty fields for nulls");
+		else
+			is_str(out,
+			       "time                           " WATCH_HEADER_TEST "\n"
+			       "2023-11-14T22:13:21.000+00:00     0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no  -\n"
+			       "2023-11-14T22:13:21.000+00:00     1    80.00    20.00    100.00     32.00            -            -           -    -  -\n",
+			       "watch --timestamp: the wall clock of each row, ISO 8601");
+		free(out);
+		free(err);
+	}
+}
+
+/* csv_row(): RFC 4180 quoting, lists joined, a nested object refused. */
+static void test_csv_row(void)
+{
+	struct buf b;
+	int rc1, rc2;
+
+	buf_open(&b);
+	rc1 = csv_row(b.f, "{\"a\":\"x,\\\"y\\\"\",\"b\":[\"l2\",\"dcu\"],\"c\":null,\"d\":1.5}", true);
+	rc2 = csv_row(b.f, "{\"a\":{\"b\":1}}", false);
+	buf_close(&b);
+	ok(rc1 == 0 && rc2 < 0, "csv_row: a flat object written, a nested one refused");
+	is_str(b.data, "a,b,c,d\n\"x,\"\"y\"\"\",l2;dcu,,1.5\n",
+	       "csv_row: quotes a comma and a quote, joins a list, null is empty");
+	free(b.data);
+}
+
 void unit_watch(void)
 {
+	test_csv_row();
 	test_watch_canned();
+	test_watch_csv_timestamp();
 	test_watch_epoch();
 	test_watch_unavailable();
 	test_watch_flow();
