@@ -31,6 +31,9 @@ void cmd_prefetch_usage(FILE *f);
 /* "stat -- CMD": the counters over one command's lifetime */
 int cmd_stat(const struct opts *o, int argc, char **argv);
 void cmd_stat_usage(FILE *f);
+/* "export": Prometheus metrics over HTTP and/or a textfile (cmd_export.c) */
+int cmd_export(const struct opts *o, int argc, char **argv);
+void cmd_export_usage(FILE *f);
 /* "run": the micro-kernels of kernels/; needs no module (run/) */
 int cmd_run(const struct opts *o, int argc, char **argv);
 void cmd_run_usage(FILE *f);

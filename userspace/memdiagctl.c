@@ -35,6 +35,8 @@ static const struct command commands[] = {
 	  "show, switch off or on, and restore the hardware prefetchers" },
 	{ "stat", cmd_stat, cmd_stat_usage,
 	  "run a command and print the counters over exactly its lifetime" },
+	{ "export", cmd_export, cmd_export_usage,
+	  "serve the counters as Prometheus metrics (HTTP, textfile)" },
 	{ "run", cmd_run, cmd_run_usage,
 	  "run a memory micro-kernel: read-delay, stream or latency" },
 	{ "calibrate", cmd_calibrate, cmd_calibrate_usage,

@@ -632,6 +632,14 @@ for a in info "-j info" "info --json" "-p info" watch "-j watch --interval 100ms
 	t 2 err "memdiagctl: $cmd: $nomod" $a
 done
 
+# export: bad options name the option and change nothing
+t 0 out "Usage: memdiagctl export [--listen ADDR:PORT]" export --help
+t 1 err "memdiagctl: export: option '--listen': 'localhost:9473': " export --listen localhost:9473
+t 1 err "memdiagctl: export: option '--listen': '9473' is not ADDR:PORT" export --listen 9473
+t 1 err "memdiagctl: export: option '--textfile': '$tmp/none' is not a directory this user can write to" export --textfile "$tmp/none"
+t 1 err "memdiagctl: export: option '--interval':" export --interval 0
+t 1 err "memdiagctl: export: unexpected argument 'now'" export now
+
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
 rc=$?

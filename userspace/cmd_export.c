@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_export.c - "memdiagctl export": one session and one subscription to
+ * the module's snapshots, turned into Prometheus metrics served over HTTP
+ * (libmicrohttpd) and/or written to a node_exporter textfile directory.
+ *
+ * The sampler (this thread) renders the metrics after each snapshot and
+ * publishes the text; a scrape only copies the last text under a mutex, so
+ * scrapes never ask the module for anything, any number may run at once,
+ * and a slow client holds up nobody (libmicrohttpd sends from its copy).
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "cmd.h"
+#include "export_daemon.h"
+#include "parse.h"
+#include "snapshot.h"
+
+#define EXPORT_DEFAULT_LISTEN "127.0.0.1:9473"
+#define EXPORT_TEXTFILE "memdiag.prom"
+
+void export_note(struct exporter *x, const char *fmt, ...)
+{
+	char buf[sizeof(x->last_note)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!strcmp(buf, x->last_note))
+		return;
+	snprintf(x->last_note, sizeof(x->last_note), "%s", buf);
+	cli_err("export", "note", "%s", buf);
+}
+
+static int write_textfile(struct exporter *x, const char *text, size_t len)
+{
+	char tmp[PATH_MAX], dst[PATH_MAX];
+	FILE *f;
+
+	/* not *.prom: node_exporter must never read a half-written file */
+	snprintf(tmp, sizeof(tmp), "%s/." EXPORT_TEXTFILE ".%d", x->textfile_dir,
+		 (int)getpid());
+	snprintf(dst, sizeof(dst), "%s/" EXPORT_TEXTFILE, x->textfile_dir);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	if (fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	if (chmod(tmp, 0644) < 0 || rename(tmp, dst) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Render the state and make it what scrapes and the textfile get. */
+void export_publish(struct exporter *x)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f || export_render(&x->st, f) < 0 || fclose(f) != 0) {
+		export_note(x, "cannot render the metrics: %s", strerror(ENOMEM));
+		free(text);
+		return;
+	}
+	if (x->textfile_dir && write_textfile(x, text, len) < 0)
+		export_note(x, "cannot write %s/%s: %s", x->textfile_dir,
+		     EXPORT_TEXTFILE, strerror(errno));
+	pthread_mutex_lock(&x->lock);
+	free(x->text);
+	x->text = text;
+	x->len = len;
+	pthread_mutex_unlock(&x->lock);
+}
+
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned int status,
+			       const char *type, const char *body, size_t len)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, (void *)body,
+					    MHD_RESPMEM_MUST_COPY);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* libmicrohttpd's thread: GET /metrics copies the published text. */
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
+			      const char *url, const char *method,
+			      const char *version, const char *upload,
+			      size_t *upload_size, void **ctx)
+{
+	static const char index[] =
+		"<html><body><a href=\"/metrics\">memdiag metrics</a></body></html>\n";
+	struct exporter *x = cls;
+	enum MHD_Result ret;
+
+	(void)version;
+	(void)upload;
+	(void)upload_size;
+	(void)ctx;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return respond(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
+			       "only GET\n", 9);
+	if (!strcmp(url, "/"))
+		return respond(c, MHD_HTTP_OK, "text/html", index,
+			       sizeof(index) - 1);
+	if (strcmp(url, "/metrics"))
+		return respond(c, MHD_HTTP_NOT_FOUND, "text/plain",
+			       "not found: try /metrics\n", 24);
+	pthread_mutex_lock(&x->lock);
+	ret = respond(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8",
+		      x->text ? x->text : "", x->text ? x->len : 0);
+	pthread_mutex_unlock(&x->lock);
+	return ret;
+}
+
+/* ADDR:PORT, [ADDR6]:PORT or :PORT (every address) to a socket address. */
+static int parse_listen(const char *arg, struct addrinfo **ai, char *err,
+			size_t size)
+{
+	struct addrinfo hints = {
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+	};
+	char host[INET6_ADDRSTRLEN + 2];
+	const char *colon = strrchr(arg, ':');
+	size_t hl;
+	int rc;
+
+	if (!colon || !colon[1]) {
+		snprintf(err, size, "'%s' is not ADDR:PORT (e.g. 127.0.0.1:9473, [::1]:9473, :9473)", arg);
+		return -1;
+	}
+	hl = (size_t)(colon - arg);
+	if (hl >= 2 && arg[0] == '[' && arg[hl - 1] == ']') {
+		arg++;
+		hl -= 2;
+	}
+	if (hl >= sizeof(host)) {
+		snprintf(err, size, "'%.*s' is not an IP address", (int)hl, arg);
+		return -1;
+	}
+	memcpy(host, arg, hl);
+	host[hl] = '\0';
+	rc = getaddrinfo(hl ? host : NULL, colon + 1, &hints, ai);
+	if (rc) {
+		snprintf(err, size, "'%s': %s (an IP address and a port number)",
+			 arg, gai_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static struct MHD_Daemon *start_http(struct exporter *x, struct addrinfo *ai)
+{
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+
+	if (ai->ai_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	/* one polling thread, non-blocking sends: slow clients just wait */
+	return MHD_start_daemon(flags, 0, NULL, NULL, handle, x,
+				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+				MHD_OPTION_CONNECTION_LIMIT, 64u,
+				MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+				MHD_OPTION_END);
+}
+
+void cmd_export_usage(FILE *f)
+{
+	fputs("Usage: " PROG " export [--listen ADDR:PORT] [--textfile DIR]\n"
+	      "                         [--interval DUR] [--threshold CYCLES]\n"
+	      "\n"
+	      "Serve memdiag's counters as Prometheus metrics on\n"
+	      "http://ADDR:PORT/metrics, and/or write them to DIR/" EXPORT_TEXTFILE "\n"
+	      "for node_exporter's textfile collector (atomically: a temporary file\n"
+	      "renamed over it), after every snapshot, until SIGINT or SIGTERM.\n"
+	      "One session and one subscription to the module's snapshots serve\n"
+	      "every scrape: a scrape never asks the module for anything. When the\n"
+	      "module goes away (rmmod) memdiag_up is 0 and the exporter connects\n"
+	      "again when it is back. The metrics are in memdiagctl(8), EXPORT.\n"
+	      "\n"
+	      "It listens on 127.0.0.1 only unless told otherwise: the metrics say\n"
+	      "what this machine's memory is doing, and there is no authentication.\n"
+	      "To let a Prometheus server on another host scrape it, give --listen\n"
+	      "an address of this host and allow only that server in the firewall.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -l, --listen ADDR:PORT  serve HTTP here: 127.0.0.1:9473, [::1]:9473,\n"
+	      "                          or :9473 for every address (default\n"
+	      "                          " EXPORT_DEFAULT_LISTEN ", unless only --textfile is given)\n"
+	      "  -f, --textfile DIR      write DIR/" EXPORT_TEXTFILE " after every snapshot\n"
+	      "  -i, --interval DUR      the session's interval (default 1s; 1ms to 60s)\n"
+	      "  -t, --threshold CYCLES  memdiag_saturated's load latency threshold\n"
+	      "                          (default 300, as watch)\n"
+	      "  -h, --help              print this help and exit\n", f);
+}
+
+static const struct option export_options[] = {
+	{ "listen", required_argument, NULL, 'l' },
+	{ "textfile", required_argument, NULL, 'f' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "threshold", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int parse_options(struct exporter *x, int argc, char **argv)
+{
+	struct stat sb;
+	char err[200];
+	int c;
+
+	x->interval_ms = WATCH_DEFAULT_INTERVAL_MS;
+	x->threshold = WATCH_DEFAULT_THRESHOLD;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":l:f:i:t:h", export_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			x->listen = optarg;
+			break;
+		case 'f':
+			if (stat(optarg, &sb) < 0 || !S_ISDIR(sb.st_mode) ||
+			    access(optarg, W_OK) < 0)
+				return cli_usage("export",
+						 "option '--textfile': '%s' is not a directory this user can write to",
+						 optarg);
+			x->textfile_dir = optarg;
+			break;
+		case 'i':
+			if (parse_interval_ms(optarg, &x->interval_ms, err,
+					      sizeof(err)) < 0)
+				return cli_usage("export", "option '--interval': %s", err);
+			break;
+		case 't':
+			if (parse_cycles(optarg, &x->threshold, err, sizeof(err)) < 0)
+				return cli_usage("export", "option '--threshold': %s", err);
+			break;
+		case 'h':
+			cmd_export_usage(stdout);
+			return -1;
+		default:
+			return cli_bad_option("export", c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage("export", "unexpected argument '%s'", argv[optind]);
+	if (!x->listen && !x->textfile_dir)
+		x->listen = EXPORT_DEFAULT_LISTEN;
+	return MDC_EXIT_OK;
+}
+
+int cmd_export(const struct opts *gopts, int argc, char **argv)
+{
+	struct exporter x = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct MHD_Daemon *d = NULL;
+	struct addrinfo *ai = NULL;
+	char err[300];
+	sigset_t mask;
+	int rc, sfd;
+
+	(void)gopts;
+	rc = parse_options(&x, argc, argv);
+	if (rc < 0)
+		return MDC_EXIT_OK;	/* --help */
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	if (x.listen && parse_listen(x.listen, &ai, err, sizeof(err)) < 0)
+		return cli_usage("export", "option '--listen': %s", err);
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGPIPE);
+	if (pthread_sigmask(SIG_BLOCK, &mask, NULL) != 0 ||
+	    (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		cli_err("export", "cannot set up signal handling", "%s",
+			strerror(errno));
+		freeaddrinfo(ai);
+		return MDC_EXIT_LOCAL;
+	}
+	export_init(&x.st, (uint64_t)x.interval_ms * 1000000, x.threshold);
+	export_publish(&x);
+	if (ai) {
+		/* threads started now inherit the blocked signals */
+		d = start_http(&x, ai);
+		if (!d) {
+			cli_err("export", "cannot listen", "on %s: %s (option '--listen')",
+				x.listen, strerror(errno ? errno : EADDRINUSE));
+			rc = MDC_EXIT_LOCAL;
+			goto out;
+		}
+		cli_err("export", "note", "serving http://%s/metrics", x.listen);
+	}
+	rc = export_run(&x, sfd);
+	if (d)
+		MHD_stop_daemon(d);
+out:
+	freeaddrinfo(ai);
+	close(sfd);
+	free(x.text);
+	return rc;
+}

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export.c - from snapshot notifications to Prometheus metrics: totals that
+ * survive epoch changes, the last interval's latencies in seconds, the
+ * prefetcher state, and why a missing value is missing.
+ */
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "export.h"
+#include "names.h"
+
+#define A(x) MEMDIAG_A_SNAPSHOT_##x
+
+void export_init(struct export_state *st, uint64_t interval_ns,
+		 double threshold)
+{
+	memset(st, 0, sizeof(*st));
+	st->interval_ns = interval_ns;
+	st->threshold = threshold;
+}
+
+void export_set_up(struct export_state *st, bool up)
+{
+	size_t i;
+
+	if (up && !st->up && st->nr_sock)
+		st->reconnects++;
+	st->up = up;
+	for (i = 0; i < st->nr_sock; i++) {
+		st->sock[i].have_last = false;
+		st->sock[i].have_m = false;
+		agg_init(&st->sock[i].agg, st->interval_ns, st->tsc_khz,
+			 st->threshold);
+	}
+}
+
+static struct export_socket *find_socket(struct export_state *st, uint32_t id)
+{
+	struct export_socket *s;
+	size_t i;
+
+	for (i = 0; i < st->nr_sock; i++)
+		if (st->sock[i].id == id)
+			return &st->sock[i];
+	if (st->nr_sock == EXPORT_MAX_SOCKETS)
+		return NULL;
+	s = &st->sock[st->nr_sock++];
+	memset(s, 0, sizeof(*s));
+	s->id = id;
+	agg_init(&s->agg, st->interval_ns, st->tsc_khz, st->threshold);
+	return s;
+}
+
+int export_feed(struct export_state *st, const struct snap *s)
+{
+	struct export_socket *es;
+	struct interval d, m;
+	unsigned int g;
+
+	es = find_socket(st, (uint32_t)s->v[A(SOCKET)]);
+	if (!es)
+		return -1;
+	if (es->have_last) {
+		if (snap_has(s, A(TIME_NS)) && snap_has(&es->last, A(TIME_NS)) &&
+		    s->v[A(TIME_NS)] <= es->last.v[A(TIME_NS)])
+			return 0;	/* not newer: already counted */
+		/* the totals: every consecutive pair the epochs allow */
+		metrics_compute(&es->last, s, st->tsc_khz, st->threshold, &d);
+		for (g = 0; g < NR_GROUPS; g++)
+			if (d.brk[g].why != BREAK_NONE)
+				es->breaks[g]++;
+		if (d.have_read_bytes)
+			es->read_bytes += d.read_bytes;
+		if (d.have_write_bytes)
+			es->write_bytes += d.write_bytes;
+		if (d.have_offcore_bytes)
+			es->offcore_bytes += d.offcore_bytes;
+	}
+	/* a counter is exported once the module has sent it */
+	es->have_read |= snap_has(s, A(DRAM_READ_BYTES));
+	es->have_write |= snap_has(s, A(DRAM_WRITE_BYTES));
+	es->have_offcore |= snap_has(s, A(OFFCORE_DRAM_READS));
+	es->last = *s;
+	es->have_last = true;
+	if (agg_feed(&es->agg, s, &m) == 1) {
+		es->m = m;
+		es->have_m = true;
+	}
+	return 0;
+}
+
+/* One metric family: HELP and TYPE before its first sample only. */
+struct family {
+	const char *name, *type, *help;
+	bool started;
+};
+
+#define FAMILY(n, t, h) { .name = (n), .type = (t), .help = (h) }
+
+static void sample_start(FILE *f, struct family *fam)
+{
+	if (!fam->started)
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help,
+			fam->name, fam->type);
+	fam->started = true;
+	fputs(fam->name, f);
+}
+
+/* A label value, escaped as the text format wants (\\, \", \n). */
+static void label(FILE *f, bool first, const char *name, const char *v)
+{
+	fprintf(f, "%s%s=\"", first ? "{" : ",", name);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+static void sock_label(FILE *f, uint32_t socket)
+{
+	char id[16];
+
+	snprintf(id, sizeof(id), "%" PRIu32, socket);
+	label(f, true, "socket", id);
+}
+
+static void value_u64(FILE *f, uint64_t v)
+{
+	fprintf(f, "} %" PRIu64 "\n", v);
+}
+
+static void value_double(FILE *f, double v)
+{
+	fprintf(f, "} %.9g\n", v);
+}
+
+static void render_info(const struct export_state *st, FILE *f)
+{
+	struct family up = FAMILY("memdiag_up", "gauge",
+		"1 while the exporter reads snapshots from the memdiag module, 0 while it cannot (module not loaded, refused, stalled)");
+	struct family info = FAMILY("memdiag_info", "gauge",
+		"The processor, microarchitecture, kernel and module the metrics come from (always 1)");
+	struct family cap = FAMILY("memdiag_capability_available", "gauge",
+		"1 if the module can measure this capability here, 0 if not; reason says why not");
+	struct family rc = FAMILY("memdiag_exporter_reconnects_total", "counter",
+		"Sessions the exporter started again after losing the module (rmmod, stall)");
+	unsigned int i;
+
+	sample_start(f, &up);
+	fprintf(f, " %d\n", st->up ? 1 : 0);
+	sample_start(f, &rc);
+	fprintf(f, " %" PRIu64 "\n", st->reconnects);
+	if (!st->up)
+		return;
+	sample_start(f, &info);
+	label(f, true, "cpu_model", st->cpu_model);
+	label(f, false, "uarch", st->uarch);
+	label(f, false, "kernel", st->kernel);
+	label(f, false, "module_version", st->module_version);
+	label(f, false, "exporter_version", MEMDIAGCTL_VERSION);
+	fputs("} 1\n", f);
+	for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++) {
+		const char *name = name_capability(i);
+
+		if (!st->cap[i].listed || !name)
+			continue;
+		sample_start(f, &cap);
+		label(f, true, "capability", name);
+		label(f, false, "reason", st->cap[i].reason);
+		fprintf(f, "} %d\n", st->cap[i].available ? 1 : 0);
+	}
+}
+
+static void render_counters(const struct export_state *st, FILE *f)
+{
+	struct family rd = FAMILY("memdiag_dram_read_bytes_total", "counter",
+		"Bytes read from DRAM, counted by the memory controllers (CAS), since the exporter started");
+	struct family wr = FAMILY("memdiag_dram_write_bytes_total", "counter",
+		"Bytes written to DRAM, counted by the memory controllers (CAS), since the exporter started");
+	struct family ocr = FAMILY("memdiag_offcore_read_bytes_total", "counter",
+		"64 bytes per offcore DRAM read of the socket's cores (demand and L1 prefetch), since the exporter started");
+	struct family brk = FAMILY("memdiag_intervals_skipped_total", "counter",
+		"Snapshot intervals left out of the totals because the counters restarted (epoch change) or went backwards");
+	static const char *const group[NR_GROUPS] = { "imc", "core" };
+	size_t i;
+	unsigned int g;
+
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct export_socket *s = &st->sock[i];
+
+		if (s->have_read) {
+			sample_start(f, &rd);
+			sock_label(f, s->id);
+			value_u64(f, s->read_bytes);
+		}
+	}
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct export_socket *s = &st->sock[i];
+
+		if (s->have_write) {
+			sample_start(f, &wr);
+			sock_label(f, s->id);
+			value_u64(f, s->write_bytes);
+		}
+	}
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct export_socket *s = &st->sock[i];
+
+		if (s->have_offcore) {
+			sample_start(f, &ocr);
+			sock_label(f, s->id);
+			value_u64(f, s->offcore_bytes);
+		}
+	}
+	for (i = 0; i < st->nr_sock; i++)
+		for (g = 0; g < NR_GROUPS; g++) {
+			sample_start(f, &brk);
+			sock_label(f, st->sock[i].id);
+			label(f, false, "group", group[g]);
+			value_u64(f, st->sock[i].breaks[g]);
+		}
+}
+
+/* A gauge of every socket whose last interval has a finite value. */
+static void render_gauge(const struct export_state *st, FILE *f,
+			 struct family *fam, double (*get)(const struct interval *))
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_sock; i++) {
+		double v;
+
+		if (!st->sock[i].have_m)
+			continue;
+		v = get(&st->sock[i].m);
+		if (!isfinite(v))
+			continue;	/* absent, never 0 */
+		sample_start(f, fam);
+		sock_label(f, st->sock[i].id);
+		value_double(f, v);
+	}
+}
+
+static double l1m_seconds(const struct interval *m)
+{
+	return m->l1_miss_latency / m->core_ghz * 1e-9;
+}
+
+static double lmr_seconds(const struct interval *m)
+{
+	return m->load_miss_real_latency_ns * 1e-9;
+}
+
+static double lmr_cycles(const struct interval *m)
+{
+	return m->load_miss_real_latency;
+}
+
+static double core_hz(const struct interval *m)
+{
+	return m->core_ghz * 1e9;
+}
+
+static double saturated(const struct interval *m)
+{
+	return m->saturated < 0 ? (double)NAN : m->saturated;
+}
+
+static void render_gauges(const struct export_state *st, FILE *f)
+{
+	struct family l1m = FAMILY("memdiag_l1_miss_latency_seconds", "gauge",
+		"Average L1 miss latency over the last interval: L1D_PEND_MISS.PENDING / L1 misses, at the core frequency");
+	struct family lmr = FAMILY("memdiag_load_miss_real_latency_seconds", "gauge",
+		"Average load miss real latency over the last interval, at the core frequency");
+	struct family cyc = FAMILY("memdiag_load_miss_real_latency_cycles", "gauge",
+		"Average load miss real latency over the last interval in core cycles (what the saturation threshold compares)");
+	struct family hz = FAMILY("memdiag_core_frequency_hertz", "gauge",
+		"Average unhalted core frequency of the socket over the last interval");
+	struct family sat = FAMILY("memdiag_saturated", "gauge",
+		"1 when the last interval's load miss real latency exceeded the threshold: loads queue for DRAM bandwidth");
+	struct family thr = FAMILY("memdiag_saturation_threshold_cycles", "gauge",
+		"The load miss real latency above which memdiag_saturated is 1 (export --threshold)");
+
+	render_gauge(st, f, &l1m, l1m_seconds);
+	render_gauge(st, f, &lmr, lmr_seconds);
+	render_gauge(st, f, &cyc, lmr_cycles);
+	render_gauge(st, f, &hz, core_hz);
+	render_gauge(st, f, &sat, saturated);
+	sample_start(f, &thr);
+	fprintf(f, " %.9g\n", st->threshold);
+}
+
+/*
+ * One prefetcher family (@mixed: the mixed mask, else the disabled one) of
+ * every socket: the named prefetchers, and any other bit that is set.
+ */
+static void render_pf_mask(const struct export_state *st, FILE *f,
+			   struct family *fam, bool mixed)
+{
+	char bit[16];
+	unsigned int b;
+	size_t i;
+
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct snap *s = &st->sock[i].last;
+		uint32_t mask, any;
+
+		if (!st->sock[i].have_last || !snap_has(s, A(PREFETCH_DISABLED)))
+			continue;
+		mask = (uint32_t)s->v[mixed ? A(PREFETCH_MIXED) : A(PREFETCH_DISABLED)];
+		any = (uint32_t)(s->v[A(PREFETCH_MIXED)] | s->v[A(PREFETCH_DISABLED)]);
+		for (b = 0; b < 32; b++) {
+			bool named = b < st->nr_pf;
+
+			if (!named && !(any & (1u << b)))
+				continue;
+			snprintf(bit, sizeof(bit), "bit%u", b);
+			sample_start(f, fam);
+			sock_label(f, st->sock[i].id);
+			label(f, false, "prefetcher", named ? st->pf_name[b] : bit);
+			fprintf(f, "} %d\n", !!(mask & (1u << b)));
+		}
+	}
+}
+
+static void render_prefetch(const struct export_state *st, FILE *f)
+{
+	struct family off = FAMILY("memdiag_prefetcher_disabled", "gauge",
+		"1 when this hardware prefetcher is off on every CPU of the socket, else 0 (see memdiag_prefetcher_mixed)");
+	struct family mixed = FAMILY("memdiag_prefetcher_mixed", "gauge",
+		"1 when CPUs of the socket differ in this prefetcher's state");
+	struct family chg = FAMILY("memdiag_prefetchers_changed", "gauge",
+		"1 when memdiag changed the socket's prefetchers and has not restored them (memdiagctl prefetch restore)");
+	size_t i;
+
+	render_pf_mask(st, f, &off, false);
+	render_pf_mask(st, f, &mixed, true);
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct snap *s = &st->sock[i].last;
+
+		if (!st->sock[i].have_last || !snap_has(s, A(PREFETCH_CHANGED)))
+			continue;
+		sample_start(f, &chg);
+		sock_label(f, st->sock[i].id);
+		fprintf(f, "} %d\n", s->v[A(PREFETCH_CHANGED)] ? 1 : 0);
+	}
+}
+
+int export_render(const struct export_state *st, FILE *f)
+{
+	render_info(st, f);
+	if (st->up) {
+		render_counters(st, f);
+		render_gauges(st, f);
+		render_prefetch(st, f);
+	}
+	return ferror(f) ? -1 : 0;
+}

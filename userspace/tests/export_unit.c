@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export_unit.c - the exporter's state and text format from canned
+ * snapshots: totals across an epoch change and a reconnect, values that
+ * must be absent rather than 0, label escaping, one HELP/TYPE per family
+ * with its samples together. TAP.
+ */
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+
+#define A(x) MEMDIAG_A_SNAPSHOT_##x
+
+static int n, failed;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", cond ? "ok" : "not ok", ++n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	failed += !cond;
+}
+
+/* socket 0 at @t_s seconds: @rd bytes read, latency 200 cycles at 2 GHz */
+static struct snap snap_at(uint32_t socket, double t_s, uint64_t rd,
+			   uint32_t imc_epoch)
+{
+	struct snap s = { 0 };
+	uint64_t cyc = (uint64_t)(t_s * 2e9);
+
+	snap_set(&s, A(SOCKET), socket);
+	snap_set(&s, A(TIME_NS), (uint64_t)(t_s * 1e9));
+	snap_set(&s, A(IMC_EPOCH), imc_epoch);
+	snap_set(&s, A(DRAM_READ_BYTES), rd);
+	snap_set(&s, A(DRAM_WRITE_BYTES), rd / 2);
+	snap_set(&s, A(CORE_EPOCH), 1);
+	snap_set(&s, A(CYCLES), cyc);
+	snap_set(&s, A(REF_CYCLES), cyc);	/* core = TSC = 2 GHz */
+	snap_set(&s, A(L1D_PEND_MISS), (uint64_t)(t_s * 2e9));
+	snap_set(&s, A(L1_MISS), (uint64_t)(t_s * 1e7));
+	snap_set(&s, A(LFB_HIT), 0);
+	snap_set(&s, A(PREFETCH_DISABLED), 0x2);
+	snap_set(&s, A(PREFETCH_MIXED), 0);
+	snap_set(&s, A(PREFETCH_CHANGED), 1);
+	return s;
+}
+
+static char *render(const struct export_state *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f || export_render(st, f) < 0)
+		abort();
+	fclose(f);
+	return buf;
+}
+
+/* The value of the sample line starting with @series, or NAN. */
+static double value(const char *text, const char *series)
+{
+	const char *p = text;
+	size_t l = strlen(series);
+
+	while ((p = strstr(p, series))) {
+		if ((p == text || p[-1] == '\n') && p[l] == ' ')
+			return strtod(p + l + 1, NULL);
+		p += l;
+	}
+	return NAN;
+}
+
+/* Each family's HELP and TYPE once, its samples right after them. */
+static int well_grouped(const char *text)
+{
+	char seen[64][80], cur[80] = "";
+	int nseen = 0, i;
+	const char *line;
+
+	for (line = text; *line; line = strchr(line, '\n') + 1) {
+		char name[80];
+
+		if (sscanf(line, "# TYPE %79s", name) == 1) {
+			for (i = 0; i < nseen; i++)
+				if (!strcmp(seen[i], name))
+					return 0;	/* a second TYPE */
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", name);
+			snprintf(cur, sizeof(cur), "%s", name);
+		} else if (line[0] != '#') {
+			size_t l = strcspn(line, "{ ");
+
+			if (l != strlen(cur) || strncmp(line, cur, l))
+				return 0;	/* a sample away from its family */
+		}
+		if (!strchr(line, '\n'))
+			break;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	static struct export_state st;
+	struct snap s;
+	char *t;
+
+	export_init(&st, 1000000000ull, 300);
+	t = render(&st);
+	ok(value(t, "memdiag_up") == 0, "before any connection memdiag_up is 0");
+	ok(!strstr(t, "memdiag_dram_read_bytes_total"),
+	   "and no counter is exported (absent, not 0)");
+	free(t);
+
+	st.tsc_khz = 2000000;
+	snprintf(st.uarch, sizeof(st.uarch), "Skylake-SP");
+	snprintf(st.cpu_model, sizeof(st.cpu_model), "Xeon \"Gold\" 6148 \\ x");
+	st.cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].listed = true;
+	st.cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available = true;
+	st.cap[MEMDIAG_CAPABILITY_CORE_LATENCY].listed = true;
+	snprintf(st.cap[MEMDIAG_CAPABILITY_CORE_LATENCY].reason,
+		 sizeof(st.cap[0].reason), "no PMU\nhere");
+	st.nr_pf = 2;
+	snprintf(st.pf_name[0], sizeof(st.pf_name[0]), "l2-stream");
+	snprintf(st.pf_name[1], sizeof(st.pf_name[1]), "l2-adjacent");
+	export_set_up(&st, true);
+
+	/* 10 GB/s for 3 s, then the counters restart (epoch 1 -> 2) */
+	s = snap_at(0, 1, 100e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 2, 110e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 3, 120e9, 1);
+	export_feed(&st, &s);
+	t = render(&st);
+	ok(value(t, "memdiag_up") == 1, "connected: memdiag_up 1");
+	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 20e9,
+	   "the read total counts the deltas since the first snapshot (20e9)");
+	ok(value(t, "memdiag_dram_write_bytes_total{socket=\"0\"}") == 10e9,
+	   "the write total too (10e9)");
+	ok(fabs(value(t, "memdiag_load_miss_real_latency_seconds{socket=\"0\"}") - 100e-9) < 1e-12,
+	   "200 cycles at 2 GHz are 100e-9 s");
+	ok(value(t, "memdiag_saturated{socket=\"0\"}") == 0,
+	   "below the threshold: not saturated");
+	ok(strstr(t, "memdiag_info{cpu_model=\"Xeon \\\"Gold\\\" 6148 \\\\ x\",uarch=\"Skylake-SP\"") != NULL,
+	   "memdiag_info escapes quotes and backslashes");
+	ok(strstr(t, "memdiag_capability_available{capability=\"core-latency\",reason=\"no PMU\\nhere\"} 0") != NULL,
+	   "an unavailable capability: 0 with its reason, newline escaped");
+	ok(value(t, "memdiag_prefetcher_disabled{socket=\"0\",prefetcher=\"l2-adjacent\"}") == 1 &&
+	   value(t, "memdiag_prefetcher_disabled{socket=\"0\",prefetcher=\"l2-stream\"}") == 0,
+	   "prefetchers by name, 1 for the one off");
+	ok(well_grouped(t), "one HELP/TYPE per family, samples together");
+	free(t);
+
+	s = snap_at(0, 4, 5e9, 2);	/* restarted: 5e9 since */
+	export_feed(&st, &s);
+	s = snap_at(0, 5, 15e9, 2);
+	export_feed(&st, &s);
+	t = render(&st);
+	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 30e9,
+	   "across an epoch change the total neither drops nor jumps (30e9)");
+	ok(value(t, "memdiag_intervals_skipped_total{socket=\"0\",group=\"imc\"}") == 1,
+	   "the broken interval is counted as skipped");
+	free(t);
+
+	/* the module goes away and comes back with fresh counters */
+	export_set_up(&st, false);
+	t = render(&st);
+	ok(value(t, "memdiag_up") == 0 && !strstr(t, "memdiag_dram_read"),
+	   "module gone: memdiag_up 0, counters absent");
+	free(t);
+	export_set_up(&st, true);
+	s = snap_at(0, 10, 1e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 11, 11e9, 1);
+	export_feed(&st, &s);
+	t = render(&st);
+	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 40e9,
+	   "after a reconnect the total goes on (40e9), no reset");
+	ok(value(t, "memdiag_exporter_reconnects_total") == 1,
+	   "the reconnect is counted");
+	free(t);
+
+	/* a snapshot without core counters: latency absent, not 0 */
+	s = snap_at(0, 12, 21e9, 1);
+	s.have &= ~(1u << A(L1D_PEND_MISS));
+	export_feed(&st, &s);
+	s = snap_at(0, 13, 31e9, 1);
+	s.have &= ~(1u << A(L1D_PEND_MISS));
+	export_feed(&st, &s);
+	t = render(&st);
+	ok(isnan(value(t, "memdiag_load_miss_real_latency_seconds{socket=\"0\"}")) &&
+	   isnan(value(t, "memdiag_saturated{socket=\"0\"}")),
+	   "without the latency counters the latency and saturation are absent");
+	free(t);
+
+	printf("1..%d\n", n);
+	return failed != 0;
+}
