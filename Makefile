@@ -2,13 +2,15 @@
 # memdiag - top-level build. Kbuild (in Kbuild and module/Kbuild) builds the
 # module; this file drives it, the CLI, code generation and the tests.
 
-KDIR ?= /lib/modules/$(shell uname -r)/build
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
 
 # Build directory of each Debian kernel the tests cover.
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check stress check-debug run bench deps clean help
+	check stress check-debug run bench deps clean help install uninstall \
+	install-module uninstall-module install-user uninstall-user sign
 
 all: module userspace
 
@@ -25,6 +27,12 @@ help:
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
+	@echo "make install      the module (for KVER=$(KVER)) into /lib/modules/KVER/updates,"
+	@echo "                  memdiagctl, man page, bash completion, exporter systemd unit"
+	@echo "                  (DESTDIR=, PREFIX=$(PREFIX); AUTOLOAD=1: load at boot);"
+	@echo "                  install-module, install-user: one half; make uninstall"
+	@echo "make sign KEY=K CERT=C  sign module/memdiag.ko for Secure Boot (see"
+	@echo "                  Documentation/fleet.rst, Secure Boot)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
 	@echo "                  chase, interleaved (about 11 min; BENCH_QUICK=1: about 1.5;"
 	@echo "                  BENCH_ARGS=--help for options); a benchmark, not a test"
@@ -74,6 +82,74 @@ run:
 # a benchmark, not a test: "make check" never runs it
 bench:
 	BENCH_QUICK=$(BENCH_QUICK) scripts/bench.sh $(BENCH_ARGS)
+
+# Installation. Every installed path is named here once; uninstall
+# removes exactly these (and depmod's view of the module).
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+MODULESLOADDIR ?= /etc/modules-load.d
+MODDIR ?= /lib/modules/$(KVER)/updates
+AUTOLOAD ?= 0
+MODULE_KO ?= module/memdiag.ko
+
+INST_MODULE := $(DESTDIR)$(MODDIR)/memdiag.ko
+INST_USER := $(DESTDIR)$(SBINDIR)/memdiagctl \
+	$(DESTDIR)$(MANDIR)/man8/memdiagctl.8 \
+	$(DESTDIR)$(BASHCOMPDIR)/memdiagctl \
+	$(DESTDIR)$(UNITDIR)/memdiag-exporter.service
+INST_AUTOLOAD := $(DESTDIR)$(MODULESLOADDIR)/memdiag.conf
+
+install: install-module install-user
+
+# depmod only for the real system: a DESTDIR is someone's staging tree
+define depmod
+	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); \
+	else echo "install: DESTDIR set: run 'depmod -a $(KVER)' on the target"; fi
+endef
+
+install-module:
+	@[ -f $(MODULE_KO) ] || { echo "install: no $(MODULE_KO): run 'make module KVER=$(KVER)' first" >&2; exit 1; }
+	@v=$$(modinfo -F vermagic $(MODULE_KO) | cut -d' ' -f1); \
+	[ "$$v" = "$(KVER)" ] || { echo "install: $(MODULE_KO) is built for $$v, not KVER=$(KVER): 'make clean module KVER=$(KVER)'" >&2; exit 1; }
+	install -D -m 0644 $(MODULE_KO) $(INST_MODULE)
+	$(depmod)
+
+uninstall-module:
+	rm -f $(INST_MODULE)
+	$(depmod)
+
+install-user: userspace
+	install -D -m 0755 userspace/memdiagctl $(DESTDIR)$(SBINDIR)/memdiagctl
+	install -D -m 0644 Documentation/memdiagctl.8 $(DESTDIR)$(MANDIR)/man8/memdiagctl.8
+	install -D -m 0644 dist/bash-completion/memdiagctl $(DESTDIR)$(BASHCOMPDIR)/memdiagctl
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' dist/systemd/memdiag-exporter.service.in \
+		> $(DESTDIR)$(UNITDIR)/memdiag-exporter.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/memdiag-exporter.service
+	@if [ "$(AUTOLOAD)" = 1 ]; then \
+		install -D -m 0644 dist/modules-load.d/memdiag.conf $(INST_AUTOLOAD); \
+	fi
+
+uninstall-user:
+	rm -f $(INST_USER) $(INST_AUTOLOAD)
+
+uninstall: uninstall-module uninstall-user
+
+# Sign module/memdiag.ko (or SIGN_MODULE=) with the user's key, for Secure
+# Boot: KEY is the private key (PEM, or a pkcs11: URI), CERT its X.509
+# certificate, the one enrolled with mokutil.
+HASH ?= sha256
+SIGN_MODULE ?= $(MODULE_KO)
+SIGN_FILE ?= $(KDIR)/scripts/sign-file
+sign:
+	@[ -n "$(KEY)" ] && [ -n "$(CERT)" ] || { echo "sign: name the key: make sign KEY=signing_key.pem CERT=signing_cert.der (Documentation/fleet.rst, Secure Boot)" >&2; exit 1; }
+	@[ -f "$(SIGN_MODULE)" ] || { echo "sign: no $(SIGN_MODULE): build it first (make module)" >&2; exit 1; }
+	@[ -x "$(SIGN_FILE)" ] || { echo "sign: no $(SIGN_FILE): install the kernel headers, or set SIGN_FILE=" >&2; exit 1; }
+	$(SIGN_FILE) $(HASH) $(KEY) $(CERT) $(SIGN_MODULE)
+	@modinfo -F signer $(SIGN_MODULE) | sed 's/^/sign: signed by /'
 
 clean:
 	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

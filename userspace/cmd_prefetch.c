@@ -61,7 +61,8 @@ void cmd_prefetch_usage(FILE *f)
 	      "                    come online later)\n"
 	      "  -c, --cpu LIST    only these CPUs, e.g. 0-3,8 (and their siblings)\n"
 	      "  -j, --json        print one JSON document\n"
-	      "  -p, --pretty      indent the JSON output (implies --json)\n",
+	      "  -p, --pretty      indent the JSON output (implies --json)\n"
+	      "  -h, --help        print this help and exit\n",
 	      f);
 }
 

@@ -143,6 +143,7 @@ static void usage_options(FILE *f)
 	      "                    (0 to 1024; default 8)\n"
 	      "  -j, --json        print one JSON document\n"
 	      "  -p, --pretty      indent the JSON output (implies --json)\n"
+	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "GB/s are 10^9 bytes/s. Progress goes to stderr only when stdout is\n"
 	      "a terminal.\n",

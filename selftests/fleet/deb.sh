@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# deb.sh - the Debian source package: dpkg-buildpackage builds memdiag-dkms
+# and memdiagctl, lintian has no error or warning, installing both builds
+# and installs memdiag.ko with DKMS for the 6.1 and 6.12 kernels (signed by
+# the key DKMS is configured with: a throwaway one here), memdiagctl
+# --version answers, and purging both leaves no file behind. Installs on
+# this system: root only, and skipped when a memdiag package is already
+# installed (it is not ours to remove). TAP.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib.sh"
+
+ver=$(sed -n '1s/^memdiag (\([^)-]*\).*/\1/p' "$top/debian/changelog")
+check "one version: debian/changelog, dkms.conf and userspace/Makefile" sh -c "
+	grep -qx 'PACKAGE_VERSION=\"$ver\"' '$top/dkms.conf' &&
+	grep -qx 'VERSION ?= $ver' '$top/userspace/Makefile'"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "build, install, DKMS, purge" "needs root (installs packages)"
+	tap_end
+	exit
+fi
+if dpkg-query -W -f='${Status}\n' memdiag-dkms memdiagctl 2>/dev/null | grep -q 'ok installed'; then
+	skip "build, install, DKMS, purge" "a memdiag package is installed already"
+	tap_end
+	exit
+fi
+
+tmp=$(mktemp -d)
+made_confd=
+conf=/etc/dkms/framework.conf.d/memdiag-selftest.conf
+cleanup() {
+	dpkg-query -W memdiag-dkms memdiagctl >/dev/null 2>&1 &&
+		apt-get -o DPkg::Lock::Timeout=900 purge -y -qq memdiag-dkms memdiagctl >/dev/null 2>&1
+	rm -f "$conf"
+	[ -n "$made_confd" ] && rmdir /etc/dkms/framework.conf.d 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# the places the packages write to (not all of /etc or /var: other
+# programs may install things meanwhile)
+places="/usr/src /usr/sbin /usr/share/man/man8 /usr/share/bash-completion
+/usr/share/doc /lib/modules /lib/systemd/system /etc/systemd /etc/modprobe.d
+/etc/modules-load.d /etc/dkms /var/lib/dkms"
+listing() {
+	# shellcheck disable=SC2086
+	find $places 2>/dev/null | grep -v '^/etc/dkms/framework.conf.d' | sort
+}
+listing > "$tmp/before"
+
+# build from a copy of the tree (dpkg-buildpackage writes to ..)
+mkdir "$tmp/src"
+(cd "$top" && tar -cf - --exclude=./build --exclude=./.git --exclude='*.o' \
+	--exclude='*.ko' --exclude='*.bin' --exclude=./userspace/memdiagctl .) |
+	tar -C "$tmp/src" -xf -
+if (cd "$tmp/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) \
+		> "$tmp/build.log" 2>&1; then
+	ok "dpkg-buildpackage builds memdiag-dkms and memdiagctl"
+else
+	not_ok "dpkg-buildpackage builds memdiag-dkms and memdiagctl" "$(tail -30 "$tmp/build.log")"
+	tap_end
+	exit
+fi
+dkms_deb=$tmp/memdiag-dkms_${ver}_all.deb
+ctl_deb=$tmp/memdiagctl_${ver}_amd64.deb
+check "both .deb files are there" test -f "$dkms_deb" -a -f "$ctl_deb"
+lint=$(lintian --pedantic "$tmp"/memdiag_"${ver}"_amd64.changes 2>&1 |
+	grep -v 'running with root privileges')
+if echo "$lint" | grep -qE '^[EW]:'; then
+	not_ok "lintian: no error or warning" "$lint"
+else
+	ok "lintian: no error or warning"
+fi
+
+# a throwaway key for DKMS to sign with, as a user configures one
+openssl req -new -x509 -newkey rsa:2048 -nodes -days 1 -outform DER \
+	-subj "/CN=memdiag dkms test key $$/" -keyout "$tmp/mok.key" \
+	-out "$tmp/mok.der" >/dev/null 2>&1
+[ -d /etc/dkms/framework.conf.d ] || made_confd=1
+mkdir -p /etc/dkms/framework.conf.d
+printf 'mok_signing_key=%s\nmok_certificate=%s\n' "$tmp/mok.key" "$tmp/mok.der" > "$conf"
+
+if apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends \
+		"$ctl_deb" "$dkms_deb" > "$tmp/install.log" 2>&1; then
+	ok "apt installs both packages (DKMS builds in postinst)"
+else
+	not_ok "apt installs both packages (DKMS builds in postinst)" "$(tail -30 "$tmp/install.log")"
+fi
+check "memdiagctl --version is the package's" sh -c \
+	"/usr/sbin/memdiagctl --version | grep -q '^memdiagctl $ver (memdiag protocol [0-9]*)$'"
+for k in $(ls /lib/modules | grep -E '^6\.(1|12)\.[0-9].*-amd64$' | grep -v rt); do
+	check "dkms status: memdiag/$ver installed for $k" sh -c \
+		"dkms status -m memdiag -v $ver -k $k | grep -q ': installed'"
+	# (compressed as the kernel's own modules are: .ko.xz on 6.12)
+	check "modprobe finds DKMS's memdiag.ko for $k (depmod ran)" sh -c \
+		"modinfo -k $k -n memdiag | grep -q '^/lib/modules/$k/updates/dkms/memdiag.ko'"
+	check "it is built for $k" sh -c "modinfo -k $k -F vermagic memdiag | grep -q '^$k '"
+	check "it is signed with the key DKMS was given" sh -c \
+		"modinfo -k $k -F signer memdiag | grep -qx 'memdiag dkms test key $$'"
+done
+
+check "apt purges both" apt-get -o DPkg::Lock::Timeout=900 purge -y -qq memdiag-dkms memdiagctl
+listing > "$tmp/after"
+left=$(comm -13 "$tmp/before" "$tmp/after")
+if [ -z "$left" ]; then
+	ok "nothing is left behind"
+else
+	not_ok "nothing is left behind" "$left"
+fi
+
+tap_end
