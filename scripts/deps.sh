@@ -14,7 +14,9 @@ linux-image-amd64 linux-image-6.12-amd64
 linux-headers-rt-amd64 linux-headers-6.12-rt-amd64
 linux-image-rt-amd64 linux-image-6.12-rt-amd64
 flex bison bc libelf-dev libssl-dev
-linux-source-6.12 qemu-system-x86 busybox-static likwid gnuplot-nox"
+linux-source-6.12 qemu-system-x86 busybox-static likwid gnuplot-nox
+libmicrohttpd-dev bash-completion curl openssl systemd prometheus
+prometheus-node-exporter dkms dh-dkms debhelper dpkg-dev fakeroot lintian"
 
 missing=
 for p in $pkgs; do

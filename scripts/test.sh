@@ -22,7 +22,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle prefetch-oracle"
+host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle prefetch-oracle completion install rules deb"
 
 if [ "${1:-}" = --list ]; then
 	echo "host steps: $host_steps"
@@ -151,6 +151,18 @@ done
 hstep build "memdiagctl builds with -Wall -Wextra -Werror" make -s -C userspace
 hstep unit "memdiagctl host tests" make -s -C userspace check
 hstep selftests-build "selftest programs build" make -s -C selftests
+# packaging and the exporter's rules (selftests/fleet/, Documentation/fleet.rst)
+hstep completion "bash completion offers what the CLI's tables hold" \
+	selftests/fleet/completion.sh
+fleet_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' | grep -vx debug | tail -n1)
+[ -n "$fleet_k" ] &&
+	hstep install "make install/uninstall into a DESTDIR, make sign" \
+		selftests/fleet/install.sh "$fleet_k"
+hstep rules "alerting rules: promtool check rules and test rules" sh -c \
+	'promtool check rules dist/prometheus/memdiag-rules.yml &&
+	 promtool test rules selftests/fleet/rules-test.yml'
+hstep deb "Debian package: build, lintian, install with DKMS, purge" \
+	selftests/fleet/deb.sh
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin
@@ -197,6 +209,8 @@ while read -r name s kset smp to scripts; do
 		case $kset in
 		stock) [[ $k != *-rt-* ]] || continue ;;
 		rt) [[ $k == *-rt-* ]] || continue ;;
+		newest) [ "$k" = "$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' |
+			grep -vx debug | sort -V | tail -n1)" ] || continue ;;
 		esac
 		if [ "$smp" = guests ]; then
 			while read -r g cpu gsmp env; do
