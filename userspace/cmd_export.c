@@ -197,6 +197,7 @@ void cmd_export_usage(FILE *f)
 {
 	fputs("Usage: " PROG " export [--listen ADDR:PORT] [--textfile DIR]\n"
 	      "                         [--interval DUR] [--threshold CYCLES]\n"
+	      "                         [--curve FILE]\n"
 	      "\n"
 	      "Serve memdiag's counters as Prometheus metrics on\n"
 	      "http://ADDR:PORT/metrics, and/or write them to DIR/" EXPORT_TEXTFILE "\n"
@@ -220,7 +221,41 @@ void cmd_export_usage(FILE *f)
 	      "  -i, --interval DUR      the session's interval (default 1s; 1ms to 60s)\n"
 	      "  -t, --threshold CYCLES  memdiag_saturated's load latency threshold\n"
 	      "                          (default 300, as watch)\n"
+	      "  -C, --curve FILE        the calibrated curve for the verdict metrics\n"
+	      "                          (default: the user's, then\n"
+	      "                          /var/lib/memdiag/curve.json; none: no verdict)\n"
 	      "  -h, --help              print this help and exit\n", f);
+}
+
+/*
+ * The calibrated curve for the verdict: a --curve that cannot be read is a
+ * usage error; without --curve, no file (or a stale one) only means no
+ * verdict, with the reason in memdiag_verdict_available.
+ */
+static int load_curve(struct exporter *x)
+{
+	char used[PATH_MAX], why[CURVE_WHY_SIZE];
+	struct curve_fp now;
+
+	if (curve_find_load(x->curve_path, &x->curve, used, sizeof(used), why,
+			    sizeof(why)) < 0) {
+		curve_free(&x->curve);
+		if (x->curve_path)
+			return cli_usage("export", "option '--curve': %s", why);
+		snprintf(x->st.curve_reason, sizeof(x->st.curve_reason), "%s", why);
+		export_note(x, "no verdict: %s", why);
+		return MDC_EXIT_OK;
+	}
+	curve_fp_collect(&now, NULL);
+	if (curve_fp_compare(&x->curve.fp, &now, why, sizeof(why)) != 0) {
+		snprintf(x->st.curve_reason, sizeof(x->st.curve_reason), "%s", why);
+		export_note(x, "no verdict from %s: %s", used, why);
+	} else {
+		x->st.curve = &x->curve;
+		export_note(x, "verdicts from the curve %s", used);
+	}
+	curve_fp_free(&now);
+	return MDC_EXIT_OK;
 }
 
 static const struct option export_options[] = {
@@ -228,6 +263,7 @@ static const struct option export_options[] = {
 	{ "textfile", required_argument, NULL, 'f' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "threshold", required_argument, NULL, 't' },
+	{ "curve", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -242,7 +278,7 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 	x->threshold = WATCH_DEFAULT_THRESHOLD;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:f:i:t:h", export_options,
+	while ((c = getopt_long(argc, argv, ":l:f:i:t:C:h", export_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -264,6 +300,9 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 		case 't':
 			if (parse_cycles(optarg, &x->threshold, err, sizeof(err)) < 0)
 				return cli_usage("export", "option '--threshold': %s", err);
+			break;
+		case 'C':
+			x->curve_path = optarg;
 			break;
 		case 'h':
 			cmd_export_usage(stdout);
@@ -309,6 +348,9 @@ int cmd_export(const struct opts *gopts, int argc, char **argv)
 		return MDC_EXIT_LOCAL;
 	}
 	export_init(&x.st, (uint64_t)x.interval_ms * 1000000, x.threshold);
+	rc = load_curve(&x);
+	if (rc != MDC_EXIT_OK)
+		goto out;
 	export_publish(&x);
 	if (ai) {
 		/* threads started now inherit the blocked signals */
@@ -328,5 +370,6 @@ out:
 	freeaddrinfo(ai);
 	close(sfd);
 	free(x.text);
+	curve_free(&x.curve);
 	return rc;
 }

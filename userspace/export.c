@@ -54,6 +54,47 @@ static struct export_socket *find_socket(struct export_state *st, uint32_t id)
 	return s;
 }
 
+/*
+ * The curve for the live prefetcher state: on, off, or as the machine
+ * was when memdiag cannot tell (no prefetcher control); -1 when they are
+ * partly off, for which no curve is made.
+ */
+static int live_pf(const struct export_state *st, const struct snap *s)
+{
+	uint32_t all = st->nr_pf >= 32 ? ~0u : (1u << st->nr_pf) - 1;
+	uint32_t off;
+
+	if (!snap_has(s, A(PREFETCH_DISABLED)))
+		return CURVE_PF_UNCHANGED;
+	off = (uint32_t)s->v[A(PREFETCH_DISABLED)];
+	if (!off && !s->v[A(PREFETCH_MIXED)])
+		return CURVE_PF_ON;
+	if (st->nr_pf && off == all)
+		return CURVE_PF_OFF;
+	return -1;
+}
+
+/* The verdict of the interval just ended (Documentation/curves.rst). */
+static void judge(const struct export_state *st, struct export_socket *es,
+		  const struct snap *s)
+{
+	struct verdict_in in = {
+		.read_gbps = es->m.read_gbps,
+		.write_gbps = es->m.write_gbps,
+		.measured_latency_ns = es->m.load_miss_real_latency_ns,
+	};
+	int pf = live_pf(st, s);
+
+	es->have_v = true;
+	if (!st->curve)
+		verdict_none(&es->v, st->curve_reason);
+	else if (pf < 0)
+		verdict_none(&es->v, "the prefetchers are partly off: no curve is made for that");
+	else
+		verdict_compute(curve_socket_find(st->curve, es->id),
+				(enum curve_pf)pf, &in, &es->v);
+}
+
 int export_feed(struct export_state *st, const struct snap *s)
 {
 	struct export_socket *es;
@@ -73,21 +114,22 @@ int export_feed(struct export_state *st, const struct snap *s)
 			if (d.brk[g].why != BREAK_NONE)
 				es->breaks[g]++;
 		if (d.have_read_bytes)
-			es->read_bytes += d.read_bytes;
+			es->total[TOTAL_READ] += d.read_bytes;
 		if (d.have_write_bytes)
-			es->write_bytes += d.write_bytes;
+			es->total[TOTAL_WRITE] += d.write_bytes;
 		if (d.have_offcore_bytes)
-			es->offcore_bytes += d.offcore_bytes;
+			es->total[TOTAL_OFFCORE] += d.offcore_bytes;
 	}
 	/* a counter is exported once the module has sent it */
-	es->have_read |= snap_has(s, A(DRAM_READ_BYTES));
-	es->have_write |= snap_has(s, A(DRAM_WRITE_BYTES));
-	es->have_offcore |= snap_has(s, A(OFFCORE_DRAM_READS));
+	es->have[TOTAL_READ] |= snap_has(s, A(DRAM_READ_BYTES));
+	es->have[TOTAL_WRITE] |= snap_has(s, A(DRAM_WRITE_BYTES));
+	es->have[TOTAL_OFFCORE] |= snap_has(s, A(OFFCORE_DRAM_READS));
 	es->last = *s;
 	es->have_last = true;
 	if (agg_feed(&es->agg, s, &m) == 1) {
 		es->m = m;
 		es->have_m = true;
+		judge(st, es, s);
 	}
 	return 0;
 }
@@ -181,45 +223,30 @@ static void render_info(const struct export_state *st, FILE *f)
 
 static void render_counters(const struct export_state *st, FILE *f)
 {
-	struct family rd = FAMILY("memdiag_dram_read_bytes_total", "counter",
-		"Bytes read from DRAM, counted by the memory controllers (CAS), since the exporter started");
-	struct family wr = FAMILY("memdiag_dram_write_bytes_total", "counter",
-		"Bytes written to DRAM, counted by the memory controllers (CAS), since the exporter started");
-	struct family ocr = FAMILY("memdiag_offcore_read_bytes_total", "counter",
-		"64 bytes per offcore DRAM read of the socket's cores (demand and L1 prefetch), since the exporter started");
+	struct family totals[NR_TOTALS] = {
+		[TOTAL_READ] = FAMILY("memdiag_dram_read_bytes_total", "counter",
+			"Bytes read from DRAM, counted by the memory controllers (CAS), since the exporter started"),
+		[TOTAL_WRITE] = FAMILY("memdiag_dram_write_bytes_total", "counter",
+			"Bytes written to DRAM, counted by the memory controllers (CAS), since the exporter started"),
+		[TOTAL_OFFCORE] = FAMILY("memdiag_offcore_read_bytes_total", "counter",
+			"64 bytes per offcore DRAM read of the socket's cores (demand and L1 prefetch), since the exporter started"),
+	};
 	struct family brk = FAMILY("memdiag_intervals_skipped_total", "counter",
 		"Snapshot intervals left out of the totals because the counters restarted (epoch change) or went backwards");
 	static const char *const group[NR_GROUPS] = { "imc", "core" };
+	unsigned int g, t;
 	size_t i;
-	unsigned int g;
 
-	for (i = 0; i < st->nr_sock; i++) {
-		const struct export_socket *s = &st->sock[i];
+	for (t = 0; t < NR_TOTALS; t++)
+		for (i = 0; i < st->nr_sock; i++) {
+			const struct export_socket *s = &st->sock[i];
 
-		if (s->have_read) {
-			sample_start(f, &rd);
+			if (!s->have[t])
+				continue;
+			sample_start(f, &totals[t]);
 			sock_label(f, s->id);
-			value_u64(f, s->read_bytes);
+			value_u64(f, s->total[t]);
 		}
-	}
-	for (i = 0; i < st->nr_sock; i++) {
-		const struct export_socket *s = &st->sock[i];
-
-		if (s->have_write) {
-			sample_start(f, &wr);
-			sock_label(f, s->id);
-			value_u64(f, s->write_bytes);
-		}
-	}
-	for (i = 0; i < st->nr_sock; i++) {
-		const struct export_socket *s = &st->sock[i];
-
-		if (s->have_offcore) {
-			sample_start(f, &ocr);
-			sock_label(f, s->id);
-			value_u64(f, s->offcore_bytes);
-		}
-	}
 	for (i = 0; i < st->nr_sock; i++)
 		for (g = 0; g < NR_GROUPS; g++) {
 			sample_start(f, &brk);
@@ -229,49 +256,71 @@ static void render_counters(const struct export_state *st, FILE *f)
 		}
 }
 
-/* A gauge of every socket whose last interval has a finite value. */
+/*
+ * A gauge of every socket for which @get has a finite value (NaN: absent,
+ * never 0).
+ */
 static void render_gauge(const struct export_state *st, FILE *f,
-			 struct family *fam, double (*get)(const struct interval *))
+			 struct family *fam,
+			 double (*get)(const struct export_socket *))
 {
 	size_t i;
 
 	for (i = 0; i < st->nr_sock; i++) {
-		double v;
+		double v = get(&st->sock[i]);
 
-		if (!st->sock[i].have_m)
-			continue;
-		v = get(&st->sock[i].m);
 		if (!isfinite(v))
-			continue;	/* absent, never 0 */
+			continue;
 		sample_start(f, fam);
 		sock_label(f, st->sock[i].id);
 		value_double(f, v);
 	}
 }
 
-static double l1m_seconds(const struct interval *m)
+/* The last interval of @s, or its verdict, when it has one. */
+static const struct interval *last_m(const struct export_socket *s)
 {
-	return m->l1_miss_latency / m->core_ghz * 1e-9;
+	return s->have_m ? &s->m : NULL;
 }
 
-static double lmr_seconds(const struct interval *m)
+static const struct verdict *last_v(const struct export_socket *s)
 {
-	return m->load_miss_real_latency_ns * 1e-9;
+	return s->have_v && s->v.valid ? &s->v : NULL;
 }
 
-static double lmr_cycles(const struct interval *m)
+static double l1m_seconds(const struct export_socket *s)
 {
-	return m->load_miss_real_latency;
+	const struct interval *m = last_m(s);
+
+	return m ? m->l1_miss_latency / m->core_ghz * 1e-9 : (double)NAN;
 }
 
-static double core_hz(const struct interval *m)
+static double lmr_seconds(const struct export_socket *s)
 {
-	return m->core_ghz * 1e9;
+	const struct interval *m = last_m(s);
+
+	return m ? m->load_miss_real_latency_ns * 1e-9 : (double)NAN;
 }
 
-static double saturated(const struct interval *m)
+static double lmr_cycles(const struct export_socket *s)
 {
-	return m->saturated < 0 ? (double)NAN : m->saturated;
+	const struct interval *m = last_m(s);
+
+	return m ? m->load_miss_real_latency : (double)NAN;
+}
+
+static double core_hz(const struct export_socket *s)
+{
+	const struct interval *m = last_m(s);
+
+	return m ? m->core_ghz * 1e9 : (double)NAN;
+}
+
+static double saturated(const struct export_socket *s)
+{
+	const struct interval *m = last_m(s);
+
+	return m && m->saturated >= 0 ? m->saturated : (double)NAN;
 }
 
 static void render_gauges(const struct export_state *st, FILE *f)
@@ -354,12 +403,87 @@ static void render_prefetch(const struct export_state *st, FILE *f)
 	}
 }
 
+static double v_util(const struct export_socket *s)
+{
+	const struct verdict *v = last_v(s);
+
+	return v ? v->place.utilization : (double)NAN;
+}
+
+static double v_stress(const struct export_socket *s)
+{
+	const struct verdict *v = last_v(s);
+
+	return v ? v->stress : (double)NAN;
+}
+
+static double v_headroom(const struct export_socket *s)
+{
+	const struct verdict *v = last_v(s);
+
+	return v ? v->place.headroom_gbps * 1e9 : (double)NAN;
+}
+
+static double v_expected(const struct export_socket *s)
+{
+	const struct verdict *v = last_v(s);
+
+	return v ? v->place.expected_latency_ns * 1e-9 : (double)NAN;
+}
+
+static void render_verdict(const struct export_state *st, FILE *f)
+{
+	struct family avail = FAMILY("memdiag_verdict_available", "gauge",
+		"1 when the last interval has a verdict from the calibrated curve (memdiagctl calibrate), 0 with the reason");
+	struct family verd = FAMILY("memdiag_verdict", "gauge",
+		"1 for the verdict of the last interval (idle, ok, latency-rising, bandwidth-bound, saturated), 0 for the others");
+	struct family util = FAMILY("memdiag_dram_utilization_ratio", "gauge",
+		"DRAM bandwidth of the last interval over the curve's sustainable peak at its read fraction");
+	struct family stress = FAMILY("memdiag_dram_stress_ratio", "gauge",
+		"How far latency has climbed from idle to the curve's maximum, 0..1 (Documentation/curves.rst)");
+	struct family head = FAMILY("memdiag_dram_headroom_bytes_per_second", "gauge",
+		"The curve's sustainable peak minus the last interval's DRAM bandwidth, at least 0");
+	struct family exp = FAMILY("memdiag_expected_latency_seconds", "gauge",
+		"The curve's load latency at the last interval's bandwidth");
+	unsigned int l;
+	size_t i;
+
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct export_socket *es = &st->sock[i];
+
+		if (!es->have_v)
+			continue;
+		sample_start(f, &avail);
+		sock_label(f, es->id);
+		label(f, false, "reason", es->v.valid ? "" : es->v.reason);
+		fprintf(f, "} %d\n", es->v.valid ? 1 : 0);
+	}
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct export_socket *es = &st->sock[i];
+
+		if (!es->have_v || !es->v.valid)
+			continue;
+		for (l = VERDICT_IDLE; l <= VERDICT_SATURATED; l++) {
+			sample_start(f, &verd);
+			sock_label(f, es->id);
+			label(f, false, "verdict",
+			      verdict_label_name((enum verdict_label)l));
+			fprintf(f, "} %d\n", es->v.label == l);
+		}
+	}
+	render_gauge(st, f, &util, v_util);
+	render_gauge(st, f, &stress, v_stress);
+	render_gauge(st, f, &head, v_headroom);
+	render_gauge(st, f, &exp, v_expected);
+}
+
 int export_render(const struct export_state *st, FILE *f)
 {
 	render_info(st, f);
 	if (st->up) {
 		render_counters(st, f);
 		render_gauges(st, f);
+		render_verdict(st, f);
 		render_prefetch(st, f);
 	}
 	return ferror(f) ? -1 : 0;

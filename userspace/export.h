@@ -14,10 +14,19 @@
 
 #include <linux/memdiag.h>
 
+#include "curve.h"
 #include "metrics.h"
 
 #define EXPORT_MAX_SOCKETS 64
 #define EXPORT_MAX_PF 32
+
+/* The byte counters the exporter keeps, in the order it prints them. */
+enum export_total {
+	TOTAL_READ,		/* memdiag_dram_read_bytes_total */
+	TOTAL_WRITE,		/* memdiag_dram_write_bytes_total */
+	TOTAL_OFFCORE,		/* memdiag_offcore_read_bytes_total */
+	NR_TOTALS,
+};
 
 struct export_socket {
 	uint32_t id;
@@ -32,9 +41,11 @@ struct export_socket {
 	 * sees neither a counter reset nor a spike when another agent
 	 * restarts counting or the module is reloaded.
 	 */
-	bool have_read, have_write, have_offcore;
-	uint64_t read_bytes, write_bytes, offcore_bytes;
+	bool have[NR_TOTALS];
+	uint64_t total[NR_TOTALS];	/* bytes */
 	uint64_t breaks[NR_GROUPS];	/* intervals left out, per group */
+	bool have_v;
+	struct verdict v;		/* of the last whole interval */
 };
 
 struct export_cap {
@@ -55,6 +66,9 @@ struct export_state {
 	struct export_cap cap[MEMDIAG_CAPABILITY_MAX + 1];
 	char pf_name[EXPORT_MAX_PF][32];
 	size_t nr_pf;
+	/* the curve the verdict places each interval on; NULL: why not */
+	const struct curve *curve;
+	char curve_reason[CURVE_WHY_SIZE];
 	struct export_socket sock[EXPORT_MAX_SOCKETS];
 	size_t nr_sock;
 };

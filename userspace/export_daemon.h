@@ -14,6 +14,8 @@
 struct exporter {
 	const char *listen;		/* NULL: no HTTP */
 	const char *textfile_dir;	/* NULL: no textfile */
+	const char *curve_path;		/* NULL: the default places */
+	struct curve curve;		/* what st.curve points to, if loaded */
 	uint32_t interval_ms;
 	double threshold;
 	struct export_state st;

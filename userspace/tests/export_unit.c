@@ -203,6 +203,56 @@ int main(void)
 	   "without the latency counters the latency and saturation are absent");
 	free(t);
 
+	/*
+	 * The verdict, on a read-only curve (idle 90 ns; 20, 70, 100 GB/s at
+	 * 95, 140, 250 ns): 15 GB/s is 15 % of the peak, 93.75 ns expected.
+	 */
+	{
+		struct curve_point pts[] = {
+			{ .bandwidth_gbps = 20, .read_gbps = 20, .latency_ns = 95, .repeats = 1, .threads = 1 },
+			{ .bandwidth_gbps = 70, .read_gbps = 70, .latency_ns = 140, .repeats = 1, .threads = 1 },
+			{ .bandwidth_gbps = 100, .read_gbps = 100, .latency_ns = 250, .repeats = 1, .threads = 1 },
+		};
+		struct curve_mix mix = { .read_fraction = 1, .prefetch = CURVE_PF_ON,
+					 .peak_index = 2, .points = pts, .nr_points = 3 };
+		struct curve_socket cs = { .socket = 0, .idle_latency_ns = 90,
+					   .mixes = &mix, .nr_mixes = 1 };
+		struct curve c = { .sockets = &cs, .nr_sockets = 1 };
+
+		t = render(&st);
+		ok(!strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"} 1") &&
+		   strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"no curve") == NULL,
+		   "without a curve: no verdict");
+		free(t);
+		st.curve = &c;
+		s = snap_at(0, 14, 41e9, 1);
+		s.v[A(PREFETCH_DISABLED)] = 0;
+		export_feed(&st, &s);
+		s = snap_at(0, 15, 51e9, 1);
+		s.v[A(PREFETCH_DISABLED)] = 0;
+		export_feed(&st, &s);
+		t = render(&st);
+		ok(value(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"}") == 1 &&
+		   value(t, "memdiag_verdict{socket=\"0\",verdict=\"ok\"}") == 1 &&
+		   value(t, "memdiag_verdict{socket=\"0\",verdict=\"saturated\"}") == 0,
+		   "with a curve and the prefetchers on: verdict ok");
+		ok(fabs(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}") - 0.15) < 1e-9,
+		   "utilization 15 GB/s of 100: 0.15");
+		ok(fabs(value(t, "memdiag_dram_headroom_bytes_per_second{socket=\"0\"}") - 85e9) < 1,
+		   "headroom 85e9 bytes/s");
+		ok(fabs(value(t, "memdiag_expected_latency_seconds{socket=\"0\"}") - 93.75e-9) < 1e-15,
+		   "expected latency 93.75e-9 s");
+		ok(well_grouped(t), "still one HELP/TYPE per family");
+		free(t);
+		s = snap_at(0, 16, 61e9, 1);	/* l2-adjacent off again */
+		export_feed(&st, &s);
+		t = render(&st);
+		ok(strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"the prefetchers are partly off") &&
+		   isnan(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}")),
+		   "prefetchers partly off: no verdict, the reason given");
+		free(t);
+	}
+
 	printf("1..%d\n", n);
 	return failed != 0;
 }
