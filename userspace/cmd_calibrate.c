@@ -60,6 +60,7 @@ void cmd_calibrate_usage(FILE *f)
 	      "  --show           print the stored curves as a table and exit\n"
 	      "  -j, --json       print JSON\n"
 	      "  -p, --pretty     indent the JSON\n"
+	      "  -h, --help       print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 stored (or shown); 1 bad option; 2 --prefetch without\n"
 	      "the memdiag module; 3 --prefetch without the privilege; 6 the file\n"

@@ -39,9 +39,10 @@ void cmd_plot_usage(FILE *f)
 	      "  --socket N      the socket (default: the first in the file)\n"
 	      "  --samples FILE  a watch -j or probe -j recording, one JSON object\n"
 	      "                  per line\n"
-	      "  -o PREFIX       write PREFIX-curves.svg/.png and with --samples\n"
+	      "  -o, --output PREFIX  write PREFIX-curves.svg/.png and with --samples\n"
 	      "                  PREFIX-timeline.svg/.png (default: memdiag)\n"
 	      "  --format LIST   svg, png or svg,png (default svg,png)\n"
+	      "  -h, --help      print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 drawn; 1 bad option; 6 no curve, an unreadable\n"
 	      "recording, or gnuplot missing or failing (install gnuplot-nox).\n", f);

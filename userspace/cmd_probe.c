@@ -52,6 +52,7 @@ void cmd_probe_usage(FILE *f)
 	      "  --curve FILE      read FILE instead of the stored curves\n"
 	      "  -j, --json        one JSON object per sample and line\n"
 	      "  -p, --pretty      indent the JSON\n"
+	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 done or stopped by Ctrl-C; 1 bad option; 6 the chase\n"
 	      "could not be set up (memory, CPU).\n", f);

@@ -7,7 +7,7 @@
 # belongs, and nothing else. TAP.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/selftests/lib.sh"
+. "$top/selftests/memdiag/lib.sh"
 prog=$(realpath "${1:-$top/userspace/memdiagctl}")
 [ -x "$prog" ] || { echo "completion: no $prog (make -C userspace)" >&2; exit 1; }
 comp=/usr/share/bash-completion/bash_completion

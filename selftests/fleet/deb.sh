@@ -9,7 +9,7 @@
 # installed (it is not ours to remove). TAP.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/selftests/lib.sh"
+. "$top/selftests/memdiag/lib.sh"
 
 ver=$(sed -n '1s/^memdiag (\([^)-]*\).*/\1/p' "$top/debian/changelog")
 check "one version: debian/changelog, dkms.conf and userspace/Makefile" sh -c "

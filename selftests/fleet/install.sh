@@ -9,7 +9,7 @@
 # (scripts/build-module.sh KVER). TAP.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/selftests/lib.sh"
+. "$top/selftests/memdiag/lib.sh"
 kver=${1:?usage: install.sh KVER}
 ko=$top/build/$kver/memdiag.ko
 [ -f "$ko" ] || { echo "install: no $ko (scripts/build-module.sh $kver)" >&2; exit 1; }

@@ -14,7 +14,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 top=$PWD
-. selftests/lib.sh
+. selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_KO:?}
 simko=${MEMDIAG_SIM_KO:?}
@@ -42,11 +42,6 @@ metric() { scrape | awk -v m="$1" '$1 == m { print $2 }'; }
 promql() {
 	curl -sf --max-time 5 http://127.0.0.1:9090/api/v1/query \
 		--data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // "none"'
-}
-# within PCT GOT WANT
-within() {
-	awk -v p="$1" -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = -d;
-		exit !(g != "none" && g != "" && d <= p / 100 * w) }'
 }
 # wait_for SECONDS COMMAND...: until COMMAND succeeds
 wait_for() {
