@@ -88,6 +88,11 @@ same "prefetch: its subcommands" "$(printf '%s\n' disable enable restore status)
 same "help COMMAND: the commands" "$cmds" "$(complete_words help '')"
 same "run --barrier: the choices" "$(printf 'spin\ntree\n')" \
 	"$(complete_words run --barrier '')"
+same "stat CMD: the commands on PATH" "$(compgen -c -- bas | sort -u)" \
+	"$(complete_words stat bas)"
+same "stat -- CMD ARGS: CMD's own completion" "$(compgen -c -- bas | sort -u)" \
+	"$(complete_words stat --socket 0 -- bas)"
+same "stat --socket N: no guess" "" "$(complete_words stat --socket '')"
 same "watch --socket N: no guess" "" "$(complete_words watch --socket '')"
 same "watch -s N: no guess" "" "$(complete_words watch -s '')"
 
