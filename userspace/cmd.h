@@ -37,6 +37,8 @@ void cmd_export_usage(FILE *f);
 /* "run": the micro-kernels of kernels/; needs no module (run/) */
 int cmd_run(const struct opts *o, int argc, char **argv);
 void cmd_run_usage(FILE *f);
+/* The kernels "run" has, from its table: "read-delay, ... or traffic". */
+void cmd_run_kernel_names(char *buf, size_t size);
 /* the curves of this machine (cmd_calibrate.c, cmd_probe.c, cmd_plot.c) */
 int cmd_calibrate(const struct opts *o, int argc, char **argv);
 void cmd_calibrate_usage(FILE *f);

@@ -19,6 +19,8 @@ struct command {
 	int (*run)(const struct opts *o, int argc, char **argv);
 	void (*usage)(FILE *f);
 	const char *help;
+	/* the rest of @help from the code's own table, on the next line */
+	void (*help_list)(char *buf, size_t size);
 };
 
 static int cmd_help(const struct opts *o, int argc, char **argv);
@@ -26,27 +28,27 @@ static void cmd_help_usage(FILE *f);
 
 static const struct command commands[] = {
 	{ "info", cmd_info, cmd_info_usage,
-	  "show the processor, sockets, CPUs and capabilities" },
+	  "show the processor, sockets, CPUs and capabilities", NULL },
 	{ "watch", cmd_watch, cmd_watch_usage,
-	  "print DRAM bandwidth and load latency per socket, each interval" },
+	  "print DRAM bandwidth and load latency per socket, each interval", NULL },
 	{ "snapshot", cmd_snapshot, cmd_snapshot_usage,
-	  "print the raw cumulative counters once" },
+	  "print the raw cumulative counters once", NULL },
 	{ "prefetch", cmd_prefetch, cmd_prefetch_usage,
-	  "show, switch off or on, and restore the hardware prefetchers" },
+	  "show, switch off or on, and restore the hardware prefetchers", NULL },
 	{ "stat", cmd_stat, cmd_stat_usage,
-	  "run a command and print the counters over exactly its lifetime" },
+	  "run a command and print the counters over exactly its lifetime", NULL },
 	{ "export", cmd_export, cmd_export_usage,
-	  "serve the counters as Prometheus metrics (HTTP, textfile)" },
+	  "serve the counters as Prometheus metrics (HTTP, textfile)", NULL },
 	{ "run", cmd_run, cmd_run_usage,
-	  "run a memory micro-kernel: read-delay, stream or latency" },
+	  "run a memory micro-kernel, one of:", cmd_run_kernel_names },
 	{ "calibrate", cmd_calibrate, cmd_calibrate_usage,
-	  "measure this machine's bandwidth-latency curves; --show prints them" },
+	  "measure this machine's bandwidth-latency curves; --show prints them", NULL },
 	{ "probe", cmd_probe, cmd_probe_usage,
-	  "estimate memory pressure without counters: a short chase each interval" },
+	  "estimate memory pressure without counters: a short chase each interval", NULL },
 	{ "plot", cmd_plot, cmd_plot_usage,
-	  "draw the curves, and recorded samples on them, with gnuplot" },
+	  "draw the curves, and recorded samples on them, with gnuplot", NULL },
 	{ "help", cmd_help, cmd_help_usage,
-	  "show this help, or a command's" },
+	  "show this help, or a command's", NULL },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -78,8 +80,15 @@ static void usage(FILE *f)
 	      "  -V, --version   print the version and protocol version and exit\n"
 	      "\n"
 	      "Commands:\n", f);
-	for (i = 0; i < NR_COMMANDS; i++)
+	for (i = 0; i < NR_COMMANDS; i++) {
+		char list[256];
+
 		fprintf(f, "  %-14s  %s\n", commands[i].name, commands[i].help);
+		if (!commands[i].help_list)
+			continue;
+		commands[i].help_list(list, sizeof(list));
+		fprintf(f, "  %-14s  %s\n", "", list);
+	}
 	fputs("\n"
 	      "Run '" PROG " COMMAND --help' for a command's options.\n"
 	      "\n"

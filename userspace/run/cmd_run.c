@@ -31,6 +31,11 @@ const struct run_kernel *const run_kernels[] = {
 };
 const size_t run_nr_kernels = sizeof(run_kernels) / sizeof(run_kernels[0]);
 
+void cmd_run_kernel_names(char *buf, size_t size)
+{
+	run_kernel_list(buf, size, NULL, NULL);
+}
+
 static void usage_options(FILE *f);
 
 void cmd_run_usage(FILE *f)
@@ -112,7 +117,9 @@ static void usage_options(FILE *f)
 	      "                    loaded-latency: every CPU)\n"
 	      "  -c, --cpus LIST   CPUs to pin the threads to, e.g. 0-3,8 (default:\n"
 	      "                    the first CPUs this process may run on)\n"
-	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1M, 1G)\n"
+	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1.5G); KB,\n"
+	      "                    KiB, kB, MB, MiB, GB, GiB too, all binary: 64MB is\n"
+	      "                    64 x 2^20 bytes, as in likwid-bench and MLC\n"
 	      "  -d, --delay N     NOPs after every four reads (read-delay, default\n"
 	      "                    0; loaded-latency, a comma list)\n"
 	      "      --nt          stream: non-temporal (streaming) stores, which\n"

@@ -122,11 +122,35 @@ int run_param_gbps(const struct run_param *row, const char *arg, void *dst,
 	return 0;
 }
 
+/*
+ * The size suffixes, all binary: likwid-bench and MLC users read 64MB as
+ * 64 x 2^20, and a working set is laid out in pages and cache lines, so
+ * K, KB, kB and KiB alike are 2^10 (and M 2^20, G 2^30).
+ */
+static uint64_t size_unit(const char *u)
+{
+	static const struct {
+		char letter;
+		uint64_t mul;
+	} units[] = { { 'k', 1ull << 10 }, { 'm', 1ull << 20 }, { 'g', 1ull << 30 } };
+	size_t i;
+
+	if (!*u)
+		return 1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if ((u[0] | 0x20) != units[i].letter)
+			continue;
+		if (!u[1] || !strcmp(u + 1, "B") || !strcmp(u + 1, "iB"))
+			return units[i].mul;
+	}
+	return 0;
+}
+
 int run_parse_size(const void *ctx, const char *s, uint64_t *v, char *err,
 		   size_t size)
 {
-	uint64_t n = 0, mul = 1;
-	size_t i;
+	uint64_t n = 0, frac = 0, scale = 1, mul;
+	size_t i, f = 0;
 
 	(void)ctx;
 	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
@@ -134,25 +158,34 @@ int run_parse_size(const void *ctx, const char *s, uint64_t *v, char *err,
 			continue;
 		n = n * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (i && s[i] && !s[i + 1]) {
-		const char *units = "kKmMgG", *u = strchr(units, s[i]);
-
-		mul = u ? 1ull << (10 * (1 + (u - units) / 2)) : 0;
-		i++;
+	/* a fraction of a unit (1.5G); nine digits are more than a byte */
+	if (i && s[i] == '.') {
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++, f++) {
+			if (f < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				scale *= 10;
+			}
+		}
 	}
-	if (!i || s[i] || !mul) {
+	mul = size_unit(s + i);
+	if (!i || !mul || (s[i - 1] == '.')) {
 		snprintf(err, size,
-			 "'%s' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G)",
+			 "'%s' is not a size: use bytes or a number with K, M or G (64K, 1.5G; KB, KiB, MB, MiB, GB, GiB alike: all binary)",
 			 s);
 		return -1;
 	}
 	if (n > RUN_MAX_SIZE / mul || n * mul < RUN_MIN_SIZE ||
-	    n * mul > RUN_MAX_SIZE) {
+	    n * mul + frac * mul / scale > RUN_MAX_SIZE ||
+	    (n * mul + frac * mul / scale) < RUN_MIN_SIZE) {
 		snprintf(err, size, "'%s' is out of range: it must be from 4K to 1024G",
 			 s);
 		return -1;
 	}
-	*v = n * mul;
+	if (frac * mul % scale || f > 9) {
+		snprintf(err, size, "'%s' is not a whole number of bytes", s);
+		return -1;
+	}
+	*v = n * mul + frac * mul / scale;
 	return 0;
 }
 

@@ -150,7 +150,28 @@ t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latenc
 t 0 out "Usage: memdiagctl run KERNEL" run stream --help
 t 0 out "Usage: memdiagctl run KERNEL" run transpose --help
 t 1 err "memdiagctl: run: unknown kernel 'bogus': use read-delay, stream, latency, loaded-latency, stencil, throughput, transpose or traffic: $rh" run bogus --help
-t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1M, 1G): $rh" run stream --size 12Q
+# the top-level --help lists every kernel of the table (the error's list)
+for k in $("$bin" run bogus 2>&1 | sed -n "s/.*use \(.*\): see.*/\1/p" | sed 's/,\| or / /g'); do
+	t 0 out "$k" --help
+done
+t 0 out "run a memory micro-kernel, one of:" --help
+t 1 err "memdiagctl: run: option '--size': '12Q' is not a size: use bytes or a number with K, M or G (64K, 1.5G; KB, KiB, MB, MiB, GB, GiB alike: all binary): $rh" run stream --size 12Q
+t 1 err "memdiagctl: run: option '--size': '4.3K' is not a whole number of bytes" run latency --size 4.3K
+t 1 err "memdiagctl: run: option '--size': '64mb' is not a size" run latency --size 64mb
+t 1 err "memdiagctl: run: option '--size': '1.' is not a size" run latency --size 1.
+t 1 err "memdiagctl: run: option '--size': '1.5K' is out of range" run latency --size 1.5K
+# the suffixes people type, all binary (likwid-bench's and MLC's MB)
+for sz in 65536:64K 65536:64kB 65536:64KiB 65536:64KB 1572864:1.5M 1572864:1.5MiB 1572864:1.5MB 4608:4.5K; do
+	"$bin" -j run latency --size "${sz#*:}" --reps 1 > "$tmp/out" 2> "$tmp/err"
+	name="run latency --size ${sz#*:} -> size_bytes ${sz%%:*}"
+	if grep -q "\"size_bytes\":${sz%%:*}," "$tmp/out"; then
+		echo "ok - $name" >> "$results"
+	else
+		echo "not ok - $name" >> "$results"
+		diag stdout "$tmp/out"
+		diag stderr "$tmp/err"
+	fi
+done
 t 1 err "memdiagctl: run: option '--size': '1k2' is not a size" run latency --size 1k2
 t 1 err "memdiagctl: run: option '--size': '16K,,1M' is not a list of sizes" run latency --size 16K,,1M
 t 1 err "memdiagctl: run: option '--size': '100' is out of range: it must be from 4K to 1024G" run stream --size 100

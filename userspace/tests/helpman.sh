@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# helpman.sh - --help and the man page cannot drift apart (TAP "ok - "
+# lines): every command of "memdiagctl --help" has its section in
+# memdiagctl(8) and the reverse; every long option of "memdiagctl CMD
+# --help" is in that command's section and every option the section
+# describes (.TP .BR \-\-name) is in CMD's --help; the same for the global
+# options and the OPTIONS section.
+# usage: helpman.sh MEMDIAGCTL MANPAGE
+set -u
+bin=$1
+man=$2
+failed=0
+ok() { # cond name [detail]
+	if [ "$1" = 1 ]; then
+		echo "ok - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
+	fi
+}
+
+# The man page's section .SS NAME (or .SH NAME), up to the next .SS/.SH.
+section() { # macro name
+	awk -v m="$1" -v n="$2" '
+		$1 == m && $2 == n { on = 1; next }
+		on && ($1 == ".SS" || $1 == ".SH") { exit }
+		on' "$man"
+}
+# Long options a text names: --name (man: \-\-name), sorted, unique.
+opts_help() { grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
+opts_man() { sed 's/\\-/-/g' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u; }
+# The options a man section describes: its .TP items' first lines.
+opts_man_items() {
+	awk 'prev == ".TP" { print } { prev = $1 }' | opts_man
+}
+
+cmds=$("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+man_cmds=$(awk '/^\.SH COMMANDS/ { on = 1; next } on && /^\.SH/ { exit } on && $1 == ".SS" { print $2 }' "$man")
+ok "$([ -n "$cmds" ] && echo 1)" "--help lists commands"
+missing=$(comm -23 <(echo "$cmds" | sort) <(echo "$man_cmds" | sort))
+ok "$([ -z "$missing" ] && echo 1)" "every command of --help has a section in the man page" "missing: $missing"
+missing=$(comm -13 <(echo "$cmds" | sort) <(echo "$man_cmds" | sort))
+ok "$([ -z "$missing" ] && echo 1)" "every command the man page describes is in --help" "missing: $missing"
+
+# global options: those under "Options:" in --help
+h=$("$bin" --help | awk '/^Options:/ { on = 1; next } on && /^$/ { exit } on' | opts_help)
+m=$(section .SH OPTIONS | opts_man_items)
+ok "$([ "$h" = "$m" ] && echo 1)" "the global options of --help are those of OPTIONS in the man page" \
+	"$(diff <(echo "$h") <(echo "$m"))"
+
+# -j, -p and -h are global: OPTIONS describes them once for every command
+for c in $cmds; do
+	h=$("$bin" "$c" --help | opts_help | grep -vxE -- '--(json|pretty|help)')
+	all=$(section .SS "$c" | opts_man)
+	items=$(section .SS "$c" | opts_man_items | grep -vxE -- '--(json|pretty|help)')
+	missing=$(comm -23 <(echo "$h") <(echo "$all"))
+	ok "$([ -z "$missing" ] && echo 1)" "$c: every option of its --help is in its man section" \
+		"missing: $missing"
+	missing=$(comm -13 <(echo "$h") <(echo "$items"))
+	ok "$([ -z "$missing" ] && echo 1)" "$c: every option its man section describes is in its --help" \
+		"missing: $missing"
+done
+[ "$failed" = 0 ]
