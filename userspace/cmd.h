@@ -14,6 +14,7 @@
 #include "info.h"
 #include "metrics.h"
 #include "print.h"
+#include "verdict_live.h"
 
 /*
  * A command gets the global options and its own argv (argv[0] is its
@@ -65,6 +66,19 @@ int info_check_socket(const char *cmd, const struct info_summary *sum,
 int snapshot_show(const char *cmd, struct printer *p,
 		  const struct nlmsghdr *const *msgs, size_t nr, bool channels);
 
+/* What snapshot_show_judged() needs for the verdict over a window. */
+struct snapshot_window {
+	const struct nlmsghdr *const *before;	/* the first reading */
+	size_t nr_before;
+	uint32_t tsc_khz;
+	const struct verdict_src *vs;
+};
+
+/* snapshot_show(), then each socket's rates and verdict over @w. */
+int snapshot_show_judged(const char *cmd, struct printer *p,
+			 const struct nlmsghdr *const *msgs, size_t nr,
+			 bool channels, const struct snapshot_window *w);
+
 /*
  * The watch engine, separate from cmd_watch()'s sockets and signals so the
  * tests can feed it canned notifications.
@@ -87,7 +101,9 @@ struct watch {
 	uint32_t socket;
 	uint32_t interval_ms;
 	uint64_t count;		/* rows per socket; 0: no limit */
-	double threshold;	/* cycles */
+	double threshold;	/* cycles; 0: not asked for (no sat column) */
+	const char *curve_path;	/* --curve; NULL: the default places */
+	struct verdict_src *vs;	/* NULL: no verdict columns */
 	uint32_t tsc_khz;
 	uint16_t family;	/* nlmsg_type of memdiag's messages */
 	unsigned int explained;	/* notes already given, by bit */

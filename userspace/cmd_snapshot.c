@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/genetlink.h>
 #include <linux/memdiag.h>
@@ -14,6 +15,7 @@
 #include "names.h"
 #include "parse.h"
 #include "snapshot.h"
+#include "snapshot_verdict.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -22,6 +24,7 @@
  * that it never makes another client's session publish more often.
  */
 #define SNAPSHOT_SESSION_MS INTERVAL_MS_MAX
+#define SNAPSHOT_WINDOW_MS 100	/* between the readings the verdict uses */
 
 /*
  * The scalar attributes, in the spec's order: the table's rows (labelled
@@ -62,6 +65,7 @@ struct snap_msg {
 	struct snap s;
 	struct snap_channel *ch;
 	size_t nr_ch;
+	struct snap_judged *j;	/* the verdict, when asked for */
 };
 
 static int read_channels(struct snap_msg *m)
@@ -186,7 +190,7 @@ static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
 
 /* An array of one object per socket; absent counters are absent keys. */
 static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
-		       bool channels)
+		       bool channels, enum curve_source src)
 {
 	const struct snap_channel *c;
 	size_t i, r;
@@ -212,6 +216,8 @@ static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
 			}
 			print_close_array(p);
 		}
+		if (m[i].j)
+			snapshot_judged_print(p, m[i].j, src);
 		print_close_object(p);
 	}
 	print_close_array(p);
@@ -225,9 +231,28 @@ static int by_socket(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The verdict block under the table. */
+static void print_text_judged(struct printer *p, const struct snap_msg *m,
+			      size_t nr, enum curve_source src)
+{
+	size_t i;
+
+	print_textf(p, "\n%s\n", SNAPSHOT_VERDICT_HEADER);
+	for (i = 0; i < nr; i++)
+		snapshot_judged_print(p, m[i].j, src);
+}
+
 int snapshot_show(const char *cmd, struct printer *p,
 		  const struct nlmsghdr *const *msgs, size_t nr, bool channels)
 {
+	return snapshot_show_judged(cmd, p, msgs, nr, channels, NULL);
+}
+
+int snapshot_show_judged(const char *cmd, struct printer *p,
+			 const struct nlmsghdr *const *msgs, size_t nr,
+			 bool channels, const struct snapshot_window *w)
+{
+	enum curve_source src = w ? w->vs->curve.source : CURVE_SRC_IMC;
 	struct snap_msg *m;
 	uint32_t *ids = NULL;
 	size_t i, nr_ids = 0, total_ch = 0;
@@ -247,25 +272,36 @@ int snapshot_show(const char *cmd, struct printer *p,
 		}
 		if (read_channels(&m[i]) < 0)
 			goto nomem;
+		if (w) {
+			m[i].j = malloc(sizeof(*m[i].j));
+			if (!m[i].j)
+				goto nomem;
+			snapshot_judge(w->before, w->nr_before, msgs[i],
+				       w->tsc_khz, w->vs, m[i].j);
+		}
 		total_ch += m[i].nr_ch;
 	}
 	qsort(m, nr, sizeof(*m), by_socket);
 	if (p->json) {
-		print_json(p, m, nr, channels);
+		print_json(p, m, nr, channels, src);
 	} else {
 		ids = calloc(total_ch ? total_ch : 1, sizeof(*ids));
 		if (!ids)
 			goto nomem;
 		nr_ids = channel_ids(m, nr, ids);
 		print_text(p, m, nr, channels, ids, nr_ids);
+		if (w)
+			print_text_judged(p, m, nr, src);
 	}
 	goto out;
 nomem:
 	cli_err(cmd, "cannot read the snapshot reply", "%s", strerror(ENOMEM));
 	rc = MDC_EXIT_LOCAL;
 out:
-	for (i = 0; m && i < nr; i++)
+	for (i = 0; m && i < nr; i++) {
 		free(m[i].ch);
+		free(m[i].j);
+	}
 	free(m);
 	free(ids);
 	return rc;
@@ -273,8 +309,8 @@ out:
 
 void cmd_snapshot_usage(FILE *f)
 {
-	fputs("Usage: " PROG " snapshot [--socket N | --all] [--channels] [-j|--json]\n"
-	      "                           [-p|--pretty]\n"
+	fputs("Usage: " PROG " snapshot [--socket N | --all] [--channels] [--window DUR]\n"
+	      "                           [--curve FILE] [-j|--json] [-p|--pretty]\n"
 	      "\n"
 	      "Start a session, read the raw cumulative counters of one socket or of\n"
 	      "every socket once, and stop the session: DRAM read and write bytes\n"
@@ -284,10 +320,19 @@ void cmd_snapshot_usage(FILE *f)
 	      "does not have is '-' in the table and absent from the JSON. To turn\n"
 	      "counters into rates and latencies, use '" PROG " watch'.\n"
 	      "\n"
+	      "The counters are read twice, --window apart: below the table (in JSON,\n"
+	      "in each socket's object) the window's bandwidth, load miss real latency\n"
+	      "and the verdict on this machine's curves, as watch shows it (util%,\n"
+	      "exp_ns, stress, verdict; see watch --help and memdiagctl(8)). Per-channel\n"
+	      "bytes name a channel carrying far more than its share.\n"
+	      "\n"
 	      "Options:\n"
 	      "  -s, --socket N  only socket N\n"
 	      "  -a, --all       every socket (the default)\n"
 	      "  -c, --channels  add each memory channel's read and write bytes\n"
+	      "  -w, --window DUR  time between the two readings: seconds (0.5) or\n"
+	      "                  with s or ms (200ms), 1ms to 60s (default 100ms)\n"
+	      "      --curve FILE  the curve file (default: the calibrate's)\n"
 	      "  -j, --json      print a JSON array with one object per socket; its keys\n"
 	      "                  are the netlink spec's attribute names in snake_case\n"
 	      "  -p, --pretty    indent the JSON output (implies --json)\n"
@@ -298,6 +343,8 @@ static const struct option snapshot_options[] = {
 	{ "socket", required_argument, NULL, 's' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "channels", no_argument, NULL, 'c' },
+	{ "window", required_argument, NULL, 'w' },
+	{ "curve", required_argument, NULL, 'C' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
@@ -324,6 +371,23 @@ static int collect_msg(const struct nlmsghdr *nlh, void *data)
 	memcpy(copy, nlh, nlh->nlmsg_len);
 	c->msgs[c->nr++] = copy;
 	return MNL_CB_OK;
+}
+
+static void collect_free(struct collect *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->msgs[i]);
+	free(c->msgs);
+}
+
+static void sleep_ms(uint32_t ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }
 
 /* Read the counters: do for one socket, dump for all. An exit code. */
@@ -357,6 +421,8 @@ struct snap_args {
 	bool all;		/* every socket, or only @socket */
 	uint32_t socket;
 	bool channels;
+	uint32_t window_ms;	/* between the two readings */
+	const char *curve_path;	/* --curve, or NULL */
 };
 
 /* The options into @sa: an exit code, -1 after --help. */
@@ -370,7 +436,7 @@ static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:acjph", snapshot_options,
+	while ((c = getopt_long(argc, argv, ":s:acw:jph", snapshot_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -385,6 +451,14 @@ static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 			break;
 		case 'c':
 			sa->channels = true;
+			break;
+		case 'w':
+			if (parse_interval_ms(optarg, &sa->window_ms, err,
+					      sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--window': %s", err);
+			break;
+		case 'C':
+			sa->curve_path = optarg;
 			break;
 		case 'j':
 			sa->o.json = true;
@@ -407,19 +481,45 @@ static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 	return MDC_EXIT_OK;
 }
 
+/* Print the second reading @col and the verdict since @first. */
+static int show(const char *cmd, const struct snap_args *sa,
+		const struct collect *first, const struct collect *col,
+		uint32_t tsc_khz)
+{
+	struct snapshot_window win;
+	struct verdict_src vs;
+	struct printer p;
+	int rc;
+
+	verdict_src_open(&vs, sa->curve_path);
+	if (!vs.usable)
+		cli_err(cmd, "note", "no verdict: %s", vs.reason);
+	win = (struct snapshot_window){
+		.before = (const struct nlmsghdr *const *)first->msgs,
+		.nr_before = first->nr, .tsc_khz = tsc_khz, .vs = &vs,
+	};
+	print_init(&p, stdout, sa->o.json, sa->o.pretty);
+	rc = snapshot_show_judged(cmd, &p,
+				  (const struct nlmsghdr *const *)col->msgs,
+				  col->nr, sa->channels, &win);
+	if (rc == MDC_EXIT_OK)
+		rc = cli_output_end(cmd, &p);
+	verdict_src_close(&vs);
+	return rc;
+}
+
 int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 {
 	const char *cmd = "snapshot";
-	struct snap_args sa = { .o = *gopts };
-	struct collect col = { NULL, 0 };
+	struct snap_args sa = { .o = *gopts, .window_ms = SNAPSHOT_WINDOW_MS };
+	struct collect col = { NULL, 0 }, first = { NULL, 0 };
 	struct info_summary sum;
 	struct cli_error cerr, denied;
 	struct nl_family fam;
-	struct printer p;
+	uint32_t tsc_khz;
 	bool own = false;
 	struct nl nl;
 	uint32_t id;
-	size_t i;
 	int rc;
 
 	rc = parse_options(cmd, &sa, argc, argv);
@@ -431,6 +531,7 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 		return rc;
 	if (!sa.all)
 		rc = info_check_socket(cmd, &sum, sa.socket);
+	tsc_khz = sum.tsc_khz;
 	info_summary_free(&sum);
 	if (rc == MDC_EXIT_OK) {
 		session_start(&nl, &fam, SNAPSHOT_SESSION_MS, &id, NULL, &cerr);
@@ -446,8 +547,13 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 			denied = cerr;
 	}
 	if (rc == MDC_EXIT_OK) {
-		rc = request(cmd, &nl, &fam, sa.all, sa.socket, sa.channels,
-			     &col);
+		/* channels always: the verdict names an imbalanced one */
+		rc = request(cmd, &nl, &fam, sa.all, sa.socket, true, &first);
+		if (rc == MDC_EXIT_OK) {
+			sleep_ms(sa.window_ms);
+			rc = request(cmd, &nl, &fam, sa.all, sa.socket, true,
+				     &col);
+		}
 		if (own) {
 			session_stop(&nl, &fam, id, &cerr);
 			cli_report(cmd, &cerr);	/* a warning at most */
@@ -455,17 +561,10 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 			rc = cli_report(cmd, &denied);
 		}
 	}
-	if (rc == MDC_EXIT_OK) {
-		print_init(&p, stdout, sa.o.json, sa.o.pretty);
-		rc = snapshot_show(cmd, &p,
-				   (const struct nlmsghdr *const *)col.msgs,
-				   col.nr, sa.channels);
-		if (rc == MDC_EXIT_OK)
-			rc = cli_output_end(cmd, &p);
-	}
-	for (i = 0; i < col.nr; i++)
-		free(col.msgs[i]);
-	free(col.msgs);
+	if (rc == MDC_EXIT_OK)
+		rc = show(cmd, &sa, &first, &col, tsc_khz);
+	collect_free(&first);
+	collect_free(&col);
 	nl_family_free(&fam);
 	nl_close(&nl);
 	return rc;

@@ -30,7 +30,7 @@
 void cmd_watch_usage(FILE *f)
 {
 	fputs("Usage: " PROG " watch [--socket N | --all] [--interval DUR] [--count K]\n"
-	      "                        [--threshold CYCLES] [--timestamp]\n"
+	      "                        [--curve FILE] [--threshold CYCLES] [--timestamp]\n"
 	      "                        [-j|--json|--csv] [-p|--pretty] [-o FILE]\n"
 	      "\n"
 	      "Start a session and print, for each socket and each interval, the DRAM\n"
@@ -50,8 +50,17 @@ void cmd_watch_usage(FILE *f)
 	      "               (L1 misses + fill buffer hits); on Sapphire and Emerald\n"
 	      "               Rapids / MEM_LOAD_COMPLETED.L1_MISS_ANY\n"
 	      "  lmr_lat_ns   the same in ns, at the core frequency of the interval\n"
-	      "  sat          yes when lmr_lat_cyc exceeds --threshold: the socket's\n"
-	      "               loads queue for memory bandwidth\n"
+	      "  sat          with --threshold only: yes when lmr_lat_cyc exceeds it\n"
+	      "  prefetch     prefetcher state: on, off, N/M off; ~ mixed, * changed\n"
+	      "  util%        bandwidth / the sustainable peak of this machine's curve\n"
+	      "               at this read/write mix (memdiagctl calibrate)\n"
+	      "  exp_ns       the curve's latency at this bandwidth\n"
+	      "  stress       0..1: how far latency climbed from idle to the curve's max\n"
+	      "  verdict      idle, ok, latency-rising, bandwidth-bound or saturated,\n"
+	      "               then any flag: measured latency far from the curve's, a\n"
+	      "               memory channel carrying far more than its share\n"
+	      "               (Documentation/curves.rst); without a curve that fits\n"
+	      "               this machine '-' and the reason on stderr\n"
 	      "A value that cannot be had (counter unavailable, no misses, counters\n"
 	      "restarted) is '-' (null in JSON); why is said once on stderr.\n"
 	      "\n"
@@ -63,8 +72,11 @@ void cmd_watch_usage(FILE *f)
 	      "                          (default 1s)\n"
 	      "  -c, --count K           stop after K intervals of each socket\n"
 	      "                          (default: until interrupted)\n"
-	      "  -t, --threshold CYCLES  saturation threshold of lmr_lat_cyc\n"
-	      "                          (default 300; see memdiagctl(8))\n"
+	      "      --curve FILE        the curve file (default: the calibrate's,\n"
+	      "                          see memdiagctl(8))\n"
+	      "  -t, --threshold CYCLES  the old fixed saturation threshold of\n"
+	      "                          lmr_lat_cyc (300 was the default; it means\n"
+	      "                          something else on every machine)\n"
 	      "  -T, --timestamp         begin each text row with the wall clock of its\n"
 	      "                          end, ISO 8601 local time (2026-11-24T10:15:30.250+01:00)\n"
 	      "  -j, --json              one JSON object per line per socket and interval;\n"
@@ -86,6 +98,7 @@ static const struct option watch_options[] = {
 	{ "count", required_argument, NULL, 'c' },
 	{ "threshold", required_argument, NULL, 't' },
 	{ "timestamp", no_argument, NULL, 'T' },
+	{ "curve", required_argument, NULL, 'C' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "pretty", no_argument, NULL, 'p' },
 	{ "csv", no_argument, NULL, WATCH_OPT_CSV },
@@ -105,7 +118,6 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 	w->json = gopts->json;
 	w->pretty = gopts->pretty;
 	w->interval_ms = WATCH_DEFAULT_INTERVAL_MS;
-	w->threshold = WATCH_DEFAULT_THRESHOLD;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:ai:c:t:Tjpo:h", watch_options,
@@ -138,6 +150,9 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 			break;
 		case 'T':
 			w->timestamp = true;
+			break;
+		case 'C':
+			w->curve_path = optarg;
 			break;
 		case 'j':
 			w->json = true;
@@ -386,6 +401,7 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	struct watch w = { .cmd = "watch", .out = stdout };
 	const char *path = NULL;
 	struct info_summary sum = { 0 };
+	struct verdict_src vs;
 	uint32_t id, core_mode;
 	struct cli_error err;
 	struct nl_family fam;
@@ -400,6 +416,10 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 		rc = cli_open_output(w.cmd, path, &w.out);
 	if (rc != MDC_EXIT_OK)
 		return rc;
+	verdict_src_open(&vs, w.curve_path);
+	if (!vs.usable)
+		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
+	w.vs = &vs;
 
 	/*
 	 * From here on SIGINT and SIGTERM wait in the signalfd. They stay
@@ -415,6 +435,7 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 			strerror(errno));
 		if (w.out != stdout)
 			fclose(w.out);
+		verdict_src_close(&vs);
 		return MDC_EXIT_LOCAL;
 	}
 
@@ -460,5 +481,6 @@ out_sig:
 		cli_err(w.cmd, "cannot write output", "%s: %s", path, strerror(errno));
 		rc = MDC_EXIT_LOCAL;
 	}
+	verdict_src_close(&vs);
 	return rc;
 }

@@ -129,7 +129,8 @@ static void compute_core(const struct snap *a, const struct snap *b,
 				    (double)delta(a, b, A(REF_CYCLES)));
 	m->load_miss_real_latency_ns = ratio(m->load_miss_real_latency,
 					     m->core_ghz);
-	if (!isnan(m->load_miss_real_latency))
+	/* no threshold (0): the user did not ask for the fixed one */
+	if (!isnan(m->load_miss_real_latency) && threshold > 0)
 		m->saturated = m->load_miss_real_latency > threshold;
 }
 

@@ -91,7 +91,8 @@ struct interval {
 /*
  * The metrics of the interval from @a to @b (same socket, @a earlier).
  * @tsc_khz is get-info's tsc-khz (0: unknown, no ns); the interval counts
- * as saturated when its load miss real latency exceeds @threshold cycles.
+ * as saturated when its load miss real latency exceeds @threshold cycles
+ * (0: no threshold, saturated is -1).
  */
 void metrics_compute(const struct snap *a, const struct snap *b,
 		     uint32_t tsc_khz, double threshold, struct interval *m);

@@ -380,6 +380,13 @@ static void row(struct printer *p, struct watch *w, const struct interval *m,
 	else
 		print_bool(p, PRINT_ANY, "saturated", "  %3s", m->saturated);
 	print_prefetch(p, w, s);
+	/* csv.c takes scalars only: the verdict object stays out of CSV */
+	if (w->vs && !w->csv) {
+		struct verdict v;
+
+		verdict_live(w->vs, m, s, w->nr_pf, NULL, &v);
+		verdict_print(p, &v, w->vs->curve.source);
+	}
 	print_close_object(p);
 	print_textf(p, "\n");
 }
@@ -425,8 +432,9 @@ static void print_row(struct watch *w, const struct interval *m,
 	}
 	print_init(&p, w->out, w->json, w->pretty);
 	if (w->rows % WATCH_HEADER_EVERY == 0)
-		print_textf(&p, "%s%s\n", w->timestamp ?
-			    "time                           " : "", WATCH_HEADER);
+		print_textf(&p, "%s%s%s\n", w->timestamp ?
+			    "time                           " : "", WATCH_HEADER,
+			    w->vs ? VERDICT_HEADER : "");
 	row(&p, w, m, s);
 	/* one line at a time, so that a pipe into jq sees each at once */
 	if (cli_output_end(w->cmd, &p) != MDC_EXIT_OK)

@@ -80,7 +80,7 @@ t 1 err "memdiagctl: help: unexpected argument 'b'" help info b
 # watch and snapshot: help, and option errors naming the option
 t 0 out "Usage: memdiagctl watch [--socket N | --all] [--interval DUR] [--count K]" watch --help
 t 0 out "Usage: memdiagctl watch" help watch
-t 0 out "(default 300; see memdiagctl(8))" watch -h
+t 0 out "      --curve FILE        the curve file" watch -h
 t 0 out "Usage: memdiagctl snapshot [--socket N | --all] [--channels]" snapshot --help
 t 0 out "Usage: memdiagctl snapshot" help snapshot
 wh="see 'memdiagctl watch --help'"

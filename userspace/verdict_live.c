@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict_live.c - the verdict of watch and snapshot: which curve file,
+ * whether it fits this machine, which curve a sample's prefetcher state
+ * selects, and one print path for its text columns and JSON keys.
+ */
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verdict_live.h"
+
+void verdict_src_open(struct verdict_src *vs, const char *path)
+{
+	struct curve_fp now;
+
+	memset(vs, 0, sizeof(*vs));
+	if (curve_find_load(path, &vs->curve, vs->path, sizeof(vs->path),
+			    vs->reason, sizeof(vs->reason))) {
+		curve_free(&vs->curve);
+		return;
+	}
+	curve_fp_collect(&now, NULL);
+	if (curve_fp_compare(&vs->curve.fp, &now, vs->reason,
+			     sizeof(vs->reason)))
+		curve_free(&vs->curve);
+	else
+		vs->usable = true;
+	curve_fp_free(&now);
+}
+
+void verdict_src_close(struct verdict_src *vs)
+{
+	curve_free(&vs->curve);
+	vs->usable = false;
+}
+
+/*
+ * The curve state a sample's prefetcher mask selects: no mask (no
+ * prefetcher control) is "unchanged", none off is "on", all @nr_pf off
+ * is "off"; a part off has no curve (-1).
+ */
+static int pf_state(const struct snap *s, size_t nr_pf)
+{
+	uint32_t off;
+
+	if (!snap_has(s, MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED))
+		return CURVE_PF_UNCHANGED;
+	off = (uint32_t)s->v[MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED];
+	if (!off)
+		return CURVE_PF_ON;
+	if (nr_pf && (size_t)__builtin_popcount(off) == nr_pf)
+		return CURVE_PF_OFF;
+	return -1;
+}
+
+static bool has_state(const struct curve_socket *cs, enum curve_pf pf)
+{
+	size_t i;
+
+	for (i = 0; i < cs->nr_mixes; i++)
+		if (cs->mixes[i].prefetch == pf)
+			return true;
+	return false;
+}
+
+void verdict_live(const struct verdict_src *vs, const struct interval *m,
+		  const struct snap *s, size_t nr_pf,
+		  const struct verdict_channels *ch, struct verdict *v)
+{
+	const struct curve_socket *cs;
+	struct verdict_in in = {
+		.read_gbps = m->read_gbps,
+		.write_gbps = m->write_gbps,
+		.measured_latency_ns = m->load_miss_real_latency_ns,
+	};
+	const char *fp_pf;
+	int pf;
+
+	if (!vs->usable) {
+		verdict_none(v, vs->reason);
+		return;
+	}
+	if (!m->valid) {
+		verdict_none(v, "no verdict: the counters restarted in this interval");
+		return;
+	}
+	cs = curve_socket_find(&vs->curve, m->socket);
+	pf = pf_state(s, nr_pf);
+	if (pf < 0) {
+		verdict_none(v, "no curve for prefetchers partly off: restore them or calibrate in that state");
+		return;
+	}
+	/*
+	 * A curve taken without prefetcher control ("unchanged") describes
+	 * the state the fingerprint recorded: it serves that state.
+	 */
+	fp_pf = vs->curve.fp.v[CURVE_FP_PREFETCH];
+	if (cs && pf != CURVE_PF_UNCHANGED && !has_state(cs, pf) &&
+	    fp_pf && !strcmp(fp_pf, curve_pf_name(pf)))
+		pf = CURVE_PF_UNCHANGED;
+	if (ch) {
+		in.channel_bytes = ch->bytes;
+		in.channel_id = ch->id;
+		in.nr_channels = ch->nr;
+	}
+	verdict_compute(cs, pf, &in, v);
+}
+
+/* A double or null (JSON), or '-' in its column. */
+static void num(struct printer *p, const char *key, const char *fmt,
+		const char *nullfmt, bool have, double v)
+{
+	if (have && isfinite(v))
+		print_double(p, PRINT_ANY, key, fmt, v);
+	else
+		print_string(p, PRINT_ANY, key, nullfmt, NULL);
+}
+
+void verdict_print(struct printer *p, const struct verdict *v,
+		   enum curve_source src)
+{
+	const char *dis = verdict_disagree_name(v->disagree);
+
+	if (!v->valid) {
+		print_textf(p, "  %6s  %6s  %6s  %s", "-", "-", "-", "-");
+		print_string(p, PRINT_JSON, "verdict", "%s", NULL);
+		print_string(p, PRINT_JSON, "verdict_reason", "%s", v->reason);
+		return;
+	}
+	print_textf(p, "  %6.1f", 100 * v->place.utilization);
+	print_open_object(p, "verdict");
+	print_double(p, PRINT_JSON, "utilization", "%f", v->place.utilization);
+	print_double(p, PRINT_JSON, "peak_gbps", "%f", v->place.peak_gbps);
+	print_double(p, PRINT_JSON, "headroom_gbps", "%f", v->place.headroom_gbps);
+	num(p, "expected_latency_ns", "  %6.1f", "  %6s", true,
+	    v->place.expected_latency_ns);
+	print_double(p, PRINT_ANY, "stress", "  %6.2f", v->stress);
+	print_string(p, PRINT_ANY, "label", "  %s", verdict_label_name(v->label));
+	print_string(p, PRINT_JSON, "latency_disagreement", "%s", dis);
+	if (dis)
+		print_textf(p, " (measured latency %s)", dis);
+	if (v->imbalanced) {
+		print_uint(p, PRINT_ANY, "imbalanced_channel", " (channel %u",
+			   v->imbalanced_channel);
+		print_double(p, PRINT_JSON, "imbalanced_channel_share", "%f",
+			     v->imbalanced_share);
+		print_textf(p, " carries %.0f%%)", 100 * v->imbalanced_share);
+	} else {
+		print_string(p, PRINT_JSON, "imbalanced_channel", "%s", NULL);
+		print_string(p, PRINT_JSON, "imbalanced_channel_share", "%s", NULL);
+	}
+	print_string(p, PRINT_JSON, "bandwidth_source", "%s",
+		     curve_source_name(src));
+	print_close_object(p);
+	print_string(p, PRINT_JSON, "verdict_reason", "%s", NULL);
+}
