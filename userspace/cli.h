@@ -24,6 +24,7 @@ enum mdc_exit {
 	MDC_EXIT_KERNEL = 5,	/* any other kernel or netlink error */
 	MDC_EXIT_LOCAL = 6,	/* output not written, out of memory */
 	MDC_EXIT_UNAVAILABLE = 7, /* no counter can be read on this machine */
+	MDC_EXIT_VALIDATE = 8,	/* validate: a counter missed the traffic */
 };
 
 /* Options every command accepts, globally or after its name. */

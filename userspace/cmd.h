@@ -24,6 +24,8 @@
 int cmd_info(const struct opts *o, int argc, char **argv);
 void cmd_info_usage(FILE *f);
 int cmd_snapshot(const struct opts *o, int argc, char **argv);
+int cmd_validate(const struct opts *o, int argc, char **argv);
+void cmd_validate_usage(FILE *f);
 void cmd_snapshot_usage(FILE *f);
 int cmd_watch(const struct opts *o, int argc, char **argv);
 void cmd_watch_usage(FILE *f);

@@ -39,6 +39,8 @@ static const struct command commands[] = {
 	  "run a command and print the counters over exactly its lifetime", NULL },
 	{ "export", cmd_export, cmd_export_usage,
 	  "serve the counters as Prometheus metrics (HTTP, textfile)", NULL },
+	{ "validate", cmd_validate, cmd_validate_usage,
+	  "check the counters against the traffic STREAM computes", NULL },
 	{ "run", cmd_run, cmd_run_usage,
 	  "run a memory micro-kernel, one of:", cmd_run_kernel_names },
 	{ "calibrate", cmd_calibrate, cmd_calibrate_usage,
@@ -101,6 +103,7 @@ static void usage(FILE *f)
 	      "  5  any other kernel or netlink error\n"
 	      "  6  local error: the output could not be written, out of memory\n"
 	      "  7  nothing to measure: no counter is available on this machine\n"
+	      "  8  validate: a counter does not see the traffic it should\n"
 	      "'stat' exits with the status of the command it ran (see its --help).\n",
 	      f);
 }

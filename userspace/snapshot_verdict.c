@@ -102,15 +102,6 @@ int snapshot_judge(const struct nlmsghdr *const *before, size_t nr_before,
 	return 0;
 }
 
-static void rate(struct printer *p, const char *key, const char *fmt,
-		 const char *nullfmt, double v)
-{
-	if (isfinite(v))
-		print_double(p, PRINT_ANY, key, fmt, v);
-	else
-		print_string(p, PRINT_ANY, key, nullfmt, NULL);
-}
-
 void snapshot_judged_print(struct printer *p, const struct snap_judged *j,
 			   enum curve_source src)
 {
@@ -119,11 +110,11 @@ void snapshot_judged_print(struct printer *p, const struct snap_judged *j,
 		print_u64(p, PRINT_JSON, "window_ns", "%" PRIu64, j->m.interval_ns);
 	else
 		print_string(p, PRINT_JSON, "window_ns", "%s", NULL);
-	rate(p, "window_read_gbps", "  %7.2f", "  %7s",
+	verdict_num(p, "window_read_gbps", "  %7.2f", "  %7s",
 	     j->have ? j->m.read_gbps : NAN);
-	rate(p, "window_write_gbps", "  %7.2f", "  %7s",
+	verdict_num(p, "window_write_gbps", "  %7.2f", "  %7s",
 	     j->have ? j->m.write_gbps : NAN);
-	rate(p, "window_load_miss_real_latency_ns", "  %10.1f", "  %10s",
+	verdict_num(p, "window_load_miss_real_latency_ns", "  %10.1f", "  %10s",
 	     j->have ? j->m.load_miss_real_latency_ns : NAN);
 	verdict_print(p, &j->v, src);
 	print_textf(p, "\n");

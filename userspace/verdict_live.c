@@ -109,11 +109,10 @@ void verdict_live(const struct verdict_src *vs, const struct interval *m,
 	verdict_compute(cs, pf, &in, v);
 }
 
-/* A double or null (JSON), or '-' in its column. */
-static void num(struct printer *p, const char *key, const char *fmt,
-		const char *nullfmt, bool have, double v)
+void verdict_num(struct printer *p, const char *key, const char *fmt,
+		 const char *nullfmt, double v)
 {
-	if (have && isfinite(v))
+	if (isfinite(v))
 		print_double(p, PRINT_ANY, key, fmt, v);
 	else
 		print_string(p, PRINT_ANY, key, nullfmt, NULL);
@@ -135,8 +134,8 @@ void verdict_print(struct printer *p, const struct verdict *v,
 	print_double(p, PRINT_JSON, "utilization", "%f", v->place.utilization);
 	print_double(p, PRINT_JSON, "peak_gbps", "%f", v->place.peak_gbps);
 	print_double(p, PRINT_JSON, "headroom_gbps", "%f", v->place.headroom_gbps);
-	num(p, "expected_latency_ns", "  %6.1f", "  %6s", true,
-	    v->place.expected_latency_ns);
+	verdict_num(p, "expected_latency_ns", "  %6.1f", "  %6s",
+		    v->place.expected_latency_ns);
 	print_double(p, PRINT_ANY, "stress", "  %6.2f", v->stress);
 	print_string(p, PRINT_ANY, "label", "  %s", verdict_label_name(v->label));
 	print_string(p, PRINT_JSON, "latency_disagreement", "%s", dis);

@@ -47,6 +47,10 @@ void verdict_live(const struct verdict_src *vs, const struct interval *m,
  * JSON: "verdict" (an object, or null) and "verdict_reason" (null, or
  * why there is no verdict). @src is the curve's bandwidth source.
  */
+/* A double through @fmt, or null (JSON) and '-' through @nullfmt (text). */
+void verdict_num(struct printer *p, const char *key, const char *fmt,
+		 const char *nullfmt, double v);
+
 #define VERDICT_HEADER "   util%  exp_ns  stress  verdict"
 void verdict_print(struct printer *p, const struct verdict *v,
 		   enum curve_source src);

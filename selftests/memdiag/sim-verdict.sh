@@ -14,33 +14,14 @@
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. selftests/lib.sh
+. selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_KO:?}
 simko=${MEMDIAG_SIM_KO:?}
-ctl=userspace/memdiagctl
-dbg=/sys/kernel/debug/memdiag_sim
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-poke() { echo "$*" > $dbg/poke; }
-peek() { # the value of register "KIND WHERE ADDR"
-	echo "$*" > $dbg/peek && awk '{ print $4 }' $dbg/peek
-}
-# within PCT VALUE WANT: |VALUE - WANT| <= PCT % of WANT
-within() {
-	awk -v p="$1" -v v="$2" -v w="$3" 'BEGIN { d = v - w; if (d < 0) d = -d;
-		exit !(v != "null" && v != "" && d <= p / 100 * w) }'
-}
-set_rates() { # socket rd_mbps wr_mbps latency_cycles
-	local d=$dbg/socket$1
-	echo "$2" > $d/read_bw_mbps
-	echo "$3" > $d/write_bw_mbps
-	echo "$4" > $d/load_latency_cycles
-	echo 1000000 > $d/l1_miss_per_sec
-	echo 0 > $d/lfb_hit_per_sec
-	echo 0 > $d/offcore_read_mbps
-}
+# rates SOCKET RD_MBPS WR_MBPS LATENCY: a million L1 misses/s at LATENCY
+rates() { set_rates "$1" "$2" "$3" "$4" 1000000 0 0; }
 
 # A curve file for socket 0: a read-only and a 1:1 curve, prefetchers on.
 # At read fraction 0.6 the peak is 16 + (20 - 16) * 0.2 = 16.8 GB/s.
@@ -92,13 +73,13 @@ for row in "10 ok" "60 latency-rising" "95 bandwidth-bound" "110 saturated"; do
 	gbps=$(awk -v p="$pct" -v k="$peak" 'BEGIN { printf "%.4f", p / 100 * k }')
 	rd=$(awk -v g="$gbps" 'BEGIN { printf "%d", g * 0.6 * 1000 }')
 	wr=$(awk -v g="$gbps" 'BEGIN { printf "%d", g * 0.4 * 1000 }')
-	set_rates 0 "$rd" "$wr" 200
+	rates 0 "$rd" "$wr" 200
 	"$ctl" -j watch --socket 0 --interval 200ms --count 2 \
 		--curve "$tmp/curve.json" > "$tmp/w.json" 2> "$tmp/w.err"
 	tail -n 1 "$tmp/w.json" > "$tmp/last.json"
 	u=$(jq -r '.verdict.utilization' "$tmp/last.json" 2>/dev/null)
 	l=$(jq -r '.verdict.label' "$tmp/last.json" 2>/dev/null)
-	if [ "$l" = "$want" ] && within 2 "$u" "$(awk -v p="$pct" 'BEGIN { print p / 100 }')" &&
+	if [ "$l" = "$want" ] && within 3 "$u" "$(awk -v p="$pct" 'BEGIN { print p / 100 }')" &&
 	   jqt '.verdict_reason == null and .verdict.bandwidth_source == "imc" and
 		(.verdict.peak_gbps - 16.8 | fabs) < 0.001' "$tmp/last.json" > /dev/null; then
 		ok "watch -j: $pct % of the peak at 3:2 is $want (utilization $u)"
@@ -106,13 +87,13 @@ for row in "10 ok" "60 latency-rising" "95 bandwidth-bound" "110 saturated"; do
 		not_ok "watch -j: $pct % of the peak at 3:2 is $want" \
 			"label $l, utilization $u" "$(cat "$tmp/w.json" "$tmp/w.err")"
 	fi
-	"$ctl" -j snapshot --socket 0 --window 300ms --curve "$tmp/curve.json" \
+	"$ctl" -j snapshot --socket 0 --window 1s --curve "$tmp/curve.json" \
 		> "$tmp/s.json" 2> "$tmp/s.err"
 	u=$(jq -r '.[0].verdict.utilization' "$tmp/s.json" 2>/dev/null)
 	l=$(jq -r '.[0].verdict.label' "$tmp/s.json" 2>/dev/null)
-	if [ "$l" = "$want" ] && within 2 "$u" "$(awk -v p="$pct" 'BEGIN { print p / 100 }')" &&
+	if [ "$l" = "$want" ] && within 3 "$u" "$(awk -v p="$pct" 'BEGIN { print p / 100 }')" &&
 	   jqt '.[0].verdict.imbalanced_channel == null and
-		(.[0].window_ns > 2e8)' "$tmp/s.json" > /dev/null; then
+		(.[0].window_ns > 9e8)' "$tmp/s.json" > /dev/null; then
 		ok "snapshot -j: $pct % of the peak at 3:2 is $want (utilization $u)"
 	else
 		not_ok "snapshot -j: $pct % of the peak at 3:2 is $want" \
@@ -172,7 +153,7 @@ expect_rc "snapshot --window 0 is refused, naming the option" 1 "option '--windo
 
 # An unbalanced channel: during a 2 s window, channel 1 of socket 0 gets
 # 30M extra CAS reads (1.92 GB) on top of the even spread of 6 GB/s.
-set_rates 0 6000 0 200
+rates 0 6000 0 200
 "$ctl" -j snapshot --socket 0 --window 2s --curve "$tmp/curve.json" \
 	> "$tmp/s.json" 2> "$tmp/s.err" &
 pid=$!
@@ -189,7 +170,40 @@ check "snapshot: evenly spread channels are not flagged" \
 	jqt '.[0].verdict.imbalanced_channel == null and .[0].verdict.label == "ok"' \
 	"$tmp/s.json"
 
-set_rates 0 0 0 0
+# validate: the sim counts what it is told, not stream's traffic. Told
+# nothing, every IMC check fails loudly.
+rates 0 0 0 0
+rates 1 0 0 0
+"$ctl" -j validate --size 4M --reps 1 > "$tmp/v.json" 2> "$tmp/v.err"
+rc=$?
+if [ $rc = 8 ] && grep -q "saw almost none of the traffic" "$tmp/v.err" &&
+   jqt '.pass == false and ([.checks[] | select(.counter == "imc_bytes") |
+	.pass == false and .ratio < 0.05] | length == 4 and all)' "$tmp/v.json" > /dev/null; then
+	ok "validate, the sim counting nothing: exit 8, every IMC check FAILs, said why"
+else
+	not_ok "validate, the sim counting nothing: exit 8, every IMC check FAILs, said why" \
+		"exit $rc" "$(cat "$tmp/v.json" "$tmp/v.err")"
+fi
+# Told half of what stream moved (its copy's rate, measured here first),
+# the copy check fails, saying what share the counters saw. Under TCG
+# stream's speed varies from run to run, so the share is only roughly
+# half: anything between "nothing" and the tolerance must FAIL.
+"$ctl" -j run stream --size 4M --reps 1 > "$tmp/st.json" 2> /dev/null
+rd=$(jqv "$tmp/st.json" '.results[0].counters | .traffic_read_bytes / .interval_ns * 500 | floor')
+wr=$(jqv "$tmp/st.json" '.results[0].counters | (.traffic_bytes - .traffic_read_bytes) / .interval_ns * 500 | floor')
+rates 0 "$rd" "$wr" 0
+"$ctl" -j validate --size 4M --reps 1 > "$tmp/v.json" 2> "$tmp/v.err"
+rc=$?
+r=$(jqv "$tmp/v.json" '.checks[0].ratio')
+if [ $rc = 8 ] && grep -q "copy normal imc_bytes: the counters saw" "$tmp/v.err" &&
+   awk -v r="$r" 'BEGIN { exit !(r > 0.05 && r < 0.9) }'; then
+	ok "validate, the sim counting half ($rd + $wr MB/s): copy FAILs at ratio $r"
+else
+	not_ok "validate, the sim counting half ($rd + $wr MB/s): copy FAILs" \
+		"exit $rc, ratio $r" "$(cat "$tmp/v.json" "$tmp/v.err")"
+fi
+
+rates 0 0 0 0
 check "rmmod memdiag" rmmod memdiag
 check "rmmod memdiag_sim" rmmod memdiag_sim
 tap_end

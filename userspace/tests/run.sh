@@ -83,6 +83,12 @@ t 0 out "Usage: memdiagctl watch" help watch
 t 0 out "      --curve FILE        the curve file" watch -h
 t 0 out "Usage: memdiagctl snapshot [--socket N | --all] [--channels]" snapshot --help
 t 0 out "Usage: memdiagctl snapshot" help snapshot
+t 1 err "memdiagctl: snapshot: option '--window': '5x' is not a duration" snapshot --window 5x
+t 1 err "memdiagctl: watch: option '--curve' needs a value" watch --curve
+t 0 out "Usage: memdiagctl validate [--size SIZE] [--reps N]" validate --help
+t 0 out "8 a check failed" help validate
+t 1 err "memdiagctl: validate: option '--reps': '0' is out of range" validate --reps 0
+t 1 err "memdiagctl: validate: unexpected argument 'x'" validate x
 wh="see 'memdiagctl watch --help'"
 dur="is not a duration: use seconds (2, 1.5) or a number with s or ms (1.5s, 500ms)"
 rng="is out of range: the interval must be from 1ms to 60s"
