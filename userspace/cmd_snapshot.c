@@ -24,7 +24,7 @@
  * that it never makes another client's session publish more often.
  */
 #define SNAPSHOT_SESSION_MS INTERVAL_MS_MAX
-#define SNAPSHOT_WINDOW_MS 100	/* between the readings the verdict uses */
+#define SNAPSHOT_WINDOW_MS 200	/* > the 100 ms a shared sample may be old */
 
 /*
  * The scalar attributes, in the spec's order: the table's rows (labelled
@@ -331,7 +331,7 @@ void cmd_snapshot_usage(FILE *f)
 	      "  -a, --all       every socket (the default)\n"
 	      "  -c, --channels  add each memory channel's read and write bytes\n"
 	      "  -w, --window DUR  time between the two readings: seconds (0.5) or\n"
-	      "                  with s or ms (200ms), 1ms to 60s (default 100ms)\n"
+	      "                  with s or ms (200ms), 1ms to 60s (default 200ms)\n"
 	      "      --curve FILE  the curve file (default: the calibrate's)\n"
 	      "  -j, --json      print a JSON array with one object per socket; its keys\n"
 	      "                  are the netlink spec's attribute names in snake_case\n"
