@@ -160,7 +160,7 @@ int calib_run(const struct kern_cfg *cfg, const struct calib_params *p,
 	bytes = calloc(n * cfg->nthreads, sizeof(*bytes));
 	ctx.seg_ns = calloc(p->segs, sizeof(*ctx.seg_ns));
 	if (!sec || !t || !bytes || !ctx.seg_ns) {
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		goto out;
 	}
 	for (i = 0; i < cfg->nthreads; i++)

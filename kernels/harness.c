@@ -209,20 +209,29 @@ void *kern_alloc(size_t bytes, bool hugepages)
 
 	if (!bytes)
 		bytes = 1;
-	if (hugepages)
-		return alloc_huge(bytes);
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	kern_place(p, bytes);
+	if (kern_budget_take(bytes) < 0)
+		return NULL;	/* more than MemAvailable: kern_oom() says */
+	if (hugepages) {
+		p = alloc_huge(bytes);
+	} else {
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			p = NULL;
+		else
+			kern_place(p, bytes);
+	}
+	if (!p)
+		kern_budget_give(bytes);
 	return p;
 }
 
 void kern_free(void *p, size_t bytes)
 {
-	if (p)
-		munmap(p, bytes ? bytes : 1);
+	if (!p)
+		return;
+	munmap(p, bytes ? bytes : 1);
+	kern_budget_give(bytes ? bytes : 1);
 }
 
 struct run {
@@ -235,7 +244,7 @@ struct run {
 	pthread_cond_t gate;
 	int go;			/* 1: all threads started, -1: give up */
 	int failed;		/* some thread could not pin or set up */
-	char err[160];
+	char err[256];	/* a refusal with its numbers fits */
 };
 
 struct worker {
@@ -250,9 +259,13 @@ static void fail(struct run *r, bool oom, unsigned int tid, int cpu)
 	pthread_mutex_lock(&r->lock);
 	if (!r->failed) {
 		r->failed = 1;
-		if (oom)
+		if (oom) {
+			char why[200];
+
+			kern_oom(why, sizeof(why));
 			snprintf(r->err, sizeof(r->err),
-				 "thread %u (CPU %d): out of memory", tid, cpu);
+				 "thread %u (CPU %d): %s", tid, cpu, why);
+		}
 		else
 			snprintf(r->err, sizeof(r->err),
 				 "thread %u cannot be pinned to CPU %d: %s",
@@ -358,7 +371,7 @@ int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	r.sec = sec;
 	w = calloc(cfg->nthreads, sizeof(*w));
 	if (!w) {
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		return -1;
 	}
 	pthread_mutex_init(&r.lock, NULL);

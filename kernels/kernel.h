@@ -75,6 +75,16 @@ void *kern_alloc(size_t bytes, bool hugepages);
 void kern_free(void *p, size_t bytes);
 
 /*
+ * The memory budget of kern_alloc() (budget.c): take @bytes against
+ * MemAvailable (-1 when they do not fit: refused, nothing taken), give
+ * them back. kern_oom() writes why the last allocation failed: the
+ * refusal with its numbers, or "out of memory".
+ */
+int kern_budget_take(size_t bytes);
+void kern_budget_give(size_t bytes);
+void kern_oom(char *err, size_t errsz);
+
+/*
  * The pages the kernel gave a buffer (pages.c), asked for or not: exact
  * for the range on Linux 6.7 and later (PAGEMAP_SCAN), else per mapping
  * from /proc/self/smaps (exact false). Huge pages are PMD-mapped THP

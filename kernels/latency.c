@@ -65,13 +65,15 @@ int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
 	memset(c, 0, sizeof(*c));
 	if (n < 2)
 		return -1;
-	succ = malloc(n * sizeof(*succ));
-	if (!succ)
-		return -1;
 	c->bytes = n * KERN_LINE;
 	lines = kern_alloc(c->bytes, hugepages);
-	if (!lines) {
-		free(succ);
+	if (!lines)
+		return -1;
+	/* the permutation's scratch counts against MemAvailable too */
+	succ = kern_budget_take(n * sizeof(*succ)) < 0 ? NULL :
+	       malloc(n * sizeof(*succ));
+	if (!succ) {
+		kern_free(lines, c->bytes);
 		return -1;
 	}
 	/* Sattolo: a uniformly random permutation with a single cycle */
@@ -86,6 +88,7 @@ int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
 	for (i = 0; i < n; i++)	/* first touch, by this thread */
 		lines[i].next = &lines[succ[i]];
 	free(succ);
+	kern_budget_give(n * sizeof(*succ));
 	c->lines = lines;
 	/* warm the caches and TLBs up with at most one lap */
 	if (warm > n)
@@ -179,7 +182,7 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		free(s);
 		free(t);
 		free(ctx.pg);
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		return -1;
 	}
 	ctx.t = t;

@@ -149,7 +149,7 @@ int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 	gen = calloc((size_t)n * cfg->nthreads, sizeof(*gen));
 	t = calloc(cfg->nthreads, sizeof(*t));
 	if (!sec || !v || !w || !ctx.ns || !gen || !t) {
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		goto out;
 	}
 	for (i = 0; i < cfg->nthreads; i++)

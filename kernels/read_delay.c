@@ -129,13 +129,13 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 	}
 	s = calloc(cfg->reps, sizeof(*s));
 	if (!s) {
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		return -1;
 	}
 	t = calloc(cfg->nthreads, sizeof(*t));
 	if (!t) {
 		free(s);
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		return -1;
 	}
 	ctx.cfg = cfg;

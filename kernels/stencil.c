@@ -630,7 +630,7 @@ int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
 	    !c.bar.release || !sec) {
 		st_free(&c);
 		free(sec);
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		return -1;
 	}
 	memset(c.t, 0, P * sizeof(*c.t));

@@ -294,7 +294,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 		free(sec);
 		free(v);
 		free(t);
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 		return -1;
 	}
 	ctx.t = t;

@@ -143,7 +143,7 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 		snprintf(err, errsz, "the array is too small for %u threads",
 			 cfg->nthreads);
 	} else if (!sec || !ctx.s || !ctx.b) {
-		snprintf(err, errsz, "out of memory");
+		kern_oom(err, errsz);
 	} else {
 		rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
 	}

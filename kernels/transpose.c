@@ -328,8 +328,7 @@ int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 	sec = calloc(cfg->reps, sizeof(*sec));
 	ctx.bad = calloc(cfg->nthreads, sizeof(*ctx.bad));
 	if (!src || !ref || ((variants & ~1u) && !dst) || !sec || !ctx.bad) {
-		snprintf(err, errsz, "out of memory for three %zu-byte matrices",
-			 bytes);
+		kern_oom(err, errsz);	/* three matrices of bytes each */
 		rc = -1;
 		goto out;
 	}

@@ -166,6 +166,14 @@ t 1 err "memdiagctl: run: option '--size': '4.3K' is not a whole number of bytes
 t 1 err "memdiagctl: run: option '--size': '64mb' is not a size" run latency --size 64mb
 t 1 err "memdiagctl: run: option '--size': '1.' is not a size" run latency --size 1.
 t 1 err "memdiagctl: run: option '--size': '1.5K' is out of range" run latency --size 1.5K
+# A kernel whose buffers exceed MemAvailable is refused at once, with the
+# numbers, never OOM-killed (1024G is more than this test's machines have)
+for k in latency stream read-delay loaded-latency stencil traffic; do
+	n=1
+	[ $k = loaded-latency ] && n=2
+	t 6 err "memdiagctl: run: $k failed: thread " run $k --size 1024G --threads $n --reps 1
+	t 6 err "MiB but MemAvailable is" run $k --size 1024G --threads $n --reps 1
+done
 # the suffixes people type, all binary (likwid-bench's and MLC's MB)
 for sz in 65536:64K 65536:64kB 65536:64KiB 65536:64KB 1572864:1.5M 1572864:1.5MiB 1572864:1.5MB 4608:4.5K; do
 	"$bin" -j run latency --size "${sz#*:}" --reps 1 > "$tmp/out" 2> "$tmp/err"
