@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/topology.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 
 #include "prefetch_int.h"

@@ -237,8 +237,8 @@ int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 static int pf_change_check(struct sk_buff *skb, struct genl_info *info,
 			   bool restore, u32 *mask, bool *off)
 {
-	struct nlattr *which = info->attrs[MEMDIAG_A_PREFETCH_PREFETCHERS];
 	u32 n = memdiag.prefetch ? memdiag.prefetch->n_bits : 0;
+	struct nlattr *which;
 	char *why;
 
 	if (!memdiag_nl_allowed(skb, info->extack, info->genlhdr->cmd))
@@ -255,6 +255,8 @@ static int pf_change_check(struct sk_buff *skb, struct genl_info *info,
 		GENL_SET_ERR_MSG(info, "disable is required: 1 for off, 0 for on");
 		return -EINVAL;
 	}
+	/* only now: prefetch-restore's attrs[] ends before PREFETCHERS */
+	which = info->attrs[MEMDIAG_A_PREFETCH_PREFETCHERS];
 	*mask = nla_get_u32(which);
 	*off = nla_get_u8(info->attrs[MEMDIAG_A_PREFETCH_DISABLE]);
 	if (!*mask || (*mask & ~GENMASK(n - 1, 0))) {
