@@ -83,7 +83,7 @@ check "--interval -j: each timeline row has time_unix_ns, the wall clock within 
 	'[.[] | select(has("read_gbps"))] | length > 0 and all(.[]; (.time_unix_ns / 1e9 - $now | fabs) < 60)' /tmp/tl.json
 
 # Timelines for logs: watch --csv -o FILE, --timestamp
-"$ctl" watch --socket 0 --interval 500ms --count 2 --csv -o /tmp/w.csv > /tmp/w.out 2>&1
+"$ctl" watch --socket 0 --interval 500ms --count 2 --csv -o /tmp/w.csv > /tmp/w.out 2> /tmp/w.err
 check "watch --csv -o FILE: nothing on stdout, the header of JSON keys and 2 rows in FILE" \
 	sh -c "[ ! -s /tmp/w.out ] && head -1 /tmp/w.csv | grep -q '^socket,time_ns,time_unix_ns,interval_ns,valid,read_bytes,' &&
 	       [ \$(wc -l < /tmp/w.csv) = 3 ] && tail -1 /tmp/w.csv | grep -Eq '^0,[0-9]+,[0-9]{19},[0-9]+,true,'"
