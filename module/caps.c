@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * caps.c - decide, once at load time, which capabilities this machine
- * offers and write down why the others are missing.
+ * caps.c - write down, once at load time, which capabilities this machine
+ * offers and why the others are missing, from what main.c's probes found.
  *
  * Every probe only reads: PCI devices and their config space, CPUID, and
  * MSR reads that are allowed to fault. The reasons end up verbatim in
  * get-info, so they say what was looked for and what a user can do.
  */
 #include <linux/kernel.h>
-#include <linux/cpumask.h>
-#include <asm/msr-index.h>
 
 #include "memdiag.h"
 
@@ -24,50 +22,78 @@ static __printf(3, 4) void cap_set(struct memdiag_cap *cap, bool available,
 	va_end(ap);
 }
 
-/**
- * memdiag_caps_probe() - fill @st->caps and the core mode
- * @st: state with platform, identity and uarch already set
- */
-void memdiag_caps_probe(struct memdiag_state *st)
+/* A processor memdiag does not know: every counter capability says so. */
+void memdiag_caps_unsupported(struct memdiag_state *st)
 {
-	struct memdiag_cap *caps = st->caps;
-	char why[MEMDIAG_REASON_LEN];
 	unsigned int i;
 
-	st->core_mode = MEMDIAG_CORE_MODE_NONE;
-	/* prefetchers are described apart from the counters, per family */
-	memdiag_prefetch_probe(st, &caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL]);
-	if (!st->uarch) {
-		for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++) {
-			if (i == MEMDIAG_CAPABILITY_PREFETCH_CONTROL)
-				continue;
-			cap_set(&caps[i], false,
-				"unsupported processor: %s family 0x%x model 0x%x (see uarch-reason)",
-				st->ident.vendor, st->ident.family, st->ident.model);
-		}
-		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
-			 "unsupported processor");
-		return;
+	for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++) {
+		if (i == MEMDIAG_CAPABILITY_PREFETCH_CONTROL)
+			continue;
+		cap_set(&st->caps[i], false,
+			"unsupported processor: %s family 0x%x model 0x%x (see uarch-reason)",
+			st->ident.vendor, st->ident.family, st->ident.model);
 	}
+	snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
+		 "unsupported processor");
+}
 
-	if (memdiag_imc_discover(st, why, sizeof(why)))
-		cap_set(&caps[MEMDIAG_CAPABILITY_IMC_BANDWIDTH], false, "%s", why);
-	else
-		cap_set(&caps[MEMDIAG_CAPABILITY_IMC_BANDWIDTH], true, "%s", "");
+/* imc-bandwidth from memdiag_imc_discover()'s result @err and reason. */
+void memdiag_caps_imc(struct memdiag_state *st, int err, const char *why)
+{
+	cap_set(&st->caps[MEMDIAG_CAPABILITY_IMC_BANDWIDTH], !err, "%s",
+		err ? why : "");
+}
 
-	if (memdiag_core_init(st, why, sizeof(why))) {
+/* core-latency, offcore and the core mode from memdiag_core_init()'s. */
+void memdiag_caps_core(struct memdiag_state *st, int err, const char *why)
+{
+	struct memdiag_cap *caps = st->caps;
+
+	if (err) {
 		cap_set(&caps[MEMDIAG_CAPABILITY_CORE_LATENCY], false, "%s", why);
 		cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], false, "%s", why);
 		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
 			 "%s", why);
+		return;
+	}
+	cap_set(&caps[MEMDIAG_CAPABILITY_CORE_LATENCY], true, "%s", "");
+	if (st->uarch->core[MEMDIAG_EV_OFFCORE].perf)
+		cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], true, "%s", "");
+	else
+		cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], false,
+			"%s has no offcore event in memdiag's table",
+			st->uarch->name);
+	memdiag_core_choose_mode(st);
+}
+
+/**
+ * memdiag_core_choose_mode() - msr or perf, and why, for get-info
+ * @st: state whose core capability is available
+ *
+ * core=auto takes the MSRs when perf's reservation of the event selects
+ * can be had right now (it is released again at once), perf otherwise.
+ */
+void memdiag_core_choose_mode(struct memdiag_state *st)
+{
+	char *r = st->core_mode_reason;
+	size_t len = sizeof(st->core_mode_reason);
+
+	if (st->core_pref == MEMDIAG_CORE_MODE_PERF) {
+		st->core_mode = MEMDIAG_CORE_MODE_PERF;
+		snprintf(r, len, "%s",
+			 "core=perf: counting through in-kernel perf events, alongside the NMI watchdog and other perf users");
+	} else if (st->core_pref == MEMDIAG_CORE_MODE_MSR) {
+		st->core_mode = MEMDIAG_CORE_MODE_MSR;
+		snprintf(r, len, "%s",
+			 "core=msr: memdiag programs the PMU MSRs at session start and refuses while perf, the NMI watchdog or another tool holds them");
+	} else if (memdiag_core_pmu_free()) {
+		st->core_mode = MEMDIAG_CORE_MODE_MSR;
+		snprintf(r, len, "%s",
+			 "core=auto: the PMU is free, so memdiag programs its MSRs at session start");
 	} else {
-		cap_set(&caps[MEMDIAG_CAPABILITY_CORE_LATENCY], true, "%s", "");
-		if (st->uarch->core[MEMDIAG_EV_OFFCORE].perf)
-			cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], true, "%s", "");
-		else
-			cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], false,
-				"%s has no offcore event in memdiag's table",
-				st->uarch->name);
-		memdiag_core_choose_mode(st);
+		st->core_mode = MEMDIAG_CORE_MODE_PERF;
+		snprintf(r, len, "%s",
+			 "core=auto: perf holds the PMU (the NMI watchdog or a perf user), so counting through in-kernel perf events");
 	}
 }

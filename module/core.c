@@ -351,12 +351,12 @@ static void reserve_release(void)
 	reserved = false;
 }
 
-/* perf's reservation of the event selects (meaningful on hardware only) */
+/* perf's reservation of the event selects, where perf sees the PMU */
 static int reserve(char *msg, size_t len)
 {
 	unsigned int i, j;
 
-	if (plat() != &memdiag_hw_platform)
+	if (!plat()->perf_pmu)
 		return 0;
 	for (i = 0; i < n_gp; i++) {
 		if (!(gp_used & BIT(i)) || reserve_evntsel_nmi(MSR_P6_EVNTSEL0 + i))
@@ -420,7 +420,7 @@ int memdiag_core_start(char *msg, size_t len)
 	err = msr_start(msg, len);
 	/* core=auto: if perf took the PMU since load, count through perf */
 	if (err == -EBUSY && st->core_pref == MEMDIAG_CORE_MODE_NONE &&
-	    plat() == &memdiag_hw_platform &&
+	    plat()->perf_pmu &&
 	    !memdiag_core_perf_start(events, msg, len)) {
 		st->core_mode = MEMDIAG_CORE_MODE_PERF;
 		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
@@ -448,37 +448,15 @@ void memdiag_core_stop(void)
 	running = false;
 }
 
-/**
- * memdiag_core_choose_mode() - msr or perf, and why, for get-info
- * @st: state whose core capability is available
- *
- * core=auto takes the MSRs when perf's reservation of the event selects
- * can be had right now (it is released again at once), perf otherwise.
- */
-void memdiag_core_choose_mode(struct memdiag_state *st)
+/* Could memdiag take the PMU from perf right now? (Released at once.) */
+bool memdiag_core_pmu_free(void)
 {
-	char *r = st->core_mode_reason;
-	size_t len = sizeof(st->core_mode_reason);
 	char why[MEMDIAG_REASON_LEN];
 
-	if (st->core_pref == MEMDIAG_CORE_MODE_PERF) {
-		st->core_mode = MEMDIAG_CORE_MODE_PERF;
-		snprintf(r, len, "%s",
-			 "core=perf: counting through in-kernel perf events, alongside the NMI watchdog and other perf users");
-	} else if (st->core_pref == MEMDIAG_CORE_MODE_MSR) {
-		st->core_mode = MEMDIAG_CORE_MODE_MSR;
-		snprintf(r, len, "%s",
-			 "core=msr: memdiag programs the PMU MSRs at session start and refuses while perf, the NMI watchdog or another tool holds them");
-	} else if (!reserve(why, sizeof(why))) {
-		reserve_release();
-		st->core_mode = MEMDIAG_CORE_MODE_MSR;
-		snprintf(r, len, "%s",
-			 "core=auto: the PMU is free, so memdiag programs its MSRs at session start");
-	} else {
-		st->core_mode = MEMDIAG_CORE_MODE_PERF;
-		snprintf(r, len, "%s",
-			 "core=auto: perf holds the PMU (the NMI watchdog or a perf user), so counting through in-kernel perf events");
-	}
+	if (reserve(why, sizeof(why)))
+		return false;
+	reserve_release();
+	return true;
 }
 
 /* Read one CPU and add its counts; false if its interval is invalid. */

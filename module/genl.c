@@ -186,7 +186,7 @@ static int put_capability(struct sk_buff *msg, unsigned int id,
 	return 0;
 }
 
-/* Fill the get-info reply; the caller holds cpus_read_lock(). */
+/* Fill the get-info reply; the caller holds cpus_read_lock(), memdiag_lock. */
 static int fill_info(struct sk_buff *msg)
 {
 	const struct memdiag_cpu_ident *id = &memdiag.ident;
@@ -252,7 +252,10 @@ int memdiag_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EMSGSIZE;
 		goto free;
 	}
+	/* the core mode and its reason change at session start */
+	mutex_lock(&memdiag_lock);
 	err = fill_info(msg);
+	mutex_unlock(&memdiag_lock);
 	if (err)
 		goto free;
 	cpus_read_unlock();
@@ -296,8 +299,8 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *ival = info->attrs[MEMDIAG_A_SESSION_INTERVAL_MS];
 	const char *limit = NULL;
 	struct sk_buff *msg;
+	u32 id, ms, mode;
 	char *why;
-	u32 id, ms;
 	void *hdr;
 	int err;
 
@@ -321,7 +324,7 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 	why = memdiag_msg_buf();
 	err = memdiag_session_start(info->snd_portid,
 				    sock_i_uid(NETLINK_CB(skb).sk), ms, &id,
-				    &limit, why, MEMDIAG_REASON_LEN);
+				    &mode, &limit, why, MEMDIAG_REASON_LEN);
 	if (err) {
 		if (limit)
 			memdiag_set_err_msg(info->extack, limit);
@@ -333,7 +336,7 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 				MEMDIAG_CMD_SESSION_START);
 	if (!hdr || nla_put_u32(msg, MEMDIAG_A_SESSION_ID, id) ||
 	    nla_put_u32(msg, MEMDIAG_A_SESSION_INTERVAL_MS, ms) ||
-	    nla_put_u32(msg, MEMDIAG_A_SESSION_CORE_MODE, memdiag.core_mode)) {
+	    nla_put_u32(msg, MEMDIAG_A_SESSION_CORE_MODE, mode)) {
 		memdiag_session_stop(info->snd_portid, id);
 		GENL_SET_ERR_MSG(info, "session-start reply could not be built");
 		err = -EMSGSIZE;

@@ -80,8 +80,13 @@ module_param_cb(core, &core_ops, NULL, 0444);
 MODULE_PARM_DESC(core,
 		 "Core counters through: auto (default: msr if free, else perf), msr or perf");
 
+/*
+ * Load: each step below sets up what the error path and memdiag_exit()
+ * take down, in reverse order. The probes only read the machine.
+ */
 static int __init memdiag_init(void)
 {
+	char why[MEMDIAG_REASON_LEN];
 	int err;
 
 	err = memdiag_platform_get(&memdiag);
@@ -89,7 +94,20 @@ static int __init memdiag_init(void)
 		return err;
 	memdiag.uarch = memdiag_uarch_match(&memdiag.ident, memdiag.uarch_reason,
 					    sizeof(memdiag.uarch_reason));
-	memdiag_caps_probe(&memdiag);
+	memdiag.core_mode = MEMDIAG_CORE_MODE_NONE;
+	/* prefetchers are described apart from the counters, per family */
+	memdiag_prefetch_probe(&memdiag,
+			       &memdiag.caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL]);
+	if (memdiag.uarch) {
+		/* the IMC boxes: memdiag_imc_free() */
+		err = memdiag_imc_discover(&memdiag, why, sizeof(why));
+		memdiag_caps_imc(&memdiag, err, why);
+		/* per-CPU core counter state: memdiag_core_exit() */
+		err = memdiag_core_init(&memdiag, why, sizeof(why));
+		memdiag_caps_core(&memdiag, err, why);
+	} else {
+		memdiag_caps_unsupported(&memdiag);
+	}
 
 	err = memdiag_prefetch_init();
 	if (err) {

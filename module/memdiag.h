@@ -148,7 +148,10 @@ const struct memdiag_uarch *memdiag_uarch_match(const struct memdiag_cpu_ident *
 						char *reason, size_t len);
 
 /* caps.c */
-void memdiag_caps_probe(struct memdiag_state *st);
+void memdiag_caps_unsupported(struct memdiag_state *st);
+void memdiag_caps_imc(struct memdiag_state *st, int err, const char *why);
+void memdiag_caps_core(struct memdiag_state *st, int err, const char *why);
+void memdiag_core_choose_mode(struct memdiag_state *st);
 
 /* topology.c */
 unsigned int memdiag_socket_of(unsigned int cpu);
@@ -166,7 +169,7 @@ void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
 
 /* core.c */
 int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len);
-void memdiag_core_choose_mode(struct memdiag_state *st);
+bool memdiag_core_pmu_free(void);
 void memdiag_core_exit(void);
 int memdiag_core_start(char *msg, size_t len);
 void memdiag_core_stop(void);
@@ -186,7 +189,7 @@ typedef void (*memdiag_publish_fn)(const struct memdiag_snap *snaps,
 int memdiag_session_init(memdiag_publish_fn publish);
 void memdiag_session_exit(void);
 int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
-			  const char **why, char *msg, size_t len);
+			  u32 *mode, const char **why, char *msg, size_t len);
 int memdiag_session_stop(u32 portid, u32 id);
 bool memdiag_session_active(void);
 int memdiag_session_snapshot(struct memdiag_snap *snaps, u64 max_age_ns);

@@ -51,6 +51,11 @@ struct memdiag_cpu_ident {
 
 struct memdiag_platform_ops {
 	const char *name;		/* "hw" or "sim" */
+	/*
+	 * perf's events and counter reservations see this platform's PMU
+	 * (the real hardware's), so memdiag must share it with perf.
+	 */
+	bool perf_pmu;
 
 	void (*cpu_ident)(struct memdiag_cpu_ident *id);
 

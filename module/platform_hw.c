@@ -127,6 +127,7 @@ static void hw_mmio_write(void *map, unsigned int off, unsigned int width,
 
 const struct memdiag_platform_ops memdiag_hw_platform = {
 	.name		= "hw",
+	.perf_pmu	= true,
 	.cpu_ident	= hw_cpu_ident,
 	.msr_batch	= hw_msr_batch,
 	.pci_get	= hw_pci_get,

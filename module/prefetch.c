@@ -367,8 +367,8 @@ static void pf_set_record(const struct cpumask *cores, int socket, u32 mask,
 		}
 	}
 	/* CPUs of the socket(s) that are offline now get it when they return */
-	for (s = 0; socket != -2 && s < MEMDIAG_MAX_SOCKETS; s++) {
-		if (socket != -1 && s != socket)
+	for (s = 0; socket != MEMDIAG_PF_CPU_LIST && s < MEMDIAG_MAX_SOCKETS; s++) {
+		if (socket != MEMDIAG_PF_ALL_SOCKETS && s != socket)
 			continue;
 		req_merge(&pf_sock[s], mask, off);
 		for_each_present_cpu(c2) {
@@ -389,7 +389,7 @@ static void pf_set_record(const struct cpumask *cores, int socket, u32 mask,
  * memdiag_prefetch_set() - switch prefetchers of some CPUs on or off
  * @scope: the CPUs asked for (online ones; widened to whole cores)
  * @socket: the socket @scope is, so that CPUs coming online there get the
- *	setting too; -1 for all sockets, -2 for a plain CPU list
+ *	setting too; MEMDIAG_PF_ALL_SOCKETS or MEMDIAG_PF_CPU_LIST
  * @mask: which prefetchers, bit i for prefetcher i of the table row
  * @off: switch them off (true) or on
  * @touched: set to the CPUs whose register was written or already right
@@ -539,8 +539,8 @@ int memdiag_prefetch_restore(const struct cpumask *scope, int socket,
 		memdiag_prefetch_widen(scope ?: cpu_online_mask, touched);
 	}
 	err = pf_restore_locked(scope, old && new ? old : NULL, new, msg, len);
-	for (s = 0; socket != -2 && s < MEMDIAG_MAX_SOCKETS; s++) {
-		if (socket != -1 && s != socket)
+	for (s = 0; socket != MEMDIAG_PF_CPU_LIST && s < MEMDIAG_MAX_SOCKETS; s++) {
+		if (socket != MEMDIAG_PF_ALL_SOCKETS && s != socket)
 			continue;
 		memset(&pf_sock[s], 0, sizeof(pf_sock[s]));
 		for_each_present_cpu(cpu)

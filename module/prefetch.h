@@ -38,4 +38,8 @@ struct memdiag_pf_desc {
 extern const struct memdiag_pf_desc memdiag_pf_table[];
 extern const unsigned int memdiag_pf_table_len;
 
+/* The socket argument of a scope that is not one socket. */
+#define MEMDIAG_PF_ALL_SOCKETS	(-1)	/* every socket */
+#define MEMDIAG_PF_CPU_LIST	(-2)	/* the CPUs listed, no socket */
+
 #endif /* _MEMDIAG_PREFETCH_H */

@@ -31,7 +31,7 @@ static bool pf_available(struct genl_info *info)
 
 /*
  * The CPUs a request names: socket, a list of cpu attributes, or (with
- * neither) all. *@socket is the socket, -1 for all, -2 for a list.
+ * neither) all. *@socket is the socket, MEMDIAG_PF_ALL_SOCKETS or MEMDIAG_PF_CPU_LIST.
  * Called with cpus_read_lock() held so that "online" stays true.
  */
 static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
@@ -43,7 +43,7 @@ static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
 	u32 cpu;
 
 	cpumask_clear(scope);
-	*socket = -1;
+	*socket = MEMDIAG_PF_ALL_SOCKETS;
 	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(attr) != MEMDIAG_A_PREFETCH_CPU)
 			continue;
@@ -64,9 +64,9 @@ static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
 			return -EINVAL;
 		}
 		__cpumask_set_cpu(cpu, scope);
-		*socket = -2;
+		*socket = MEMDIAG_PF_CPU_LIST;
 	}
-	if (*socket == -2)
+	if (*socket == MEMDIAG_PF_CPU_LIST)
 		return 0;
 	if (!sock) {
 		cpumask_copy(scope, cpu_online_mask);

@@ -261,6 +261,7 @@ static u32 new_id(void)
  * @uid: the user who opened it, for the per-user limit
  * @interval_ms: snapshot period
  * @id: the new session's id
+ * @mode: the core mode it counts in (core=auto may pick perf at start)
  * @why: a static explanation when a limit refused the session
  * @msg: why not, when the counters could not start
  * @len: size of @msg
@@ -268,7 +269,7 @@ static u32 new_id(void)
  * Return: 0, or a negative errno with *@why or @msg set.
  */
 int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
-			  const char **why, char *msg, size_t len)
+			  u32 *mode, const char **why, char *msg, size_t len)
 {
 	struct memdiag_session *s;
 	int err;
@@ -289,6 +290,7 @@ int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
 		list_add_tail(&s->node, &sessions);
 		nr_sessions++;
 		*id = s->id;
+		*mode = memdiag.core_mode;
 		mod_delayed_work(system_unbound_wq, &sampler,
 				 msecs_to_jiffies(min_interval()));
 	}
@@ -411,5 +413,7 @@ void memdiag_session_exit(void)
 	cpus_read_unlock();
 	cancel_delayed_work_sync(&sampler);
 	cpuhp_remove_state_nocalls(hp_state);
+	/* requests still arriving find no session and never read it */
 	kfree(shared);
+	shared = NULL;
 }

@@ -535,32 +535,21 @@ static int join_monitor(struct mdnl *m, struct mdnl_reply *r, void *arg)
 	return 0;
 }
 
-static int set_param(const char *val)
-{
-	FILE *f = fopen("/sys/module/memdiag/parameters/unprivileged_read", "w");
-	int err;
-
-	if (!f)
-		return -errno;
-	err = fputs(val, f) < 0 ? -EIO : 0;
-	return fclose(f) ? -errno : err;
-}
-
 TEST(unprivileged_get_info_is_eperm_until_allowed)
 {
 	char extack[256];
 
 	if (geteuid())
 		SKIP(return, "needs root to drop to nobody");
-	ASSERT_EQ(0, set_param("N"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("N"));
 	EXPECT_EQ(-EPERM, mdnl_as_nobody(nobody_get_info, NULL, extack, sizeof(extack)));
 	EXPECT_NE(NULL, strstr(extack, "CAP_PERFMON")) TH_LOG("'%s'", extack);
 	EXPECT_NE(NULL, strstr(extack, "unprivileged_read"));
 
-	ASSERT_EQ(0, set_param("Y"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("Y"));
 	EXPECT_EQ(0, mdnl_as_nobody(nobody_get_info, NULL, extack, sizeof(extack)))
 		TH_LOG("'%s'", extack);
-	ASSERT_EQ(0, set_param("N"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("N"));
 	EXPECT_EQ(-EPERM, mdnl_as_nobody(nobody_get_info, NULL, extack, sizeof(extack)));
 }
 
@@ -579,11 +568,11 @@ TEST(monitor_join_needs_cap_sys_admin_even_with_unprivileged_read)
 	ASSERT_EQ(0, mdnl_open(&m, MEMDIAG_FAMILY_NAME));
 	EXPECT_EQ(0, join_monitor(&m, NULL, NULL));
 	mdnl_close(&m);
-	ASSERT_EQ(0, set_param("N"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("N"));
 	EXPECT_EQ(-EPERM, mdnl_as_nobody(join_monitor, NULL, extack, sizeof(extack)));
-	ASSERT_EQ(0, set_param("Y"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("Y"));
 	EXPECT_EQ(-EPERM, mdnl_as_nobody(join_monitor, NULL, extack, sizeof(extack)));
-	ASSERT_EQ(0, set_param("N"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("N"));
 }
 
 int main(int argc, char **argv)

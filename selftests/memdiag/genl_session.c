@@ -95,17 +95,6 @@ static int snapshot(struct mdnl *m, struct mdnl_reply *r, struct snap *s)
 	return 0;
 }
 
-static int set_param(const char *val)
-{
-	FILE *f = fopen("/sys/module/memdiag/parameters/unprivileged_read", "w");
-	int err;
-
-	if (!f)
-		return -errno;
-	err = fputs(val, f) < 0 ? -EIO : 0;
-	return fclose(f) ? -errno : err;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -234,7 +223,7 @@ TEST_F(s, unprivileged_snapshots_share_one_sample)
 
 	ASSERT_NE(MAP_FAILED, t);
 	ASSERT_EQ(0, start(&self->m, self->r, 60000, NULL));
-	ASSERT_EQ(0, set_param("Y"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("Y"));
 	/* the pair may straddle the end of a period once; not twice */
 	for (tries = 0; tries < 2; tries++) {
 		ASSERT_EQ(0, mdnl_as_nobody(two_snapshots, t, extack,
@@ -249,7 +238,7 @@ TEST_F(s, unprivileged_snapshots_share_one_sample)
 	asked = now_ns();
 	ASSERT_EQ(0, mdnl_as_nobody(two_snapshots, t, extack, sizeof(extack)));
 	EXPECT_LE(asked, t->a.time_ns);
-	ASSERT_EQ(0, set_param("N"));
+	ASSERT_EQ(0, mdnl_set_unprivileged_read("N"));
 	munmap(t, sizeof(*t));
 }
 
@@ -272,14 +261,5 @@ TEST_F(s, channel_counts_add_up_to_the_totals)
 	EXPECT_NE(0, a.rd) TH_LOG("no traffic: set the sim's rates first");
 }
 
-int main(int argc, char **argv)
-{
-	struct mdnl m;
-	int err = mdnl_open(&m, MEMDIAG_FAMILY_NAME);
-
-	if (err)
-		ksft_exit_fail_msg("generic netlink family %s: %s: load memdiag.ko first\n",
-				   MEMDIAG_FAMILY_NAME, strerror(-err));
-	mdnl_close(&m);
-	return test_harness_run(argc, argv);
-}
+/* FIXTURE_SETUP fails every test when the family is absent */
+TEST_HARNESS_MAIN

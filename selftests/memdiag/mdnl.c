@@ -210,3 +210,14 @@ int mdnl_as_nobody(mdnl_nobody_fn fn, void *arg, char *extack, size_t len)
 	waitpid(pid, &status, 0);
 	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EFAULT;
 }
+
+int mdnl_set_unprivileged_read(const char *val)
+{
+	FILE *f = fopen("/sys/module/memdiag/parameters/unprivileged_read", "w");
+	int err;
+
+	if (!f)
+		return -errno;
+	err = fputs(val, f) < 0 ? -EIO : 0;
+	return fclose(f) ? -errno : err;
+}

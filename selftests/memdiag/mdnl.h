@@ -59,4 +59,7 @@ typedef int (*mdnl_nobody_fn)(struct mdnl *m, struct mdnl_reply *r, void *arg);
  */
 int mdnl_as_nobody(mdnl_nobody_fn fn, void *arg, char *extack, size_t len);
 
+/* Write @val ("Y" or "N") to memdiag's unprivileged_read; 0 or -errno. */
+int mdnl_set_unprivileged_read(const char *val);
+
 #endif /* _MDNL_H */

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * imc_find.c - find every memory controller channel's PMON box at load and
+ * tell which socket it belongs to: PCI devices (Haswell-EP to Cascade
+ * Lake-SP), MMIO imc_boxes behind a PCI BAR (Ice Lake-SP) or the PMON
+ * discovery tables (Sapphire/Emerald Rapids). Firmware tables are input:
+ * every read is bounded by its mapping.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/pci.h>
+
+#include "memdiag.h"
+#include "imc.h"
+
+#define EXT_CAP_START		0x100
+#define DVSEC_CAP_ID		0x23	/* uncore_discovery.h */
+#define DVSEC_ID_REG		0x8
+#define DVSEC_ID_PMON		0x1
+#define DVSEC_BIR_REG		0xc
+#define DISCOVERY_BAR0		0x10
+#define DISCOVERY_ACCESS_MMIO	1
+
+const struct memdiag_imc_desc *imc_desc;
+struct imc_box *imc_boxes;
+unsigned int imc_n_boxes;
+static unsigned int max_boxes;
+
+/* PCI bus -> socket of domain 0..N; -1 unknown */
+struct bus_map {
+	u16 domain;
+	s16 socket[256];
+};
+
+static struct bus_map *bus_maps;
+static unsigned int n_bus_maps;
+
+static struct bus_map *bus_map_of(u16 domain, bool create)
+{
+	struct bus_map *m;
+	unsigned int i;
+
+	for (i = 0; i < n_bus_maps; i++)
+		if (bus_maps[i].domain == domain)
+			return &bus_maps[i];
+	if (!create)
+		return NULL;
+	m = krealloc(bus_maps, (n_bus_maps + 1) * sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	bus_maps = m;
+	m = &bus_maps[n_bus_maps++];
+	m->domain = domain;
+	for (i = 0; i < 256; i++)
+		m->socket[i] = -1;
+	return m;
+}
+
+static int bus_socket(const struct memdiag_pci *pci)
+{
+	struct bus_map *m = bus_map_of(pci->domain, false);
+
+	return m ? m->socket[pci->bus] : -1;
+}
+
+/*
+ * Map buses to sockets as the kernel's uncore driver does: each socket's
+ * UBOX holds its node id, and GIDNIDMAP lists the node id of every
+ * package, so the index holding our node id is the physical package id.
+ * Buses without a UBOX take the mapping of the nearest UBOX bus above
+ * (ubox_reverse) or below. PCI bus order says nothing about sockets.
+ */
+static int ubox_map(void)
+{
+	struct memdiag_pci pci;
+	unsigned int idx, i;
+	struct bus_map *m;
+	u32 node, map;
+	int s;
+
+	for (idx = 0; !plat()->pci_get(imc_desc->ubox_device, idx, &pci); idx++) {
+		s = -1;
+		if (!plat()->pci_read(&pci, imc_desc->ubox_nodeid, &node) &&
+		    !plat()->pci_read(&pci, imc_desc->ubox_gidnidmap, &map)) {
+			node &= 0x7;
+			for (i = 0; i < 8; i++)
+				if (((map >> (3 * i)) & 0x7) == node) {
+					s = memdiag_package_to_socket(i);
+					break;
+				}
+		}
+		m = bus_map_of(pci.domain, true);
+		if (m)
+			m->socket[pci.bus] = s;
+		plat()->pci_put(&pci);
+		if (!m)
+			return -ENOMEM;
+	}
+	if (!idx)
+		return -ENODEV;
+
+	for (i = 0; i < n_bus_maps; i++) {
+		int b, cur = -1;
+
+		m = &bus_maps[i];
+		for (b = 0; b < 256; b++) {
+			int bus = imc_desc->ubox_reverse ? 255 - b : b;
+
+			if (m->socket[bus] >= 0)
+				cur = m->socket[bus];
+			else
+				m->socket[bus] = cur;
+		}
+	}
+	return 0;
+}
+
+static struct imc_box *box_add(int socket, unsigned int chan)
+{
+	struct imc_box *b;
+
+	if (socket < 0 || socket >= MEMDIAG_MAX_SOCKETS)
+		return NULL;
+	if (imc_n_boxes == max_boxes) {
+		unsigned int n = max_boxes ? 2 * max_boxes : 16;
+
+		b = krealloc(imc_boxes, n * sizeof(*b), GFP_KERNEL);
+		if (!b)
+			return NULL;
+		imc_boxes = b;
+		max_boxes = n;
+	}
+	b = &imc_boxes[imc_n_boxes++];
+	memset(b, 0, sizeof(*b));
+	b->socket = socket;
+	b->chan = chan;
+	b->ctl0 = imc_desc->ctl0;
+	b->ctr0 = imc_desc->ctr0;
+	return b;
+}
+
+static void find_pci_boxes(void)
+{
+	struct memdiag_pci pci;
+	unsigned int c, idx;
+	struct imc_box *b;
+
+	for (c = 0; c < imc_desc->n_chans; c++) {
+		const struct memdiag_imc_chan *ch = &imc_desc->chans[c];
+
+		for (idx = 0; !plat()->pci_get(ch->device, idx, &pci); idx++) {
+			b = NULL;
+			if (PCI_SLOT(pci.devfn) == ch->dev &&
+			    PCI_FUNC(pci.devfn) == ch->fn)
+				b = box_add(bus_socket(&pci), c);
+			if (!b) {
+				plat()->pci_put(&pci);
+				continue;
+			}
+			b->pci = pci;
+			b->has_pci = true;
+		}
+	}
+}
+
+/* Ice Lake-SP: each MC's MMIO base is spread over two config registers. */
+static void find_mmio_boxes(void)
+{
+	struct memdiag_pci pci;
+	unsigned int idx, mc, ch;
+	struct imc_box *b;
+	u32 base, off;
+	void *map;
+
+	for (idx = 0; !plat()->pci_get(imc_desc->mc_device, idx, &pci); idx++) {
+		int socket = bus_socket(&pci);
+
+		if (plat()->pci_read(&pci, imc_desc->mc_base_reg, &base))
+			goto next;
+		for (mc = 0; mc < imc_desc->n_mc; mc++) {
+			u64 phys;
+
+			if (plat()->pci_read(&pci, imc_desc->mc_off_reg + 4 * mc, &off))
+				continue;
+			phys = ((u64)(base & 0x1fffffff) << 23) |
+			       ((u64)(off & 0x7ff) << 12);
+			if (!phys)
+				continue;
+			for (ch = 0; ch < imc_desc->chans_per_mc; ch++) {
+				map = plat()->mmio_map(phys + imc_desc->chan_base +
+						       ch * imc_desc->chan_stride,
+						       imc_desc->box_size);
+				if (!map)
+					continue;
+				b = box_add(socket, mc * imc_desc->chans_per_mc + ch);
+				if (!b) {
+					plat()->mmio_unmap(map);
+					continue;
+				}
+				b->map = map;
+			}
+		}
+next:
+		plat()->pci_put(&pci);
+	}
+}
+
+static u64 read_q(void *map, unsigned int off)
+{
+	return plat()->mmio_read(map, off, 8);
+}
+
+/* Do the controls at @ctl0 and counters at @ctr0 lie inside a box? */
+static bool regs_fit(unsigned int ctl0, unsigned int ctr0)
+{
+	unsigned int last = imc_desc->n_ctrs - 1;
+
+	return ctl0 + last * imc_desc->ctl_stride + sizeof(u32) <= imc_desc->box_size &&
+	       ctr0 + last * imc_desc->ctr_stride + sizeof(u64) <= imc_desc->box_size;
+}
+
+/* Parse one PMON discovery table and add its IMC units of @socket. */
+static void parse_discovery(u64 phys, int socket)
+{
+	unsigned int stride, units, i, chan = 0;
+	void *map;
+	u64 q0;
+
+	map = plat()->mmio_map(phys, 3 * sizeof(u64));
+	if (!map)
+		return;
+	q0 = read_q(map, 0);
+	plat()->mmio_unmap(map);
+	/*
+	 * Firmware input: every read below stays inside the mapping. Each
+	 * unit's entry is three qwords, so a shorter stride is refused; the
+	 * field widths bound the mapping to 2 MiB.
+	 */
+	stride = ((q0 >> 8) & 0xff) * 8;
+	units = (q0 >> 16) & 0x3ff;
+	if (stride < 3 * sizeof(u64) || !units)
+		return;
+
+	map = plat()->mmio_map(phys, (units + 1) * stride);
+	if (!map)
+		return;
+	for (i = 1; i <= units; i++) {
+		u64 u0 = read_q(map, i * stride);
+		u64 addr = read_q(map, i * stride + 8);
+		u64 u2 = read_q(map, i * stride + 16);
+		struct imc_box *b;
+		void *box;
+
+		if ((u2 & 0xffff) != imc_desc->discovery_type ||
+		    (u0 >> 62) != DISCOVERY_ACCESS_MMIO || !addr ||
+		    ((u0 >> 16) & 0xff) != imc_desc->ctr_bits ||
+		    !regs_fit((u0 >> 8) & 0xff, (u0 >> 24) & 0xff))
+			continue;
+		box = plat()->mmio_map(addr, imc_desc->box_size);
+		if (!box)
+			continue;
+		b = box_add(socket, chan++);
+		if (!b) {
+			plat()->mmio_unmap(box);
+			continue;
+		}
+		b->map = box;
+		b->ctl0 = (u0 >> 8) & 0xff;
+		b->ctr0 = (u0 >> 24) & 0xff;
+	}
+	plat()->mmio_unmap(map);
+}
+
+/*
+ * The memory address in BAR @bir; firmware input: only BARs 0-5, memory
+ * BARs, and a 64-bit BAR only where its upper half is a BAR too.
+ */
+static int bar_address(const struct memdiag_pci *pci, unsigned int bir,
+		       u64 *phys)
+{
+	unsigned int off = DISCOVERY_BAR0 + 4 * bir;
+	u32 lo, hi = 0;
+
+	if (bir > 5 || plat()->pci_read(pci, off, &lo) ||
+	    (lo & PCI_BASE_ADDRESS_SPACE_IO))
+		return -EINVAL;
+	if ((lo & PCI_BASE_ADDRESS_MEM_TYPE_MASK) == PCI_BASE_ADDRESS_MEM_TYPE_64 &&
+	    (bir == 5 || plat()->pci_read(pci, off + 4, &hi)))
+		return -EINVAL;
+	*phys = ((u64)hi << 32 | lo) & PCI_BASE_ADDRESS_MEM_MASK;
+	return *phys ? 0 : -EINVAL;
+}
+
+/* Sapphire/Emerald Rapids: PMON discovery tables behind a DVSEC capability. */
+static void find_discovery_boxes(void)
+{
+	struct memdiag_pci pci;
+	unsigned int idx, ttl;
+	u32 hdr, id, bir;
+	u64 phys;
+	int pos;
+
+	for (idx = 0; !plat()->pci_get(0xffff, idx, &pci); idx++) {
+		pos = EXT_CAP_START;
+		for (ttl = 0; ttl < 64 && pos >= EXT_CAP_START; ttl++) {
+			if (plat()->pci_read(&pci, pos, &hdr) || !hdr || hdr == ~0u)
+				break;
+			if ((hdr & 0xffff) == DVSEC_CAP_ID &&
+			    !plat()->pci_read(&pci, pos + DVSEC_ID_REG, &id) &&
+			    (id & 0xffff) == DVSEC_ID_PMON &&
+			    !plat()->pci_read(&pci, pos + DVSEC_BIR_REG, &bir) &&
+			    !bar_address(&pci, bir & 7, &phys))
+				parse_discovery(phys, bus_socket(&pci));
+			pos = hdr >> 20;
+		}
+		plat()->pci_put(&pci);
+	}
+}
+
+/**
+ * memdiag_imc_discover() - find the IMC channel imc_boxes of every socket
+ * @st: the module state (uarch and platform set)
+ * @reason: why none was found, when the return value is negative
+ * @len: size of @reason
+ */
+int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len)
+{
+	const struct memdiag_uarch *u = st->uarch;
+	const char *vm = st->ident.hypervisor ?
+		" (this is a virtual machine; the hypervisor does not expose it)" : "";
+	int err;
+
+	imc_desc = u->imc;
+	err = ubox_map();
+	if (err) {
+		snprintf(reason, len,
+			 "no %s UBOX PCI device (8086:%04x) found to map memory controllers to sockets%s",
+			 u->name, imc_desc->ubox_device, vm);
+		return err;
+	}
+	if (imc_desc->access == MEMDIAG_IMC_PCI)
+		find_pci_boxes();
+	else if (imc_desc->access == MEMDIAG_IMC_MMIO)
+		find_mmio_boxes();
+	else
+		find_discovery_boxes();
+	if (!imc_n_boxes) {
+		snprintf(reason, len,
+			 "no %s memory controller PMON box found%s", u->name, vm);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+void memdiag_imc_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < imc_n_boxes; i++) {
+		if (imc_boxes[i].map)
+			plat()->mmio_unmap(imc_boxes[i].map);
+		if (imc_boxes[i].has_pci)
+			plat()->pci_put(&imc_boxes[i].pci);
+	}
+	kfree(imc_boxes);
+	kfree(bus_maps);
+	imc_boxes = NULL;
+	bus_maps = NULL;
+	imc_n_boxes = 0;
+	max_boxes = 0;
+	n_bus_maps = 0;
+}
