@@ -18,7 +18,10 @@ pmu = os.path.join(ksrc, 'tools/perf/pmu-events/arch/x86')
 intel = os.path.join(ksrc, 'arch/x86/events/intel')
 snbep = open(os.path.join(intel, 'uncore_snbep.c')).read()
 disc_h = open(os.path.join(intel, 'uncore_discovery.h')).read()
-imc_c = open(os.path.join(top, 'module/imc.c')).read()
+# the IMC code as one text: the box programming (imc.c), where the boxes
+# are found (imc_find.c) and what the two share (imc.h)
+imc_c = ''.join(open(os.path.join(top, 'module', f)).read()
+                for f in ('imc.c', 'imc_find.c', 'imc.h'))
 
 results = []
 
