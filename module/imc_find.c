@@ -64,35 +64,59 @@ static int bus_socket(const struct memdiag_pci *pci)
 }
 
 /*
+ * The socket of the UBOX @pci. A config read that fails or returns
+ * all-ones (the device is gone, or the read was dropped) is no node id:
+ * taking its low bits as node 7 would find 7 in an all-ones GIDNIDMAP
+ * too and put every bus on socket 0, so the whole mapping fails instead.
+ */
+static int ubox_socket(const struct memdiag_pci *pci, int *socket,
+		       char *reason, size_t len)
+{
+	u32 node, map;
+	unsigned int i;
+
+	if (plat()->pci_read(pci, imc_desc->ubox_nodeid, &node) || node == ~0u ||
+	    plat()->pci_read(pci, imc_desc->ubox_gidnidmap, &map) || map == ~0u) {
+		snprintf(reason, len,
+			 "UBOX node id unreadable (PCI %04x:%02x:%02x.%x reads all-ones or fails)",
+			 pci->domain, pci->bus, PCI_SLOT(pci->devfn),
+			 PCI_FUNC(pci->devfn));
+		return -EIO;
+	}
+	node &= 0x7;
+	*socket = -1;
+	for (i = 0; i < 8; i++)
+		if (((map >> (3 * i)) & 0x7) == node) {
+			*socket = memdiag_package_to_socket(i);
+			break;
+		}
+	return 0;
+}
+
+/*
  * Map buses to sockets as the kernel's uncore driver does: each socket's
  * UBOX holds its node id, and GIDNIDMAP lists the node id of every
  * package, so the index holding our node id is the physical package id.
  * Buses without a UBOX take the mapping of the nearest UBOX bus above
  * (ubox_reverse) or below. PCI bus order says nothing about sockets.
+ * Returns -ENODEV when there is no UBOX, -EIO (with @reason) when one
+ * cannot be read.
  */
-static int ubox_map(void)
+static int ubox_map(char *reason, size_t len)
 {
 	struct memdiag_pci pci;
 	unsigned int idx, i;
 	struct bus_map *m;
-	u32 node, map;
-	int s;
+	int s, err;
 
 	for (idx = 0; !plat()->pci_get(imc_desc->ubox_device, idx, &pci); idx++) {
-		s = -1;
-		if (!plat()->pci_read(&pci, imc_desc->ubox_nodeid, &node) &&
-		    !plat()->pci_read(&pci, imc_desc->ubox_gidnidmap, &map)) {
-			node &= 0x7;
-			for (i = 0; i < 8; i++)
-				if (((map >> (3 * i)) & 0x7) == node) {
-					s = memdiag_package_to_socket(i);
-					break;
-				}
-		}
-		m = bus_map_of(pci.domain, true);
+		err = ubox_socket(&pci, &s, reason, len);
+		m = err ? NULL : bus_map_of(pci.domain, true);
 		if (m)
 			m->socket[pci.bus] = s;
 		plat()->pci_put(&pci);
+		if (err)
+			return err;
 		if (!m)
 			return -ENOMEM;
 	}
@@ -331,7 +355,9 @@ int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len)
 	int err;
 
 	imc_desc = u->imc;
-	err = ubox_map();
+	err = ubox_map(reason, len);
+	if (err == -EIO)
+		return err;
 	if (err) {
 		snprintf(reason, len,
 			 "no %s UBOX PCI device (8086:%04x) found to map memory controllers to sockets%s",
