@@ -244,6 +244,7 @@ struct run {
 	pthread_cond_t gate;
 	int go;			/* 1: all threads started, -1: give up */
 	int failed;		/* some thread could not pin or set up */
+	int stopped;		/* thread 0 saw cfg->stop: every thread ends */
 	char err[256];	/* a refusal with its numbers fits */
 };
 
@@ -322,10 +323,15 @@ static void *worker(void *arg)
 				 * The others are past the previous barrier
 				 * and wait at the next one: nothing runs.
 				 */
-				if (!w->tid && cfg->mark)
+				if (!w->tid && cfg->stop && *cfg->stop)
+					r->stopped = 1;
+				else if (!w->tid && cfg->mark)
 					cfg->mark(cfg->mark_arg, KERN_MARK_BEGIN,
 						  rep, ph);
 				pthread_barrier_wait(&r->bar);
+				/* the barrier orders r->stopped for all */
+				if (r->stopped)
+					break;
 				if (!w->tid)
 					t0 = kern_now();
 				r->ops->body(r->ctx, w->tid, ph);
@@ -337,6 +343,8 @@ static void *worker(void *arg)
 							  KERN_MARK_END, rep, ph);
 				}
 			}
+			if (r->stopped)
+				break;
 			if (!w->tid && cfg->progress)
 				cfg->progress(cfg->progress_arg, rep + 1,
 					      cfg->reps);
@@ -401,12 +409,14 @@ int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
 		pthread_join(w[i].th, NULL);
 	if (r.failed)
 		snprintf(err, errsz, "%s", r.err);
+	else if (r.stopped)
+		snprintf(err, errsz, "interrupted");
 out:
 	pthread_barrier_destroy(&r.bar);
 	pthread_cond_destroy(&r.gate);
 	pthread_mutex_destroy(&r.lock);
 	free(w);
-	return started < cfg->nthreads || r.failed ? -1 : 0;
+	return started < cfg->nthreads || r.failed || r.stopped ? -1 : 0;
 }
 
 double kern_tsc_ghz(void)

@@ -11,6 +11,7 @@
 #ifndef MEMDIAG_KERNEL_H
 #define MEMDIAG_KERNEL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,11 @@ struct kern_cfg {
 	void (*mark)(void *arg, enum kern_mark m, unsigned int rep,
 		     unsigned int phase);
 	void *mark_arg;
+	/*
+	 * Set (by a signal handler) to stop: kern_run() starts no further
+	 * phase once it sees it and fails with "interrupted". NULL: never.
+	 */
+	volatile sig_atomic_t *stop;
 };
 
 /* median, min, max and coefficient of variation (stddev / mean) */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "meta.h"
 #include "parse.h"
 #include "run/counters.h"
 #include "stat.h"
@@ -263,6 +264,7 @@ static void print_result(const struct stat_cfg *s, const struct stat_child *ch,
 
 	print_init(&p, s->out, s->json, s->pretty);
 	print_open_object(&p, NULL);
+	meta_print(&p);
 	print_textf(&p, PROG " stat: '");
 	print_command(&p, s->argv);
 	print_textf(&p, "' ");

@@ -53,8 +53,8 @@ static int value(char *buf, size_t size, struct json_object *v)
 		}
 		return 0;
 	default:
-		snprintf(buf, size, "%s", json_object_to_json_string_ext(v,
-			 JSON_C_TO_STRING_PLAIN));
+		snprintf(buf, size, "%s",
+			 json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 		return 0;
 	}
 }
@@ -95,5 +95,126 @@ int csv_row(FILE *f, const char *json, bool header)
 		rc = line(f, o, false);
 	}
 	json_object_put(o);
+	return rc;
+}
+
+/* Does array @a hold an object or an array (then it is flattened)? */
+static bool nested(struct json_object *a)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *m = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(m, json_type_object) ||
+		    json_object_is_type(m, json_type_array))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * @v at path @key into @row (path -> string) and @cols (path -> null,
+ * insertion-ordered: json-c keeps the order keys were added in).
+ */
+static int flatten(struct json_object *row, struct json_object *cols,
+		   const char *key, struct json_object *v, const char *skip)
+{
+	struct json_object *m;
+	char buf[1024], path[512];
+	size_t i;
+
+	if (json_object_is_type(v, json_type_object) ||
+	    (json_object_is_type(v, json_type_array) && nested(v))) {
+		bool obj = json_object_is_type(v, json_type_object);
+		size_t n = obj ? 0 : json_object_array_length(v);
+
+		if (obj) {
+			json_object_object_foreach(v, k, mv) {
+				if (skip && !strcmp(k, skip))
+					continue;
+				snprintf(path, sizeof(path), "%s%s%s", key,
+					 *key ? "." : "", k);
+				if (flatten(row, cols, path, mv, NULL) < 0)
+					return -1;
+			}
+			return 0;
+		}
+		for (i = 0; i < n; i++) {
+			m = json_object_array_get_idx(v, i);
+			snprintf(path, sizeof(path), "%s.%zu", key, i);
+			if (flatten(row, cols, path, m, NULL) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	if (value(buf, sizeof(buf), v) < 0)
+		return -1;
+	json_object_object_add(row, key, json_object_new_string(buf));
+	if (!json_object_object_get_ex(cols, key, NULL))
+		json_object_object_add(cols, key, NULL);
+	return 0;
+}
+
+/* The header, then each row's value of each column. */
+static void table(FILE *f, struct json_object *cols, struct json_object *rows)
+{
+	struct json_object *r, *v;
+	bool first = true;
+	size_t i;
+
+	json_object_object_foreach(cols, name, unused) {
+		(void)unused;
+		if (!first)
+			fputc(',', f);
+		field(f, name);
+		first = false;
+	}
+	fputc('\n', f);
+	for (i = 0; i < json_object_array_length(rows); i++) {
+		r = json_object_array_get_idx(rows, i);
+		first = true;
+		json_object_object_foreach(cols, col, unused2) {
+			(void)unused2;
+			if (!first)
+				fputc(',', f);
+			if (json_object_object_get_ex(r, col, &v))
+				field(f, json_object_get_string(v));
+			first = false;
+		}
+		fputc('\n', f);
+	}
+}
+
+int csv_table(FILE *f, const char *json, const char *array_key)
+{
+	struct json_object *doc = json_tokener_parse(json), *arr = NULL;
+	struct json_object *cols = json_object_new_object();
+	struct json_object *rows = json_object_new_array();
+	int rc = -1;
+	size_t i, n;
+
+	if (!doc || !json_object_is_type(doc, json_type_object) ||
+	    !json_object_object_get_ex(doc, array_key, &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		goto out;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n || (!n && !i); i++) {
+		struct json_object *row = json_object_new_object();
+
+		json_object_array_add(rows, row);
+		if (flatten(row, cols, "", doc, array_key) < 0 ||
+		    (n && flatten(row, cols, "",
+				  json_object_array_get_idx(arr, i), NULL) < 0))
+			goto out;
+	}
+	if (!n)		/* no rows: the header the document alone gives */
+		json_object_array_del_idx(rows, 0, 1);
+	table(f, cols, rows);
+	rc = 0;
+out:
+	json_object_put(rows);
+	json_object_put(cols);
+	json_object_put(doc);
 	return rc;
 }

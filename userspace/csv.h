@@ -20,4 +20,16 @@
  */
 int csv_row(FILE *f, const char *json, bool header);
 
+/*
+ * Write the JSON document @json (an object) as a table: one row per
+ * member of its array @array_key, one header row first. A row's columns
+ * are the document's other members and then the member's own (a member's
+ * key wins over the document's), nested objects and arrays of objects
+ * flattened into dotted paths ("meta.hostname", "counters.sockets.0.valid");
+ * the header is the union of every row's columns, in the order they first
+ * appear, and a row lacking one has an empty field. Returns 0, or -1
+ * (nothing written) when @json is no such document.
+ */
+int csv_table(FILE *f, const char *json, const char *array_key);
+
 #endif /* MEMDIAGCTL_CSV_H */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "curve.h"
+#include "meta.h"
 
 /* What a mismatch of each field is called in the reason. */
 static const char *const fp_what[NR_CURVE_FP] = {
@@ -85,33 +86,11 @@ static char *read_line(const char *path)
 	return strdup(buf);
 }
 
-/* The value of the first "@key<tabs>: value" line of /proc/cpuinfo. */
-static char *cpuinfo(const char *key)
-{
-	char line[1024], *v = NULL, *p;
-	size_t n = strlen(key);
-	FILE *f = fopen("/proc/cpuinfo", "re");
-
-	if (!f)
-		return NULL;
-	while (!v && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, n) || !strchr(" \t:", line[n]))
-			continue;
-		p = strchr(line, ':');
-		if (!p)
-			continue;
-		p += strspn(p + 1, " \t") + 1;
-		p[strcspn(p, "\n")] = '\0';
-		v = strdup(p);
-	}
-	fclose(f);
-	return v;
-}
-
 static char *cpu_model(void)
 {
-	char *fam = cpuinfo("cpu family"), *mod = cpuinfo("model");
-	char *step = cpuinfo("stepping"), *s = NULL;
+	char *fam = cpuinfo_value("cpu family");
+	char *mod = cpuinfo_value("model");
+	char *step = cpuinfo_value("stepping"), *s = NULL;
 
 	if (fam && mod && step)
 		s = dupf("%s/%s/%s", fam, mod, step);
@@ -280,10 +259,10 @@ void curve_fp_collect(struct curve_fp *fp, const char *prefetch)
 
 	/* a field that cannot be read (or allocated) stays NULL: unknown */
 	memset(fp, 0, sizeof(*fp));
-	fp->v[CURVE_FP_CPU_VENDOR] = cpuinfo("vendor_id");
+	fp->v[CURVE_FP_CPU_VENDOR] = cpuinfo_value("vendor_id");
 	fp->v[CURVE_FP_CPU_MODEL] = cpu_model();
-	fp->v[CURVE_FP_CPU_MODEL_NAME] = cpuinfo("model name");
-	fp->v[CURVE_FP_MICROCODE] = cpuinfo("microcode");
+	fp->v[CURVE_FP_CPU_MODEL_NAME] = cpuinfo_value("model name");
+	fp->v[CURVE_FP_MICROCODE] = cpuinfo_value("microcode");
 	topology(&fp->v[CURVE_FP_SOCKETS], &fp->v[CURVE_FP_CORES]);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n > 0)

@@ -12,17 +12,55 @@
 #include <inttypes.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "cpulist.h"
+#include "csv.h"
 #include "parse.h"
 #include "run/run.h"
 
 #define RUN_DEFAULT_REPS 5
 #define RUN_MAX_REPS 1000
+
+volatile sig_atomic_t run_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	run_interrupted = 1;
+}
+
+/* Ctrl-C: finish the phase running, print what is done; twice: die. */
+static void catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/*
+ * After Ctrl-C: the head and an empty "results" when the kernel printed
+ * nothing (its one measurement did not finish), so JSON stays valid.
+ */
+static void interrupted(const char *cmd, struct printer *p,
+			const struct run_args *a, bool *printed)
+{
+	if (!*printed) {
+		run_print_head(p, a);
+		print_open_array(p, "results");
+		print_close_array(p);
+		*printed = true;
+	}
+	cli_err(cmd, "interrupted", "the results finished before Ctrl-C are printed; the rest did not run");
+}
 
 /* The kernels, in the order --help lists them. */
 const struct run_kernel *const run_kernels[] = {
@@ -45,7 +83,7 @@ void cmd_run_usage(FILE *f)
 	      "                      [--sweeps N] [--variant LIST] [--barrier spin|tree]\n"
 	      "                      [--groups N] [--model-gbps X]\n"
 	      "                      [--width W] [--mix LIST] [--distance D]\n"
-	      "                      [-j|--json] [-p|--pretty]\n"
+	      "                      [-j|--json] [-p|--pretty] [--csv]\n"
 	      "\n"
 	      "Run a memory micro-kernel on pinned threads, each on memory it\n"
 	      "touched first, --reps times, and print the median, min and max\n"
@@ -150,22 +188,34 @@ static void usage_options(FILE *f)
 	      "                    (0 to 1024; default 8)\n"
 	      "  -j, --json        print one JSON document\n"
 	      "  -p, --pretty      indent the JSON output (implies --json)\n"
+	      "      --csv         CSV: a header row, then one row per result with\n"
+	      "                    the JSON's values (nested keys joined with '.',\n"
+	      "                    e.g. meta.hostname, counters.sockets.0.read_bytes)\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "GB/s are 10^9 bytes/s. Progress goes to stderr only when stdout is\n"
-	      "a terminal.\n",
+	      "a terminal. -j and --csv begin with \"meta\": host name, CPU model,\n"
+	      "kernel, memdiag version and commit, date and the exact command line.\n"
+	      "\n"
+	      "Ctrl-C stops the run after the phase running and prints the results\n"
+	      "finished (still valid JSON); a second Ctrl-C ends it at once.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 usage error, 6 a kernel failed (out of\n"
+	      "memory, a verification failed), 130 interrupted by Ctrl-C.\n",
 	      f);
 }
 
 /* getopt_long()'s value for run_kopts[i] without a short option */
 #define OPT_KERNEL 256
+/* --csv's: above every char, below OPT_KERNEL */
+#define OPT_CSV 200
 
 /* Everything parse_args() collects before the kernel is known. */
 struct run_parse {
 	struct run_args *a;
 	struct opts *o;
 	cpu_set_t allowed;	/* the CPUs this process may use */
-	bool have_threads, have_cpus, help;
+	bool have_threads, have_cpus, help, csv;
 	const char *given[16];	/* run_kopts[i]'s value, NULL: not given */
 };
 
@@ -184,6 +234,7 @@ static void build_options(struct option *opt)
 		{ "hugepages", no_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
+		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	size_t i, n = sizeof(common) / sizeof(common[0]);
@@ -263,6 +314,9 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 		return MDC_EXIT_OK;
 	case 'p':
 		st->o->json = st->o->pretty = true;
+		return MDC_EXIT_OK;
+	case OPT_CSV:
+		st->csv = true;
 		return MDC_EXIT_OK;
 	case 'h':
 		st->help = true;
@@ -378,11 +432,11 @@ static int pick_cpus(const char *cmd, struct run_parse *st)
 }
 
 /* The options into @a (a->opts malloc()ed); -1 after --help. */
-static int parse_args(struct run_args *a, struct opts *o, int argc,
+static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 		      char **argv)
 {
 	const char *cmd = "run";
-	struct option options[8 + 16 + 1];
+	struct option options[9 + 16 + 1];
 	struct run_parse st = { .a = a, .o = o };
 	void *kopts;
 	int c, rc;
@@ -408,6 +462,9 @@ static int parse_args(struct run_args *a, struct opts *o, int argc,
 	rc = pick_kernel(cmd, &st, argc, argv);
 	if (rc != MDC_EXIT_OK)
 		return rc;
+	if (st.csv && o->json)
+		return cli_usage(cmd, "options '--csv' and '--json' exclude each other");
+	*csv = st.csv;
 	kopts = calloc(1, a->kernel->opts_size ? a->kernel->opts_size : 1);
 	if (!kopts) {
 		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
@@ -443,6 +500,47 @@ static void args_free(struct run_args *a)
 	free((void *)a->opts);
 }
 
+/*
+ * --csv: the kernel prints its JSON into memory, csv.c turns the document
+ * into the table, so the columns cannot drift from -j's keys.
+ */
+struct csv_out {
+	bool on;
+	char *buf;
+	size_t len;
+	FILE *mem;
+};
+
+static FILE *csv_begin(struct csv_out *co, bool csv)
+{
+	co->on = csv;
+	if (!csv)
+		return stdout;
+	co->mem = open_memstream(&co->buf, &co->len);
+	return co->mem;
+}
+
+/* The table on stdout when @emit; an exit code. */
+static int csv_end(const char *cmd, struct csv_out *co, bool emit)
+{
+	int rc = MDC_EXIT_OK;
+
+	if (!co->on)
+		return rc;
+	if (fclose(co->mem) == EOF) {
+		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+		rc = MDC_EXIT_LOCAL;
+	} else if (emit && csv_table(stdout, co->buf, "results") < 0) {
+		cli_err(cmd, "internal error", "the results are no table, please report this bug");
+		rc = MDC_EXIT_LOCAL;
+	} else if (emit && (fflush(stdout) == EOF || ferror(stdout))) {
+		cli_err(cmd, "cannot write output", "%s", strerror(errno ? errno : EIO));
+		rc = MDC_EXIT_LOCAL;
+	}
+	free(co->buf);
+	return rc;
+}
+
 int cmd_run(const struct opts *gopts, int argc, char **argv)
 {
 	const char *cmd = "run";
@@ -450,12 +548,14 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	struct run_counters counters;
 	struct kern_cfg cfg;
 	struct run_args a;
+	struct csv_out co = { 0 };
 	struct printer p;
-	bool printed = false;
+	bool printed = false, csv = false;
+	FILE *out;
 	size_t i;
 	int rc, orc;
 
-	rc = parse_args(&a, &o, argc, argv);
+	rc = parse_args(&a, &o, &csv, argc, argv);
 	if (rc == MDC_EXIT_OK) {
 		a.node = malloc(a.nr_cpu * sizeof(*a.node));
 		a.mem_node = malloc(a.nr_cpu * sizeof(*a.mem_node));
@@ -488,13 +588,30 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 		cfg.mark = mark;
 		cfg.mark_arg = &counters;
 	}
-	print_init(&p, stdout, o.json, o.pretty);
+	out = csv_begin(&co, csv);
+	if (!out) {
+		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
+		run_counters_close(&counters);
+		args_free(&a);
+		return MDC_EXIT_LOCAL;
+	}
+	print_init(&p, out, o.json || csv, o.pretty);
+	cfg.stop = &run_interrupted;
+	catch_sigint();
 	rc = a.kernel->run(cmd, &p, &a, &cfg, &printed);
+	signal(SIGINT, SIG_DFL);
+	if (run_interrupted) {
+		interrupted(cmd, &p, &a, &printed);
+		rc = RUN_EXIT_INTERRUPTED;
+	}
 	run_counters_close(&counters);
 	args_free(&a);
-	if (!printed)
-		return rc;	/* the kernel failed: reported, nothing printed */
-	print_close_object(&p);
-	orc = cli_output_end(cmd, &p);
+	orc = MDC_EXIT_OK;
+	if (printed) {	/* else the kernel failed: reported, nothing printed */
+		print_close_object(&p);
+		orc = cli_output_end(cmd, &p);
+	}
+	if (csv_end(cmd, &co, printed && orc == MDC_EXIT_OK) != MDC_EXIT_OK)
+		orc = MDC_EXIT_LOCAL;
 	return rc != MDC_EXIT_OK ? rc : orc;
 }

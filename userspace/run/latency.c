@@ -60,22 +60,25 @@ static int latency_main(const char *cmd, struct printer *p,
 	const char *label[] = { sz };
 	double ghz = kern_tsc_ghz();
 	size_t slot[RUN_MAX_SIZES];
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
 		slot[i] = run_counters_next(a->counters, 1, label);
 		if (latency_run(cfg, a->size[i], &r[i], err, sizeof(err))) {
+			if (run_interrupted)
+				break;	/* the sizes done are printed */
 			cli_err(cmd, "latency failed", "%s", err);
 			return MDC_EXIT_LOCAL;
 		}
 	}
+	n = i;
 	run_print_head(p, a);
 	*printed = true;
 	print_textf(p, "%-8s %10s %10s %10s %8s %12s %8s\n", "size", "ns/load",
 		    "min", "max", "cov", "cycles/load", "pages");
 	print_open_array(p, "results");
-	for (i = 0; i < a->nr_size; i++) {
+	for (i = 0; i < n; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
 		run_result_open(p, a, a->size[i]);
 		print_string(p, PRINT_TEXT, NULL, "%-8s", sz);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cpulist.h"
+#include "meta.h"
 #include "run/run.h"
 
 /* "64M" when it is a whole multiple, else bytes. */
@@ -83,6 +84,7 @@ void run_print_head(struct printer *p, const struct run_args *a)
 		cpu[i] = (uint32_t)a->cpu[i];
 	cpulist_format(list, sizeof(list), cpu, a->nr_cpu);
 	print_open_object(p, NULL);
+	meta_print(p);
 	print_string(p, PRINT_ANY, "kernel", "kernel %s", a->kernel->name);
 	print_u64(p, PRINT_ANY, "threads", ", %" PRIu64 " thread", a->threads);
 	print_textf(p, "%s", a->threads == 1 ? "" : "s");

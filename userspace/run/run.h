@@ -25,6 +25,13 @@
 struct run_kernel;
 
 /* The options every kernel takes. */
+/*
+ * Set by Ctrl-C (SIGINT) during a run: no further phase starts; a kernel
+ * with one result per size prints those finished, "run" exits 130.
+ */
+extern volatile sig_atomic_t run_interrupted;
+#define RUN_EXIT_INTERRUPTED 130
+
 struct run_args {
 	const struct run_kernel *kernel;
 	const void *opts;	/* the kernel's own, as its table filled them */

@@ -51,6 +51,7 @@ struct tp_run {
 	double ghz;
 	struct throughput_result r[RUN_MAX_SIZES];
 	size_t slot[RUN_MAX_SIZES];
+	size_t n;		/* sizes measured: fewer after Ctrl-C */
 };
 
 /* --width, or the widest this CPU runs; an exit code. */
@@ -138,10 +139,13 @@ static int tp_measure(const char *cmd, const struct run_args *a,
 		t->slot[i] = run_counters_next(a->counters, nm, labels);
 		if (throughput_run(cfg, a->size[i], t->w, t->mixes, t->ghz,
 				   &t->r[i], err, sizeof(err))) {
+			if (run_interrupted)
+				break;	/* the sizes done are printed */
 			cli_err(cmd, "throughput failed", "%s", err);
 			return MDC_EXIT_LOCAL;
 		}
 	}
+	t->n = i;
 	return MDC_EXIT_OK;
 }
 
@@ -207,7 +211,7 @@ static int throughput_main(const char *cmd, struct printer *p,
 	print_textf(p, "%-8s %-10s %10s %10s %10s %8s %8s %7s\n", "size", "mix",
 		    "GB/s", "min", "max", "cov", "B/cycle", "passes");
 	print_open_array(p, "results");
-	for (i = 0; i < a->nr_size; i++)
+	for (i = 0; i < t.n; i++)
 		for (m = 0, nm = 0; m < TP_NR_MIXES; m++)
 			if (t.mixes & (1u << m))
 				tp_row(p, a, &t, i, m, t.slot[i] + nm++);

@@ -7,22 +7,7 @@
 # Ctrl-C reaches the command and stat still reports, SIGTERM is passed on,
 # and bad options are refused before anything runs.
 # usage: stat.sh MEMDIAGCTL
-set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-failed=0
-ok() { # cond name [diagnostics file...]
-	if [ "$1" = 1 ]; then
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-		shift 2
-		for f; do sed 's/^/#   /' "$f"; done
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # st WANT NAME ARGS...: memdiagctl stat ARGS exits WANT
 st() {

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# run_archive.sh - what a saved result of "run" and "stat" carries, and
+# Ctrl-C during "run" (TAP "ok - " lines, no module needed): -j has the
+# archive metadata (meta: host, CPU model, kernel, memdiag version and
+# commit, date, the exact argv); --csv is one header row and one row per
+# -j result with the same values; Ctrl-C prints the rows finished, as
+# valid JSON, and exits 130.
+# usage: run_archive.sh MEMDIAGCTL
+. "$(dirname "$0")/tap.sh"
+
+# py SCRIPT FILE...: 1 when the python3 SCRIPT exits 0 (argv: the FILEs)
+py() {
+	script=$1
+	shift
+	python3 -c "$script" "$@" > "$tmp/py" 2>&1 && echo 1
+}
+
+# the metadata of run -j: every key, the values this machine has
+"$bin" run latency --size 16K,32K --reps 2 -j > "$tmp/run.json" 2> "$tmp/err"
+ok "$([ $? = 0 ] && echo 1)" "run -j: exit 0" "$tmp/err"
+ok "$(py 'import json, os, sys
+m = json.load(open(sys.argv[1]))["meta"]
+want = {"hostname": os.uname().nodename, "kernel_release": os.uname().release,
+        "machine": os.uname().machine,
+        "argv": [sys.argv[2], "run", "latency", "--size", "16K,32K",
+                 "--reps", "2", "-j"]}
+for k, v in want.items():
+    assert m[k] == v, (k, m[k], v)
+for k in ("memdiag_version", "memdiag_commit", "date", "cpu_model"):
+    assert k in m, k
+assert m["memdiag_version"] and m["memdiag_commit"]
+import datetime
+datetime.datetime.strptime(m["date"], "%Y-%m-%dT%H:%M:%SZ")
+model = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+         if l.startswith("model name")]
+assert m["cpu_model"] == (model[0] if model else None), m["cpu_model"]
+' "$tmp/run.json" "$bin")" \
+	"run -j: meta has host, CPU model, kernel, version, commit, date, argv" \
+	"$tmp/run.json" "$tmp/py"
+
+# --csv: the same values as -j, one header row, a row per result
+"$bin" run latency --size 16K,32K --reps 2 --csv > "$tmp/run.csv" 2> "$tmp/err"
+ok "$([ $? = 0 ] && echo 1)" "run --csv: exit 0" "$tmp/err"
+ok "$(py 'import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+head, body = rows[0], rows[1:]
+assert len(head) == len(set(head)), "a column twice"
+assert len(body) == len(doc["results"]) == 2, len(body)
+def flat(v, key, out):
+    if isinstance(v, dict):
+        for k, m in v.items():
+            flat(m, key + "." + k if key else k, out)
+    elif isinstance(v, list) and any(isinstance(m, (dict, list)) for m in v):
+        for i, m in enumerate(v):
+            flat(m, "%s.%d" % (key, i), out)
+    else:
+        out[key] = v
+for row, res in zip(body, doc["results"]):
+    want = {}
+    flat({k: v for k, v in doc.items() if k != "results"}, "", want)
+    flat(res, "", want)
+    assert set(head) == set(want), set(head) ^ set(want)
+    got = dict(zip(head, row))
+    for k in ("kernel", "size_bytes", "threads", "reps", "meta.hostname",
+              "counters_reason"):
+        w = want[k]
+        w = "" if w is None else str(w)
+        assert got[k] == w, (k, got[k], w)
+    assert float(got["ns_per_load"]) > 0
+assert [r[head.index("size_bytes")] for r in body] == ["16384", "32768"]
+' "$tmp/run.csv" "$tmp/run.json")" \
+	"run --csv: a header, one row per -j result, -j's columns and values" \
+	"$tmp/run.csv" "$tmp/py"
+"$bin" run latency --csv -j > "$tmp/out" 2> "$tmp/err"
+ok "$([ $? = 1 ] && grep -q "options '--csv' and '--json' exclude each other" "$tmp/err" && [ ! -s "$tmp/out" ] && echo 1)" \
+	"run --csv -j: a usage error, nothing on stdout" "$tmp/err"
+
+# stat -j carries the same metadata
+"$bin" stat -j -- true 2> "$tmp/stat.json"
+ok "$(py 'import json, sys
+m = json.load(open(sys.argv[1]))["meta"]
+assert m["argv"][1:] == ["stat", "-j", "--", "true"], m["argv"]
+assert m["hostname"] and m["memdiag_commit"] and m["date"]
+' "$tmp/stat.json")" "stat -j: meta with the exact argv" "$tmp/stat.json" "$tmp/py"
+
+# interrupt AFTER OUT ARGS...: run ARGS in the background, SIGINT after
+# AFTER seconds; rc is its exit status (SIGKILL, 137, when it still runs
+# 30 s later: Ctrl-C was not heard)
+interrupt() {
+	after=$1 out=$2
+	shift 2
+	"$bin" run "$@" > "$out" 2> "$tmp/err" &
+	pid=$!
+	sleep "$after"
+	kill -INT "$pid"
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 60 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		echo "still running 30 s after SIGINT" >> "$tmp/err"
+	fi
+	wait "$pid"
+	rc=$?
+}
+
+# Ctrl-C after the first size: that row, valid JSON, exit 130, at once.
+# 16K takes well under a second; 64M about a second per repetition.
+interrupt 3 "$tmp/int.json" latency --size 16K,64M --reps 100 -j
+ok "$([ $rc = 130 ] && echo 1)" "run: Ctrl-C exits 130 (got $rc)" "$tmp/err"
+ok "$(py 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["size_bytes"] for r in d["results"]] == [16384], d["results"]
+assert d["results"][0]["ns_per_load"] > 0
+' "$tmp/int.json")" "run: Ctrl-C prints the size finished, valid JSON" \
+	"$tmp/int.json" "$tmp/py"
+ok "$(grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err" && echo 1)" \
+	"run: Ctrl-C says what was printed" "$tmp/err"
+
+# a kernel of one measurement (about 2 minutes): the head and no
+# results, still JSON
+interrupt 2 "$tmp/int1.json" read-delay --size 256M --reps 1000 -j
+ok "$([ $rc = 130 ] && py 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["results"] == [] and d["kernel"] == "read-delay"
+' "$tmp/int1.json")" "run read-delay: Ctrl-C: valid JSON without results, exit 130 (got $rc)" \
+	"$tmp/int1.json" "$tmp/err" "$tmp/py"
+
+[ "$failed" = 0 ]
