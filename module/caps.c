@@ -45,25 +45,34 @@ void memdiag_caps_imc(struct memdiag_state *st, int err, const char *why)
 		err ? why : "");
 }
 
+/*
+ * A core capability whose event the uarch row leaves out is missing on
+ * that processor whatever the PMU offers: the row's reason comes first, so
+ * that it is also what a VM without a PMU reports. Otherwise it is there
+ * when the core counters are (@err 0), or missing for their reason @why.
+ */
+static void core_cap_set(struct memdiag_state *st, int cap, int ev,
+			 const char *row_why, int err, const char *why)
+{
+	if (!st->uarch->core[ev].perf)
+		cap_set(&st->caps[cap], false, "%s",
+			row_why ? row_why : "no event for it in memdiag's table");
+	else
+		cap_set(&st->caps[cap], !err, "%s", err ? why : "");
+}
+
 /* core-latency, offcore and the core mode from memdiag_core_init()'s. */
 void memdiag_caps_core(struct memdiag_state *st, int err, const char *why)
 {
-	struct memdiag_cap *caps = st->caps;
-
+	core_cap_set(st, MEMDIAG_CAPABILITY_CORE_LATENCY, MEMDIAG_EV_PENDING,
+		     st->uarch->latency_reason, err, why);
+	core_cap_set(st, MEMDIAG_CAPABILITY_OFFCORE, MEMDIAG_EV_OFFCORE,
+		     st->uarch->offcore_reason, err, why);
 	if (err) {
-		cap_set(&caps[MEMDIAG_CAPABILITY_CORE_LATENCY], false, "%s", why);
-		cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], false, "%s", why);
 		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
 			 "%s", why);
 		return;
 	}
-	cap_set(&caps[MEMDIAG_CAPABILITY_CORE_LATENCY], true, "%s", "");
-	if (st->uarch->core[MEMDIAG_EV_OFFCORE].perf)
-		cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], true, "%s", "");
-	else
-		cap_set(&caps[MEMDIAG_CAPABILITY_OFFCORE], false,
-			"%s has no offcore event in memdiag's table",
-			st->uarch->name);
 	memdiag_core_choose_mode(st);
 }
 

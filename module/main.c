@@ -100,8 +100,13 @@ static int __init memdiag_init(void)
 			       &memdiag.caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL]);
 	if (memdiag.uarch) {
 		/* the IMC boxes: memdiag_imc_free() */
-		err = memdiag_imc_discover(&memdiag, why, sizeof(why));
-		memdiag_caps_imc(&memdiag, err, why);
+		if (memdiag.uarch->imc) {
+			err = memdiag_imc_discover(&memdiag, why, sizeof(why));
+			memdiag_caps_imc(&memdiag, err, why);
+		} else {
+			memdiag_caps_imc(&memdiag, -ENODEV,
+					 memdiag.uarch->imc_reason);
+		}
 		/* per-CPU core counter state: memdiag_core_exit() */
 		err = memdiag_core_init(&memdiag, why, sizeof(why));
 		memdiag_caps_core(&memdiag, err, why);

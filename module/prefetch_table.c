@@ -14,7 +14,9 @@
  *
  * Left out on purpose, because no second source confirms them: SPR's bit
  * 6 (LIKWID only), Tremont and the E-cores' 0x1320-0x1327 (one secondary
- * source), Silvermont beyond bit 0, and AMD family 0x17.
+ * source), Silvermont beyond bit 0, and AMD family 0x17; Xeon 6
+ * (Granite Rapids, Sierra Forest, Clearwater Forest), which neither
+ * resctrl nor LIKWID's model list names.
  */
 #include <linux/kernel.h>
 #include <linux/types.h>

@@ -35,11 +35,11 @@ const struct memdiag_uarch *memdiag_uarch_match(const struct memdiag_cpu_ident *
 
 	if (vendor_known)
 		snprintf(reason, len,
-			 "%s family 0x%x model 0x%x stepping %u is not a supported microarchitecture; memdiag supports Intel Xeon Haswell-EP to Emerald Rapids",
+			 "%s family 0x%x model 0x%x stepping %u is not a supported microarchitecture; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest",
 			 id->vendor, id->family, id->model, id->stepping);
 	else
 		snprintf(reason, len,
-			 "%s processors (family 0x%x model 0x%x) are not supported; memdiag supports Intel Xeon Haswell-EP to Emerald Rapids",
+			 "%s processors (family 0x%x model 0x%x) are not supported; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest",
 			 id->vendor[0] ? id->vendor : "unknown-vendor",
 			 id->family, id->model);
 	return NULL;

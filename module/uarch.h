@@ -78,9 +78,16 @@ struct memdiag_uarch {
 	u8 model;
 	u8 stepping_min, stepping_max;	/* inclusive */
 	const char *pmu_events;		/* perf's pmu-events/arch/x86 dir */
-	const struct memdiag_imc_desc *imc;
+	const struct memdiag_imc_desc *imc;	/* NULL: see imc_reason */
 	const struct memdiag_core_event *core;	/* [MEMDIAG_EV_NR] */
 	u8 gp_counters_min;		/* core counters the events need */
+	/*
+	 * Why a capability is missing on this processor, for get-info, when
+	 * its events are absent from the row: the source that says so.
+	 */
+	const char *imc_reason;
+	const char *latency_reason;	/* no MEMDIAG_EV_PENDING */
+	const char *offcore_reason;	/* no MEMDIAG_EV_OFFCORE */
 };
 
 extern const struct memdiag_uarch memdiag_uarch_table[];

@@ -157,10 +157,25 @@ static const struct memdiag_core_event spr_core[MEMDIAG_EV_NR] = {
 				 0x2a, 0x01, 0xf, 0x104004477 },
 };
 
-#define INTEL(n, m, s0, s1, dir)					\
+/*
+ * Crestmont E-cores (Sierra Forest): perf's sierraforest JSON has no
+ * L1D_PEND_MISS event, so neither latency metric exists, and its offcore
+ * events (0xb7) name no "all reads from local DRAM". The L1 misses are
+ * still counted, under their own name.
+ */
+static const struct memdiag_core_event srf_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_UOPS_RETIRED.L1_MISS", 0xd1, 0x40, 0xff },
+};
+
+#define INTEL_GP(n, m, s0, s1, dir, gp)					\
 	.name = n, .vendor = "GenuineIntel", .family = 6, .model = m,	\
 	.stepping_min = s0, .stepping_max = s1, .pmu_events = dir,	\
-	.gp_counters_min = 4
+	.gp_counters_min = gp
+#define INTEL(n, m, s0, s1, dir)	INTEL_GP(n, m, s0, s1, dir, 4)
+
+#define XEON6_NO_IMC							\
+	.imc_reason =							\
+		"Xeon 6 memory controllers are not yet supported (discovery tables without the UBOX socket map)"
 
 const struct memdiag_uarch memdiag_uarch_table[] = {
 	{ INTEL("Haswell-EP", 0x3f, 0, 0xf, "haswellx"),
@@ -178,6 +193,22 @@ const struct memdiag_uarch memdiag_uarch_table[] = {
 	  .imc = &spr_imc, .core = spr_core },
 	{ INTEL("Emerald Rapids", 0xcf, 0, 0xf, "emeraldrapids"),
 	  .imc = &spr_imc, .core = spr_core },
+	/*
+	 * Granite Rapids (Redwood Cove): every core event as on SPR, checked
+	 * against the graniterapids JSON; see Documentation/memdiag.rst for the
+	 * offcore value, which 6.12's JSON lacks by name.
+	 */
+	{ INTEL("Granite Rapids", 0xad, 0, 0xf, "graniterapids"),
+	  .core = spr_core, XEON6_NO_IMC },
+	{ INTEL("Granite Rapids-D", 0xae, 0, 0xf, "graniterapids"),
+	  .core = spr_core, XEON6_NO_IMC },
+	{ INTEL_GP("Sierra Forest", 0xaf, 0, 0xf, "sierraforest", 1),
+	  .core = srf_core, XEON6_NO_IMC,
+	  .latency_reason =
+		"Sierra Forest's Crestmont E-cores have no L1D_PEND_MISS.PENDING (perf's sierraforest JSON), which both latency metrics need",
+	  .offcore_reason =
+		"Sierra Forest has no offcore event for all reads from local DRAM (perf's sierraforest JSON; Intel's perfmon has one for demand reads only)",
+	},
 };
 
 const unsigned int memdiag_uarch_table_len = ARRAY_SIZE(memdiag_uarch_table);

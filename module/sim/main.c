@@ -33,7 +33,7 @@ static int uarch_set(const char *val, const struct kernel_param *kp)
 			return 0;
 		}
 	}
-	pr_err("uarch=%s is not valid: use uarch=skx, uarch=icx or uarch=spr\n",
+	pr_err("uarch=%s is not valid: use uarch=skx, icx, spr, gnr or srf\n",
 	       val);
 	return -EINVAL;
 }
@@ -49,7 +49,7 @@ static const struct kernel_param_ops uarch_ops = {
 };
 
 module_param_cb(uarch, &uarch_ops, NULL, 0444);
-MODULE_PARM_DESC(uarch, "generation to model: skx (default), icx or spr");
+MODULE_PARM_DESC(uarch, "generation to model: skx (default), icx, spr, gnr or srf (the last two: core side only)");
 
 static int cpuhp_state;
 

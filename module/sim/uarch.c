@@ -4,10 +4,11 @@
  *
  * Event encodings and OFFCORE_RESPONSE values are perf's (Debian
  * linux-source-6.12 tools/perf/pmu-events/arch/x86/{skylakex,icelakex,
- * sapphirerapids}); register offsets, PCI ids, box control bits and
- * OFFCORE_RSP write masks are the kernel's (arch/x86/events/intel/core.c,
- * uncore_snbep.c, uncore_discovery.h). The sim's own choices (addresses,
- * the other discovery units) are marked as such.
+ * sapphirerapids,graniterapids,sierraforest}); register offsets, PCI
+ * ids, box control bits and OFFCORE_RSP write masks are the kernel's
+ * (arch/x86/events/intel/core.c, uncore_snbep.c, uncore_discovery.h).
+ * The sim's own choices (addresses, the other discovery units) are marked
+ * as such.
  */
 #include <linux/kernel.h>
 
@@ -34,6 +35,17 @@ static const struct mdsim_core_event spr_core[] = {
 	{ 0x43, 0xfd, K(L1_MISS) | K(LFB_HIT), -1 }, /* MEM_LOAD_COMPLETED.L1_MISS_ANY */
 	{ 0x2a, 0x01, K(OFFCORE), 0 },
 	{ 0x2b, 0x01, K(OFFCORE), 1 },
+};
+
+/*
+ * Crestmont (Sierra Forest): no L1D_PEND_MISS at all, and L1 misses are
+ * MEM_LOAD_UOPS_RETIRED.L1_MISS, umask 0x40 (FB_HIT's on the P-cores).
+ * Its OCR events (0xb7, umask 1/2) are not modelled: no source gives an
+ * "all reads from local DRAM" value for them, so they count nothing here.
+ */
+static const struct mdsim_core_event srf_core[] = {
+	{ 0xd1, 0x40, K(L1_MISS), -1 },	/* MEM_LOAD_UOPS_RETIRED.L1_MISS */
+	{ 0x3c, 0x00, K(CYCLES), -1 },	/* CPU_CLK_UNHALTED.THREAD_P */
 };
 
 #define RD	BIT(MDSIM_K_CAS_RD)
@@ -170,5 +182,30 @@ static const struct mdsim_uarch spr = {
 	.units = spr_units, .n_units = ARRAY_SIZE(spr_units),
 };
 
-const struct mdsim_uarch * const mdsim_uarchs[] = { &skx, &icx, &spr };
+/*
+ * Xeon 6, core side only: Granite Rapids' Redwood Cove counts as SPR's
+ * Golden Cove (perf's graniterapids JSON, the kernel's intel_rwc_extra_regs
+ * OFFCORE_RSP mask); Sierra Forest's Crestmont as above, its OFFCORE_RSP
+ * mask from intel_cmt_extra_regs. Neither models a memory controller yet:
+ * no PCI function, no channel box. Steppings are the sim's choice.
+ */
+static const struct mdsim_uarch gnr = {
+	.name = "gnr", .model = 0xad, .stepping = 1,
+	.version = 5, .n_gp = 8,
+	.global_ctrl_extra = BIT_ULL(48),
+	.rsp_mask = 0x3fffffffffULL,
+	.rsp_local_dram = 0x104004477ULL,
+	.core_events = spr_core, .n_core_events = ARRAY_SIZE(spr_core),
+	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+};
+
+static const struct mdsim_uarch srf = {
+	.name = "srf", .model = 0xaf, .stepping = 3,
+	.version = 5, .n_gp = 8,
+	.rsp_mask = 0x800ff3ffffffffffULL,
+	.core_events = srf_core, .n_core_events = ARRAY_SIZE(srf_core),
+	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+};
+
+const struct mdsim_uarch * const mdsim_uarchs[] = { &skx, &icx, &spr, &gnr, &srf };
 const unsigned int mdsim_n_uarchs = ARRAY_SIZE(mdsim_uarchs);

@@ -47,6 +47,12 @@ static void dump_imc(const struct memdiag_imc_desc *d)
 	       d->wr_event, d->wr_umask, d->perf_wr);
 }
 
+/* a reason the row leaves out prints as "" (none of them has quotes) */
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -61,7 +67,13 @@ int main(void)
 		       u->name, u->vendor, u->family, u->model,
 		       u->stepping_min, u->stepping_max, u->pmu_events,
 		       u->gp_counters_min);
-		dump_imc(u->imc);
+		if (u->imc)
+			dump_imc(u->imc);
+		else
+			printf("\"imc\":null");
+		printf(",\"imc_reason\":\"%s\",\"latency_reason\":\"%s\","
+		       "\"offcore_reason\":\"%s\"", str(u->imc_reason),
+		       str(u->latency_reason), str(u->offcore_reason));
 		printf(",\"core\":{");
 		for (e = 0, first = 1; e < MEMDIAG_EV_NR; e++) {
 			const struct memdiag_core_event *c = &u->core[e];

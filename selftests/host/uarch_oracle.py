@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 
 top = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 ksrc, dump = sys.argv[1], sys.argv[2]
@@ -22,6 +23,9 @@ disc_h = open(os.path.join(intel, 'uncore_discovery.h')).read()
 # are found (imc_find.c) and what the two share (imc.h)
 imc_c = ''.join(open(os.path.join(top, 'module', f)).read()
                 for f in ('imc.c', 'imc_find.c', 'imc.h'))
+
+# perf's mapfile keys hold '[[' that Python's re warns may change meaning
+warnings.filterwarnings('ignore', category=FutureWarning)
 
 results = []
 
@@ -94,31 +98,51 @@ def table_body(name):
     return m.group(1) if m else ''
 
 
-rows = [json.loads(l) for l in subprocess.run(
-    [dump], check=True, capture_output=True, text=True).stdout.splitlines()]
-names = [r['name'] for r in rows]
-for want in ['Haswell-EP', 'Broadwell-EP', 'Skylake-SP', 'Cascade Lake-SP',
-             'Ice Lake-SP', 'Sapphire Rapids', 'Emerald Rapids']:
-    check(want in names, 'uarch table names %s' % want)
+# Offcore values a row takes from a newer event list than 6.12's JSON: the
+# event, umask, counters and request bits (MSRValue bits 0-15) of the first
+# event, the response bits (16 and up) of the second, both in that JSON.
+# Intel's perfmon GNR 1.20 lists OCR.READS_TO_CORE.LOCAL_DRAM with the
+# value this composes; the rule itself is checked on SPR/EMR below.
+COMPOSED = {
+    ('graniterapids', 'OCR.READS_TO_CORE.LOCAL_DRAM'):
+        ('OCR.READS_TO_CORE.DRAM', 'OCR.DEMAND_RFO.LOCAL_DRAM'),
+}
+REQ = 0xffff
 
-for r in rows:
-    n, d, imc = r['name'], r['pmu_events'], r['imc']
-    s0, s1 = r['stepping']
-    got = {perf_dir(r['vendor'], r['family'], r['model'], s)
-           for s in range(s0, s1 + 1)}
-    check(got == {d}, '%s: perf mapfile maps %s-%d-%X steppings %d-%d to %s'
-          % (n, r['vendor'], r['family'], r['model'], s0, s1, d),
-          'perf says %s' % sorted(map(str, got)))
 
-    # core events: encoding, counter restriction, offcore value
+def composed(d, name):
+    """The JSON entry for @name in directory @d, composed where COMPOSED
+    says so, or None."""
     ev = perf_events(d)
-    for role, c in r['core'].items():
-        e = ev.get(c['perf'])
+    if name in ev or (d, name) not in COMPOSED:
+        return ev.get(name)
+    a, b = (ev.get(x) for x in COMPOSED[(d, name)])
+    if not a or not b:
+        return None
+    e = dict(a)
+    e['MSRValue'] = hex(int(a['MSRValue'], 16) & REQ |
+                        int(b['MSRValue'], 16) & ~REQ)
+    return e
+
+
+def counter_mask(e):
+    return sum(1 << int(x) for x in str(e.get('Counter', '')).split(',')
+               if x.strip().isdigit())
+
+
+REASON_LEN = 192    # MEMDIAG_REASON_LEN: get-info's reason buffer
+
+
+def check_core(r):
+    """Core events: encoding, counter restriction, offcore value; a row
+    without an event names why, and the JSON must agree that it is absent."""
+    n, d, core = r['name'], r['pmu_events'], r['core']
+    for role, c in core.items():
+        e = composed(d, c['perf'])
         if not e:
             check(False, '%s: %s is in %s JSON' % (n, c['perf'], d))
             continue
-        mask = sum(1 << int(x) for x in str(e.get('Counter', '')).split(',')
-                   if x.strip().isdigit())
+        mask = counter_mask(e)
         check(codes(e['EventCode'])[0] == c['event'] and
               int(e['UMask'], 16) == c['umask'],
               '%s: %s is event 0x%02x umask 0x%02x' % (n, c['perf'], c['event'], c['umask']),
@@ -130,11 +154,75 @@ for r in rows:
             check(int(e.get('MSRValue', '0'), 16) == c['offcore_rsp'],
                   '%s: %s request/response is 0x%x' % (n, c['perf'], c['offcore_rsp']),
                   'perf MSRValue: %s' % e.get('MSRValue'))
-    check('pending' in r['core'] and ('l1_miss' in r['core']) and
-          ('lfb_hit' in r['core'] or 'l1_miss_any' in r['core']),
-          '%s: has the events of both latency metrics' % n)
+    ev = perf_events(d)
+    if 'pending' in core:
+        check('l1_miss' in core and ('lfb_hit' in core or 'l1_miss_any' in core),
+              '%s: has the events of both latency metrics' % n)
+    else:
+        check(r['latency_reason'] and 'L1D_PEND_MISS.PENDING' not in ev,
+              '%s: no L1D_PEND_MISS.PENDING in %s JSON, and the reason' % (n, d))
+    if 'offcore' not in core:
+        local = [x for x in ev if x.startswith('OCR.') and x.endswith('LOCAL_DRAM')
+                 and not x.startswith(('OCR.DEMAND_', 'OCR.HWPF_', 'OCR.L1WB', 'OCR.L2WB'))]
+        check(r['offcore_reason'] and not local,
+              '%s: no OCR event for all reads from local DRAM in %s JSON, and the reason'
+              % (n, d), 'found %s' % local)
+    for k in ('imc_reason', 'latency_reason', 'offcore_reason'):
+        check(len(r[k]) < REASON_LEN, '%s: %s fits get-info (%d bytes)' % (n, k, len(r[k])))
+    # the counters the events need: one each, and no more than the PMU has
+    have = max([counter_mask(e).bit_length() for e in ev.values()] or [0])
+    check(r['gp_counters_min'] == len(core) <= have,
+          '%s: needs %d general counters, one per event, of the %d perf lists'
+          % (n, r['gp_counters_min'], have))
+
+
+# the composition rule gives what SPR's and EMR's JSON list by name
+for d in ('sapphirerapids', 'emeraldrapids'):
+    saved = perf_events(d).pop('OCR.READS_TO_CORE.LOCAL_DRAM', None)
+    COMPOSED[(d, 'OCR.READS_TO_CORE.LOCAL_DRAM')] = COMPOSED[
+        ('graniterapids', 'OCR.READS_TO_CORE.LOCAL_DRAM')]
+    mine = composed(d, 'OCR.READS_TO_CORE.LOCAL_DRAM')
+    check(saved and mine and int(mine['MSRValue'], 16) == int(saved['MSRValue'], 16),
+          '%s: composing OCR.READS_TO_CORE.LOCAL_DRAM gives its JSON value' % d,
+          '%s vs %s' % (mine and mine['MSRValue'], saved and saved['MSRValue']))
+    del COMPOSED[(d, 'OCR.READS_TO_CORE.LOCAL_DRAM')]
+    perf_events(d)['OCR.READS_TO_CORE.LOCAL_DRAM'] = saved
+
+
+
+rows = [json.loads(l) for l in subprocess.run(
+    [dump], check=True, capture_output=True, text=True).stdout.splitlines()]
+names = [r['name'] for r in rows]
+
+# Clearwater Forest is in intel-family.h, but perf has no event list for it:
+# no row until one can be checked (README says so)
+family_h = open(os.path.join(ksrc, 'arch/x86/include/asm/intel-family.h')).read()
+m = re.search(r'INTEL_ATOM_DARKMONT_X\s+IFM\(6,\s*(0x[0-9a-fA-F]+)\)', family_h)
+cwf = int(m.group(1), 16) if m else None
+check(cwf and not any(perf_dir('GenuineIntel', 6, cwf, st) for st in range(16)) and
+      not any(r['model'] == cwf and r['family'] == 6 for r in rows),
+      'Clearwater Forest (INTEL_ATOM_DARKMONT_X 0x%x): no perf JSON, so no row' % (cwf or 0))
+for want in ['Haswell-EP', 'Broadwell-EP', 'Skylake-SP', 'Cascade Lake-SP',
+             'Ice Lake-SP', 'Sapphire Rapids', 'Emerald Rapids',
+             'Granite Rapids', 'Granite Rapids-D', 'Sierra Forest']:
+    check(want in names, 'uarch table names %s' % want)
+
+for r in rows:
+    n, d, imc = r['name'], r['pmu_events'], r['imc']
+    s0, s1 = r['stepping']
+    got = {perf_dir(r['vendor'], r['family'], r['model'], s)
+           for s in range(s0, s1 + 1)}
+    check(got == {d}, '%s: perf mapfile maps %s-%d-%X steppings %d-%d to %s'
+          % (n, r['vendor'], r['family'], r['model'], s0, s1, d),
+          'perf says %s' % sorted(map(str, got)))
+
+    check_core(r)
+    if imc is None:
+        check(r['imc_reason'], '%s: no IMC description, and the reason' % n)
+        continue
 
     # CAS events
+    ev = perf_events(d)
     for k in ('rd', 'wr'):
         evt, um, name = imc[k]
         e = ev.get(name)

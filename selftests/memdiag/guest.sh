@@ -18,6 +18,9 @@ ynl=(/usr/bin/python3 "$LINUX_SRC/tools/net/ynl/cli.py" --spec "$spec"
 
 echo "# guest: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 
+# the guests file cannot hold a space: "_" stands for one (genl_info reads it too)
+[ -z "${MEMDIAG_EXPECT_UARCH:-}" ] || export MEMDIAG_EXPECT_UARCH=${MEMDIAG_EXPECT_UARCH//_/ }
+
 # Refusals at load time leave nothing behind.
 expect_rc "insmod platform=bogus is refused" 1 "" insmod "$ko" platform=bogus
 check "a refused load leaves no module" sh -c '! grep -q "^memdiag " /proc/modules'
@@ -69,6 +72,10 @@ jqcheck "every unavailable capability has a reason" \
 [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] &&
 	jqcheck "no counter capability is available in this guest" \
 		'[.capabilities[] | select(.id != "prefetch-control") | .available] | all(. == false)'
+# a processor without the events gives its own reason, PMU or not
+[ -n "${MEMDIAG_EXPECT_NO_LATENCY:-}" ] &&
+	jqcheck "core-latency unavailable: the processor has no $MEMDIAG_EXPECT_NO_LATENCY" \
+		".capabilities[] | select(.id == \"core-latency\") | .available == false and (.reason | test(\"no $MEMDIAG_EXPECT_NO_LATENCY\"))"
 if [ "${MEMDIAG_EXPECT_UARCH:-}" = unsupported ]; then
 	jqcheck "an unsupported uarch comes with its reason" \
 		'(.uarch_reason | length) > 0'
@@ -97,6 +104,13 @@ nostick)
 	check "the failed change logged no change" sh -c "! dmesg | grep -q 'prefetch: disabled by'"
 	expect_rc "prefetch disable as nobody: exit 3" 3 "permission denied" \
 		"${nobody[@]}" "$ctl" prefetch disable
+	;;
+absent)
+	# a model no source confirms the 0x1A4 layout of (Documentation/prefetch.rst)
+	jqcheck "prefetch-control unavailable: no documented control for this model" \
+		".capabilities[] | select(.id == \"prefetch-control\") | .available == false and (.reason | test(\"no documented prefetcher control for $MEMDIAG_EXPECT_VENDOR family 0x6 model 0x\"))"
+	expect_rc "prefetch status: exit 7, with the reason" 7 \
+		"no documented prefetcher control" "$ctl" prefetch status
 	;;
 unsupported)
 	jqcheck "prefetch-control unavailable with the reason" \
@@ -130,8 +144,10 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ]; then
 fi
 
 # core=perf counts through perf, which has no core PMU here: the session
-# is refused with perf's reason; a bad core= value refuses the load.
-if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] && [ "${MEMDIAG_EXPECT_UARCH:-}" != unsupported ]; then
+# is refused with perf's reason; a bad core= value refuses the load. (Not
+# where the processor lacks the events: its own reason comes before perf's.)
+if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] && [ "${MEMDIAG_EXPECT_UARCH:-}" != unsupported ] &&
+   [ -z "${MEMDIAG_EXPECT_NO_LATENCY:-}" ]; then
 	rmmod memdiag
 	expect_rc "insmod core=bogus is refused" 1 "" insmod "$ko" core=bogus
 	check "the refusal says what core accepts" sh -c \

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# sim-xeon6.sh - the core side of Intel Xeon 6 on the simulated platform,
+# inside a test VM: memdiag_sim uarch=gnr (Granite Rapids, Redwood Cove
+# P-cores) counts both latency metrics and offcore reads as on Sapphire
+# Rapids; uarch=srf (Sierra Forest, Crestmont E-cores) has no
+# L1D_PEND_MISS.PENDING and no offcore event for all local DRAM reads, so
+# get-info says both capabilities are unavailable and why, and watch,
+# left with nothing to measure, says so with the reasons.
+# Every register memdiag wrote is as before once it is unloaded. Neither
+# sim models a memory controller yet: imc-bandwidth is unavailable with
+# the row's reason. Prints TAP.
+#
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/memdiag/lib.sh
+
+ko=${MEMDIAG_KO:?} simko=${MEMDIAG_SIM_KO:?}
+dbg=/sys/kernel/debug/memdiag_sim
+declare -A UARCH=([gnr]="Granite Rapids" [srf]="Sierra Forest")
+
+# unavailable ID REGEX: that capability is unavailable, its reason matching
+unavailable() {
+	jqt ".capabilities[] | select(.id == \"$1\") | .available == false and (.reason | test(\"$2\"))" \
+		/tmp/info.json
+}
+
+# restored: each control in /tmp/before.regs has its value again in
+# /tmp/after.regs, and one first written since (unset: 0) holds 0
+restored() {
+	awk 'NR == FNR { b[$1 " " $2 " " $3] = $4; next }
+	     { k = $1 " " $2 " " $3
+	       if ((k in b) ? b[k] != $4 : $4 != "0x0") { print "changed: " $0; bad = 1 }
+	       delete b[k] }
+	     END { for (k in b) { print "gone: " k; bad = 1 }; exit bad }' \
+		/tmp/before.regs /tmp/after.regs
+}
+
+for u in gnr srf; do
+	echo "# simulated $u"
+	if ! insmod "$simko" uarch=$u; then
+		not_ok "$u: insmod memdiag_sim uarch=$u"
+		continue
+	fi
+	sim_preset
+	sim_controls > /tmp/before.regs
+	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
+	"$ctl" -j info > /tmp/info.json 2>&1
+	check "$u: info names ${UARCH[$u]} on platform sim" jqt \
+		".platform == \"sim\" and .uarch == \"${UARCH[$u]}\"" /tmp/info.json
+	check "$u: imc-bandwidth unavailable, the row's reason" \
+		unavailable imc-bandwidth "^Xeon 6 memory controllers are not yet supported"
+	nsock=$(jq .nr_sockets /tmp/info.json)
+	cps=$(jq '.sockets[0].cpus | length' /tmp/info.json)
+	set_rates 0 10000 4000 200 1000000 500000 3000
+	for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0; done
+
+	if [ $u = gnr ]; then
+		check "gnr: core-latency and offcore available" jqt \
+			'[.capabilities[] | select(.id == "core-latency" or .id == "offcore") | .available] == [true, true]' \
+			/tmp/info.json
+		"$ctl" -j watch --socket 0 --interval 500ms --count 2 > /tmp/watch.json 2>/tmp/watch.err
+		last() { jq -s -r "last | .$1" /tmp/watch.json; }
+		v=$(last offcore_read_gbps)
+		check "gnr: offcore reads $cps x 3.0 GB/s within 1% (got $v)" near "$v" "$((cps * 3))"
+		v=$(last load_miss_real_latency_cycles)
+		check "gnr: load miss real latency 200 cycles within 1% (got $v)" near "$v" 200
+		v=$(last l1_miss_latency_cycles)
+		check "gnr: L1 miss latency 300 cycles within 1% (got $v)" near "$v" 300
+	else
+		check "srf: core-latency unavailable: no L1D_PEND_MISS.PENDING" \
+			unavailable core-latency "Crestmont E-cores have no L1D_PEND_MISS.PENDING"
+		check "srf: offcore unavailable: no event for all local DRAM reads" \
+			unavailable offcore "no offcore event for all reads from local DRAM"
+		"$ctl" info > /tmp/info.txt 2>&1
+		check "srf: info's text gives the latency reason" \
+			grep -q 'Crestmont E-cores have no L1D_PEND_MISS.PENDING' /tmp/info.txt
+		# with no IMC model yet, nothing watch measures is left
+		expect_rc "srf: watch: exit 7, nothing to measure, each capability's reason" 7 \
+			"core-latency: Sierra Forest's Crestmont E-cores have no L1D_PEND_MISS.PENDING" \
+			"$ctl" watch --socket 0 --count 1
+	fi
+	check "$u: rmmod memdiag" rmmod memdiag
+	sim_controls > /tmp/after.regs
+	check "$u: every control register is as before the module" restored
+	check "$u: rmmod memdiag_sim" rmmod memdiag_sim
+done
+
+tap_end
