@@ -17,7 +17,6 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/memdiag/lib.sh
 
 ko=${MEMDIAG_KO:?} simko=${MEMDIAG_SIM_KO:?}
-dbg=/sys/kernel/debug/memdiag_sim
 declare -A UARCH=([gnr]="Granite Rapids" [srf]="Sierra Forest")
 
 # unavailable ID REGEX: that capability is unavailable, its reason matching
