@@ -21,11 +21,6 @@
 
 #include "calib.h"
 
-struct fc_line {
-	struct fc_line *next;
-	char pad[KERN_LINE - sizeof(struct fc_line *)];
-};
-
 static void *volatile fc_sink;
 
 /* splitmix64: a seed in, a well-mixed stream out */
@@ -41,7 +36,7 @@ static uint64_t fc_rand(uint64_t *s)
 int kern_fchase_init(struct kern_fchase *c, size_t bytes, size_t seg,
 		     bool hugepages, uint64_t seed)
 {
-	struct fc_line *l;
+	struct kern_line *l;
 	size_t n = bytes / KERN_LINE, i, j;
 	uint32_t t;
 
@@ -82,7 +77,7 @@ int kern_fchase_init(struct kern_fchase *c, size_t bytes, size_t seg,
 static void fc_flush(const struct kern_fchase *c)
 {
 #if HAVE_CLFLUSH
-	const struct fc_line *l = c->lines;
+	const struct kern_line *l = c->lines;
 	size_t i, k = c->pos;
 
 	for (i = 0; i < c->seg; i++) {
@@ -95,28 +90,11 @@ static void fc_flush(const struct kern_fchase *c)
 #endif
 }
 
-static struct fc_line *fc_chase(struct fc_line *p, size_t loads)
-{
-	size_t i;
-
-	for (i = 0; i < loads; i += 8) {
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-	}
-	return p;
-}
-
 double kern_fchase_run(struct kern_fchase *c, unsigned int segs,
 		       const volatile sig_atomic_t *stop, unsigned int *done,
 		       double *seg_ns, double *flush_sec)
 {
-	struct fc_line *l = c->lines, *p;
+	struct kern_line *l = c->lines, *p;
 	double sec = 0, t0, t1, t2;
 	unsigned int k;
 
@@ -124,7 +102,7 @@ double kern_fchase_run(struct kern_fchase *c, unsigned int segs,
 		t0 = kern_now();
 		fc_flush(c);
 		t1 = kern_now();
-		p = fc_chase(&l[c->order[c->pos]], c->seg);
+		p = kern_chase_lines(&l[c->order[c->pos]], c->seg);
 		t2 = kern_now();
 		fc_sink = p;
 		sec += t2 - t1;

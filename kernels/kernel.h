@@ -165,6 +165,38 @@ double kern_tsc_ghz(void);
  * linked in one random cycle (Sattolo), first touched by the caller.
  */
 #define KERN_CHASE_UNROLL 8	/* loads is a multiple of this */
+
+/* One line of a chase: the next line's address, then padding. */
+struct kern_line {
+	struct kern_line *next;
+	char pad[KERN_LINE - sizeof(struct kern_line *)];
+};
+
+/*
+ * Follow @loads pointers from @p (a multiple of KERN_CHASE_UNROLL) and
+ * return where the chase ends. Unrolled so that the loop's compare and
+ * branch are paid once per eight dependent loads; static inline so that
+ * the timed loop is compiled into each caller, with no call in it (the
+ * latency chase and the flushing chase of fchase.c both time it).
+ */
+static inline struct kern_line *kern_chase_lines(struct kern_line *p,
+						 uint64_t loads)
+{
+	uint64_t i;
+
+	for (i = 0; i < loads; i += KERN_CHASE_UNROLL) {
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+		p = p->next;
+	}
+	return p;
+}
+
 struct kern_chase {
 	void *lines;
 	size_t bytes;

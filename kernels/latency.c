@@ -14,11 +14,6 @@
 
 #define LAT_MIN_LOADS (1u << 21)	/* enough to time small sets */
 
-struct lat_line {
-	struct lat_line *next;
-	char pad[KERN_LINE - sizeof(struct lat_line *)];
-};
-
 struct lat_ctx {
 	const struct kern_cfg *cfg;
 	size_t bytes;		/* working set per thread */
@@ -38,28 +33,11 @@ static uint64_t rnd(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dULL;
 }
 
-static struct lat_line *chase(struct lat_line *p, uint64_t loads)
-{
-	uint64_t i;
-
-	for (i = 0; i < loads; i += KERN_CHASE_UNROLL) {
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-		p = p->next;
-	}
-	return p;
-}
-
 int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
 		    uint64_t seed, uint64_t warm)
 {
 	size_t n = bytes / KERN_LINE, i, j, tmp;
-	struct lat_line *lines;
+	struct kern_line *lines;
 	size_t *succ;
 
 	memset(c, 0, sizeof(*c));
@@ -95,13 +73,13 @@ int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
 		warm = n;
 	warm = (warm + KERN_CHASE_UNROLL - 1) / KERN_CHASE_UNROLL *
 	       KERN_CHASE_UNROLL;
-	c->p = chase(&lines[0], warm);
+	c->p = kern_chase_lines(&lines[0], warm);
 	return 0;
 }
 
 void kern_chase_run(struct kern_chase *c, uint64_t loads)
 {
-	c->p = chase(c->p, loads);
+	c->p = kern_chase_lines(c->p, loads);
 	lat_sink = c->p;
 }
 
