@@ -21,6 +21,7 @@
 #include "calib_show.h"
 #include "cmd.h"
 #include "cpulist.h"
+#include "opts.h"
 #include "parse.h"
 
 void cmd_calibrate_usage(FILE *f)
@@ -57,11 +58,10 @@ void cmd_calibrate_usage(FILE *f)
 	      "  --reps N         repeats per point, 3 to 64 (default 3, 5 without\n"
 	      "                   --quick)\n"
 	      "  --curve FILE     write (or with --show read) FILE instead\n"
-	      "  --show           print the stored curves as a table and exit\n"
-	      "  -j, --json       print JSON\n"
-	      "  -p, --pretty     indent the JSON\n"
-	      "  -h, --help       print this help and exit\n"
-	      "\n"
+	      "  --show           print the stored curves as a table and exit\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_ALL, 19, "print JSON");
+	fputs("\n"
 	      "Exit status: 0 stored (or shown); 1 bad option; 2 --prefetch without\n"
 	      "the memdiag module; 3 --prefetch without the privilege; 6 the file\n"
 	      "could not be written or read; 7 nothing to calibrate (a socket with one\n"
@@ -87,9 +87,6 @@ static const struct option cal_options[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "curve", required_argument, NULL, OPT_CURVE },
 	{ "show", no_argument, NULL, OPT_SHOW },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -128,6 +125,7 @@ static int parse_list(const char *cmd, const char *opt, const char *s,
 static int parse_args(struct cal_args *a, struct opts *o, int argc,
 		      char **argv)
 {
+	struct cli_opts t;
 	const char *cmd = argv[0];
 	char err[160];
 	uint64_t v;
@@ -135,9 +133,8 @@ static int parse_args(struct cal_args *a, struct opts *o, int argc,
 
 	memset(a, 0, sizeof(*a));
 	a->mixes = (1u << KERN_NR_MIXES) - 1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jph", cal_options, NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_ALL, ":", cal_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_SOCKET:
 			if (parse_uint(optarg, 0, UINT32_MAX, &v, err, sizeof(err)))
@@ -174,17 +171,12 @@ static int parse_args(struct cal_args *a, struct opts *o, int argc,
 		case OPT_SHOW:
 			a->show = true;
 			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'p':
-			o->json = o->pretty = true;
-			break;
-		case 'h':
-			cmd_calibrate_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option(cmd, c, argv);
+			rc = cli_opts_common(cmd, c, argv,
+					     o, cmd_calibrate_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
 	if (optind < argc)

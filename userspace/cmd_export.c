@@ -30,6 +30,7 @@
 
 #include "cmd.h"
 #include "export_daemon.h"
+#include "opts.h"
 #include "parse.h"
 #include "snapshot.h"
 
@@ -223,8 +224,9 @@ void cmd_export_usage(FILE *f)
 	      "                          (default 300, as watch)\n"
 	      "  -C, --curve FILE        the calibrated curve for the verdict metrics\n"
 	      "                          (default: the user's, then\n"
-	      "                          /var/lib/memdiag/curve.json; none: no verdict)\n"
-	      "  -h, --help              print this help and exit\n", f);
+	      "                          /var/lib/memdiag/curve.json; none: no verdict)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
 
 /*
@@ -264,22 +266,20 @@ static const struct option export_options[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "threshold", required_argument, NULL, 't' },
 	{ "curve", required_argument, NULL, 'C' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static int parse_options(struct exporter *x, int argc, char **argv)
 {
+	struct cli_opts t;
 	struct stat sb;
 	char err[200];
-	int c;
+	int c, rc;
 
 	x->interval_ms = WATCH_DEFAULT_INTERVAL_MS;
 	x->threshold = WATCH_DEFAULT_THRESHOLD;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:f:i:t:C:h", export_options,
-				NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_HELP, ":l:f:i:t:C:", export_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 'l':
 			x->listen = optarg;
@@ -304,11 +304,12 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 		case 'C':
 			x->curve_path = optarg;
 			break;
-		case 'h':
-			cmd_export_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option("export", c, argv);
+			rc = cli_opts_common("export", c, argv,
+					     NULL, cmd_export_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
 	if (optind < argc)

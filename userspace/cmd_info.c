@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "cpulist.h"
 #include "names.h"
+#include "opts.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -232,19 +233,11 @@ void cmd_info_usage(FILE *f)
 	      "online CPUs, and each capability with the reason when it is\n"
 	      "unavailable.\n"
 	      "\n"
-	      "Options:\n"
-	      "  -j, --json    print one JSON document; its keys are the netlink\n"
-	      "                spec's attribute names in snake_case\n"
-	      "  -p, --pretty  indent the JSON output (implies --json)\n"
-	      "  -h, --help    print this help and exit\n", f);
+	      "Options:\n", f);
+	cli_opts_usage(f, CLI_OPT_ALL, 16,
+		       "print one JSON document; its keys are the netlink\n"
+		       "spec's attribute names in snake_case");
 }
-
-static const struct option info_options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
 
 int cmd_info(const struct opts *gopts, int argc, char **argv)
 {
@@ -255,24 +248,14 @@ int cmd_info(const struct opts *gopts, int argc, char **argv)
 	struct nl_family fam;
 	struct printer p;
 	struct nl nl;
+	struct cli_opts t;
 	int c, rc;
 
-	optind = 0;	/* rescan from argv[1] with a fresh getopt state */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jph", info_options, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o.json = true;
-			break;
-		case 'p':
-			o.json = o.pretty = true;
-			break;
-		case 'h':
-			cmd_info_usage(stdout);
-			return MDC_EXIT_OK;
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
+	cli_opts_init(&t, CLI_OPT_ALL, ":", NULL);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
+		rc = cli_opts_common(cmd, c, argv, &o, cmd_info_usage);
+		if (rc != CLI_OPT_NEXT)
+			return rc == CLI_OPT_HELP_SHOWN ? MDC_EXIT_OK : rc;
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);

@@ -19,6 +19,7 @@
 #include "calib_show.h"
 #include "cmd.h"
 #include "curve.h"
+#include "opts.h"
 #include "parse.h"
 
 void cmd_plot_usage(FILE *f)
@@ -41,11 +42,12 @@ void cmd_plot_usage(FILE *f)
 	      "                  per line\n"
 	      "  -o, --output PREFIX  write PREFIX-curves.svg/.png and with --samples\n"
 	      "                  PREFIX-timeline.svg/.png (default: memdiag)\n"
-	      "  --format LIST   svg, png or svg,png (default svg,png)\n"
-	      "  -h, --help      print this help and exit\n"
-	      "\n"
+	      "  --format LIST   svg, png or svg,png (default svg,png)\n", f);
+	cli_opts_usage(f, CLI_OPT_HELP, 18, NULL);
+	fputs("\n"
 	      "Exit status: 0 drawn; 1 bad option; 6 no curve, an unreadable\n"
-	      "recording, or gnuplot missing or failing (install gnuplot-nox).\n", f);
+	      "recording, or gnuplot missing or failing (install gnuplot-nox).\n",
+	      f);
 }
 
 struct plot_args {
@@ -68,23 +70,22 @@ static const struct option plot_options[] = {
 	{ "samples", required_argument, NULL, OPT_SAMPLES },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static int parse_args(struct plot_args *a, int argc, char **argv)
 {
+	struct cli_opts t;
 	const char *cmd = argv[0];
 	char err[160];
 	uint64_t v;
-	int c;
+	int c, rc;
 
 	memset(a, 0, sizeof(*a));
 	a->prefix = "memdiag";
 	a->svg = a->png = true;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", plot_options, NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_HELP, ":o:", plot_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_CURVE:
 			a->curve = optarg;
@@ -112,11 +113,12 @@ static int parse_args(struct plot_args *a, int argc, char **argv)
 				return cli_usage(cmd, "option '-o': give a prefix of 1 to 400 characters");
 			a->prefix = optarg;
 			break;
-		case 'h':
-			cmd_plot_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option(cmd, c, argv);
+			rc = cli_opts_common(cmd, c, argv,
+					     NULL, cmd_plot_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
 	if (optind < argc)

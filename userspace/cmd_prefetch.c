@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "cpulist.h"
 #include "names.h"
+#include "opts.h"
 #include "parse.h"
 #include "prefetch.h"
 
@@ -59,19 +60,14 @@ void cmd_prefetch_usage(FILE *f)
 	      "Options:\n"
 	      "  -s, --socket N    only the CPUs of socket N (and CPUs of it that\n"
 	      "                    come online later)\n"
-	      "  -c, --cpu LIST    only these CPUs, e.g. 0-3,8 (and their siblings)\n"
-	      "  -j, --json        print one JSON document\n"
-	      "  -p, --pretty      indent the JSON output (implies --json)\n"
-	      "  -h, --help        print this help and exit\n",
+	      "  -c, --cpu LIST    only these CPUs, e.g. 0-3,8 (and their siblings)\n",
 	      f);
+	cli_opts_usage(f, CLI_OPT_ALL, 20, NULL);
 }
 
 static const struct option prefetch_options[] = {
 	{ "socket", required_argument, NULL, 's' },
 	{ "cpu", required_argument, NULL, 'c' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -208,17 +204,16 @@ static int check_possible(const char *cmd, const struct pf_args *a)
 static int parse_args(struct pf_args *a, struct opts *o, int argc,
 		      char **argv)
 {
+	struct cli_opts t;
 	const char *cmd = "prefetch";
 	char err[200];
 	uint64_t v;
 	size_t k;
-	int c;
+	int c, rc;
 
 	memset(a, 0, sizeof(*a));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:c:jph", prefetch_options,
-				NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_ALL, ":s:c:", prefetch_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_uint(optarg, 0, UINT32_MAX, &v, err,
@@ -236,17 +231,12 @@ static int parse_args(struct pf_args *a, struct opts *o, int argc,
 			if (check_possible(cmd, a) != MDC_EXIT_OK)
 				return MDC_EXIT_USAGE;
 			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'p':
-			o->json = o->pretty = true;
-			break;
-		case 'h':
-			cmd_prefetch_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option(cmd, c, argv);
+			rc = cli_opts_common(cmd, c, argv,
+					     o, cmd_prefetch_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
 	if (optind >= argc)

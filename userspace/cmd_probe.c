@@ -19,6 +19,7 @@
 
 #include "calib_plan.h"
 #include "cmd.h"
+#include "opts.h"
 #include "parse.h"
 #include "probe.h"
 
@@ -49,11 +50,11 @@ void cmd_probe_usage(FILE *f)
 	      "  -c, --count N     stop after N samples (default: until Ctrl-C)\n"
 	      "  --socket N        the curve of socket N (default 0)\n"
 	      "  --cpu N           chase on CPU N (default: the curve's chase CPU)\n"
-	      "  --curve FILE      read FILE instead of the stored curves\n"
-	      "  -j, --json        one JSON object per sample and line\n"
-	      "  -p, --pretty      indent the JSON\n"
-	      "  -h, --help        print this help and exit\n"
-	      "\n"
+	      "  --curve FILE      read FILE instead of the stored curves\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_ALL, 20,
+		       "one JSON object per sample and line");
+	fputs("\n"
 	      "Exit status: 0 done or stopped by Ctrl-C; 1 bad option; 6 the chase\n"
 	      "could not be set up (memory, CPU).\n", f);
 }
@@ -75,26 +76,22 @@ static const struct option probe_options[] = {
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "curve", required_argument, NULL, OPT_CURVE },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static int parse_args(struct probe_args *a, struct opts *o, int argc,
 		      char **argv)
 {
+	struct cli_opts t;
 	const char *cmd = argv[0];
 	char err[160];
 	uint64_t v;
-	int c;
+	int c, rc;
 
 	memset(a, 0, sizeof(*a));
 	a->interval_ms = 1000;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:c:jph", probe_options,
-				NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_ALL, ":i:c:", probe_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 'i':
 			if (parse_interval_ms(optarg, &a->interval_ms, err,
@@ -123,17 +120,11 @@ static int parse_args(struct probe_args *a, struct opts *o, int argc,
 				return cli_usage(cmd, "option '--curve': empty file name");
 			a->curve = optarg;
 			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'p':
-			o->json = o->pretty = true;
-			break;
-		case 'h':
-			cmd_probe_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option(cmd, c, argv);
+			rc = cli_opts_common(cmd, c, argv, o, cmd_probe_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
 	if (optind < argc)

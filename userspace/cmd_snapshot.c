@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "names.h"
+#include "opts.h"
 #include "parse.h"
 #include "snapshot.h"
 #include "snapshot_verdict.h"
@@ -332,11 +333,11 @@ void cmd_snapshot_usage(FILE *f)
 	      "  -c, --channels  add each memory channel's read and write bytes\n"
 	      "  -w, --window DUR  time between the two readings: seconds (0.5) or\n"
 	      "                  with s or ms (200ms), 1ms to 60s (default 200ms)\n"
-	      "      --curve FILE  the curve file (default: the calibrate's)\n"
-	      "  -j, --json      print a JSON array with one object per socket; its keys\n"
-	      "                  are the netlink spec's attribute names in snake_case\n"
-	      "  -p, --pretty    indent the JSON output (implies --json)\n"
-	      "  -h, --help      print this help and exit\n", f);
+	      "      --curve FILE  the curve file (default: the calibrate's)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_ALL, 18,
+		       "print a JSON array with one object per socket; its keys\n"
+		       "are the netlink spec's attribute names in snake_case");
 }
 
 static const struct option snapshot_options[] = {
@@ -345,9 +346,6 @@ static const struct option snapshot_options[] = {
 	{ "channels", no_argument, NULL, 'c' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "curve", required_argument, NULL, 'C' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -429,15 +427,14 @@ struct snap_args {
 static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 			 char **argv)
 {
+	struct cli_opts t;
 	bool one = false;
 	char err[160];
 	uint64_t v;
-	int c;
+	int c, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:acw:jph", snapshot_options,
-				NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_ALL, ":s:acw:", snapshot_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_uint(optarg, 0, UINT32_MAX, &v, err,
@@ -460,17 +457,12 @@ static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 		case 'C':
 			sa->curve_path = optarg;
 			break;
-		case 'j':
-			sa->o.json = true;
-			break;
-		case 'p':
-			sa->o.json = sa->o.pretty = true;
-			break;
-		case 'h':
-			cmd_snapshot_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option(cmd, c, argv);
+			rc = cli_opts_common(cmd, c, argv,
+					     &sa->o, cmd_snapshot_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
 	if (optind < argc)

@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "meta.h"
+#include "opts.h"
 #include "parse.h"
 #include "run/counters.h"
 #include "stat.h"
@@ -63,17 +64,19 @@ void cmd_stat_usage(FILE *f)
 	      "  -i, --interval DUR      also print watch's row for each socket every DUR\n"
 	      "                          while CMD runs (1ms to 60s; 2, 1.5s, 500ms)\n"
 	      "  -T, --timestamp         begin each text row of the timeline with its wall\n"
-	      "                          clock, ISO 8601 (JSON and CSV have time_unix_ns)\n"
-	      "  -j, --json              JSON: one document; with --interval one object\n"
-	      "                          per line per socket and interval, then the\n"
-	      "                          result (the object with \"command\")\n"
-	      "  -p, --pretty            indent the JSON (implies --json)\n"
-	      "      --csv               CSV: a header row, one row per socket; with\n"
+	      "                          clock, ISO 8601 (JSON and CSV have time_unix_ns)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_JSON, 26,
+		       "JSON: one document; with --interval one object\n"
+		       "per line per socket and interval, then the\n"
+		       "result (the object with \"command\")");
+	fputs("      --csv               CSV: a header row, one row per socket; with\n"
 	      "                          --interval the timeline's rows (watch --csv)\n"
 	      "                          come first, then an empty line\n"
-	      "  -o, --output FILE       write the results to FILE (created or truncated)\n"
-	      "  -h, --help              print this help and exit\n"
-	      "\n"
+	      "  -o, --output FILE       write the results to FILE (created or truncated)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
+	fputs("\n"
 	      "Exit status: CMD's own; 128 + N when signal N killed it; 126 when CMD\n"
 	      "could not be executed, 127 when it was not found (as the shell).\n"
 	      "Before CMD runs: 1 for a usage error, 6 when FILE cannot be opened.\n",
@@ -85,12 +88,9 @@ enum { OPT_CSV = 256 };
 static const struct option stat_options[] = {
 	{ "socket", required_argument, NULL, 's' },
 	{ "interval", required_argument, NULL, 'i' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "timestamp", no_argument, NULL, 'T' },
 	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -98,17 +98,15 @@ static const struct option stat_options[] = {
 static int parse_options(struct stat_cfg *s, const struct opts *g, int argc,
 			 char **argv)
 {
+	struct opts o = *g;
+	struct cli_opts t;
 	char err[200];
 	uint64_t v;
-	int c;
+	int c, rc;
 
-	s->json = g->json;
-	s->pretty = g->pretty;
-	optind = 0;
-	opterr = 0;
+	cli_opts_init(&t, CLI_OPT_ALL, "+:s:i:To:", stat_options);
 	/* '+': CMD's own options are CMD's, with or without "--" */
-	while ((c = getopt_long(argc, argv, "+:s:i:Tjpo:h", stat_options,
-				NULL)) != -1) {
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_uint(optarg, 0, UINT32_MAX, &v, err,
@@ -122,12 +120,6 @@ static int parse_options(struct stat_cfg *s, const struct opts *g, int argc,
 					      sizeof(err)) < 0)
 				return cli_usage(s->cmd, "option '--interval': %s", err);
 			break;
-		case 'j':
-			s->json = true;
-			break;
-		case 'p':
-			s->json = s->pretty = true;
-			break;
 		case OPT_CSV:
 			s->csv = true;
 			break;
@@ -137,13 +129,16 @@ static int parse_options(struct stat_cfg *s, const struct opts *g, int argc,
 		case 'o':
 			s->path = optarg;
 			break;
-		case 'h':
-			cmd_stat_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option(s->cmd, c, argv);
+			rc = cli_opts_common(s->cmd, c, argv,
+					     &o, cmd_stat_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
+	s->json = o.json;
+	s->pretty = o.pretty;
 	if (s->csv && s->json)
 		return cli_usage(s->cmd, "options '--csv' and '--json' exclude each other");
 	if (optind >= argc)

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "cmd.h"
+#include "opts.h"
 #include "parse.h"
 #include "validate.h"
 
@@ -125,11 +126,11 @@ void cmd_validate_usage(FILE *f)
 	      "\n"
 	      "Options:\n"
 	      "  --size SIZE   bytes per array, as for run stream (default: its own)\n"
-	      "  --reps N      repetitions, as for run stream (default 3)\n"
-	      "  -j, --json    {\"checks\": [...], \"pass\": BOOL}\n"
-	      "  -p, --pretty  indent the JSON (implies --json)\n"
-	      "  -h, --help    print this help and exit\n"
-	      "\n"
+	      "  --reps N      repetitions, as for run stream (default 3)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_ALL, 16,
+		       "{\"checks\": [...], \"pass\": BOOL}");
+	fputs("\n"
 	      "Exit status: 0 every check passed, 8 a check failed, or that of the\n"
 	      "stream run when it failed.\n", f);
 }
@@ -137,9 +138,6 @@ void cmd_validate_usage(FILE *f)
 static const struct option validate_options[] = {
 	{ "size", required_argument, NULL, 's' },
 	{ "reps", required_argument, NULL, 'r' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -184,6 +182,7 @@ static int collect(const char *cmd, const char *size, const char *reps,
 
 int cmd_validate(const struct opts *gopts, int argc, char **argv)
 {
+	struct cli_opts t;
 	const char *cmd = "validate", *size = NULL, *reps = "3";
 	struct vcheck checks[MAX_CHECKS];
 	struct opts o = *gopts;
@@ -194,10 +193,8 @@ int cmd_validate(const struct opts *gopts, int argc, char **argv)
 	uint64_t v;
 	int c, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jph", validate_options,
-				NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_ALL, ":", validate_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			size = optarg;	/* run stream checks it */
@@ -207,17 +204,12 @@ int cmd_validate(const struct opts *gopts, int argc, char **argv)
 				return cli_usage(cmd, "option '--reps': %s", err);
 			reps = optarg;
 			break;
-		case 'j':
-			o.json = true;
-			break;
-		case 'p':
-			o.json = o.pretty = true;
-			break;
-		case 'h':
-			cmd_validate_usage(stdout);
-			return MDC_EXIT_OK;
 		default:
-			return cli_bad_option(cmd, c, argv);
+			rc = cli_opts_common(cmd, c, argv,
+					     &o, cmd_validate_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc == CLI_OPT_HELP_SHOWN ? MDC_EXIT_OK : rc;
+			break;
 		}
 	}
 	if (optind < argc)

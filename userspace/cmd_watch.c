@@ -23,6 +23,7 @@
 #include "cmd.h"
 #include "cpulist.h"
 #include "names.h"
+#include "opts.h"
 #include "parse.h"
 #include "prefetch.h"
 #include "snapshot.h"
@@ -78,15 +79,17 @@ void cmd_watch_usage(FILE *f)
 	      "                          lmr_lat_cyc (300 was the default; it means\n"
 	      "                          something else on every machine)\n"
 	      "  -T, --timestamp         begin each text row with the wall clock of its\n"
-	      "                          end, ISO 8601 local time (2026-11-24T10:15:30.250+01:00)\n"
-	      "  -j, --json              one JSON object per line per socket and interval;\n"
-	      "                          time_ns is CLOCK_MONOTONIC, time_unix_ns the wall\n"
-	      "                          clock (ns since 1970, UTC)\n"
-	      "  -p, --pretty            indent the JSON objects (implies --json)\n"
-	      "      --csv               CSV: a header row of the JSON keys, then one row\n"
+	      "                          end, ISO 8601 local time (2026-11-24T10:15:30.250+01:00)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_JSON, 26,
+		       "one JSON object per line per socket and interval;\n"
+		       "time_ns is CLOCK_MONOTONIC, time_unix_ns the wall\n"
+		       "clock (ns since 1970, UTC)");
+	fputs("      --csv               CSV: a header row of the JSON keys, then one row\n"
 	      "                          per socket and interval (null: empty; lists: a;b)\n"
-	      "  -o, --output FILE       write the rows to FILE (created or truncated)\n"
-	      "  -h, --help              print this help and exit\n", f);
+	      "  -o, --output FILE       write the rows to FILE (created or truncated)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
 
 enum { WATCH_OPT_CSV = 256 };
@@ -99,29 +102,24 @@ static const struct option watch_options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "timestamp", no_argument, NULL, 'T' },
 	{ "curve", required_argument, NULL, 'C' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
 	{ "csv", no_argument, NULL, WATCH_OPT_CSV },
 	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 			 char **argv, const char **path)
 {
+	struct opts o = *gopts;
+	struct cli_opts t;
 	bool one = false, all = false;
 	char err[200];
 	uint64_t v;
-	int c;
+	int c, rc;
 
-	w->json = gopts->json;
-	w->pretty = gopts->pretty;
 	w->interval_ms = WATCH_DEFAULT_INTERVAL_MS;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:ai:c:t:Tjpo:h", watch_options,
-				NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_ALL, ":s:ai:c:t:To:", watch_options);
+	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_uint(optarg, 0, UINT32_MAX, &v, err,
@@ -154,25 +152,22 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 		case 'C':
 			w->curve_path = optarg;
 			break;
-		case 'j':
-			w->json = true;
-			break;
-		case 'p':
-			w->json = w->pretty = true;
-			break;
 		case WATCH_OPT_CSV:
 			w->csv = true;
 			break;
 		case 'o':
 			*path = optarg;
 			break;
-		case 'h':
-			cmd_watch_usage(stdout);
-			return -1;
 		default:
-			return cli_bad_option(w->cmd, c, argv);
+			rc = cli_opts_common(w->cmd, c, argv,
+					     &o, cmd_watch_usage);
+			if (rc != CLI_OPT_NEXT)
+				return rc;	/* -1 after --help */
+			break;
 		}
 	}
+	w->json = o.json;
+	w->pretty = o.pretty;
 	if (optind < argc)
 		return cli_usage(w->cmd, "unexpected argument '%s'", argv[optind]);
 	if (one && all)

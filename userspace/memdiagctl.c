@@ -9,6 +9,7 @@
 #include <linux/memdiag.h>
 
 #include "cmd.h"
+#include "opts.h"
 
 #ifndef MEMDIAGCTL_VERSION
 #define MEMDIAGCTL_VERSION "unknown"
@@ -75,11 +76,9 @@ static void usage(FILE *f)
 	      "Talk to the memdiag kernel module: DRAM bandwidth and load latency\n"
 	      "counters and hardware prefetcher control of x86 server processors.\n"
 	      "\n"
-	      "Options:\n"
-	      "  -j, --json      print JSON instead of text\n"
-	      "  -p, --pretty    indent the JSON output (implies --json)\n"
-	      "  -h, --help      print this help and exit\n"
-	      "  -V, --version   print the version and protocol version and exit\n"
+	      "Options:\n", f);
+	cli_opts_usage(f, CLI_OPT_ALL, 18, "print JSON instead of text");
+	fputs("  -V, --version   print the version and protocol version and exit\n"
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < NR_COMMANDS; i++) {
@@ -156,9 +155,6 @@ static int finish(int rc)
 }
 
 static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -167,28 +163,24 @@ int main(int argc, char **argv)
 {
 	const struct command *c;
 	struct opts o = { 0 };
-	int opt;
+	struct cli_opts t;
+	int opt, rc;
 
-	opterr = 0;	/* cli_bad_option() says it our way */
 	/* '+': stop at the command name; the rest is the command's */
-	while ((opt = getopt_long(argc, argv, "+:jphV", options, NULL)) != -1) {
+	cli_opts_init(&t, CLI_OPT_ALL, "+:V", options);
+	while ((opt = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (opt) {
-		case 'j':
-			o.json = true;
-			break;
-		case 'p':
-			o.json = o.pretty = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return finish(MDC_EXIT_OK);
 		case 'V':
 			printf(PROG " %s (memdiag protocol %u)\n",
 			       MEMDIAGCTL_VERSION,
 			       (unsigned int)MEMDIAG_FAMILY_VERSION);
 			return finish(MDC_EXIT_OK);
 		default:
-			return cli_bad_option(NULL, opt, argv);
+			rc = cli_opts_common(NULL, opt, argv, &o, usage);
+			if (rc == CLI_OPT_HELP_SHOWN)
+				return finish(MDC_EXIT_OK);
+			if (rc != CLI_OPT_NEXT)
+				return rc;
 		}
 	}
 	if (optind >= argc)

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "cpulist.h"
 #include "csv.h"
+#include "opts.h"
 #include "parse.h"
 #include "run/run.h"
 
@@ -185,14 +186,14 @@ static void usage_options(FILE *f)
 	      "      --mix LIST    throughput: a comma list of load, load-fadd and\n"
 	      "                    load-nop (default: all three)\n"
 	      "      --distance D  transpose: prefetch the source D rows ahead\n"
-	      "                    (0 to 1024; default 8)\n"
-	      "  -j, --json        print one JSON document\n"
-	      "  -p, --pretty      indent the JSON output (implies --json)\n"
-	      "      --csv         CSV: a header row, then one row per result with\n"
+	      "                    (0 to 1024; default 8)\n", f);
+	cli_opts_usage(f, CLI_OPT_JSON, 20, NULL);
+	fputs("      --csv         CSV: a header row, then one row per result with\n"
 	      "                    the JSON's values (nested keys joined with '.',\n"
-	      "                    e.g. meta.hostname, counters.sockets.0.read_bytes)\n"
-	      "  -h, --help        print this help and exit\n"
-	      "\n"
+	      "                    e.g. meta.hostname, counters.sockets.0.read_bytes)\n",
+	      f);
+	cli_opts_usage(f, CLI_OPT_HELP, 20, NULL);
+	fputs("\n"
 	      "GB/s are 10^9 bytes/s. Progress goes to stderr only when stdout is\n"
 	      "a terminal. -j and --csv begin with \"meta\": host name, CPU model,\n"
 	      "kernel, memdiag version and commit, date and the exact command line.\n"
@@ -220,11 +221,12 @@ struct run_parse {
 };
 
 /*
- * The getopt_long() table: the options every kernel takes, then every
- * kernel option of run_kopts[]; which kernel takes those is checked once
- * the kernel is known.
+ * The getopt_long() tables: the options every kernel takes, every kernel
+ * option of run_kopts[] (which kernel takes those is checked once the
+ * kernel is known), then the options of every command. -1 if they do not
+ * fit.
  */
-static void build_options(struct option *opt)
+static int build_options(struct cli_opts *t)
 {
 	static const struct option common[] = {
 		{ "threads", required_argument, NULL, 't' },
@@ -232,12 +234,13 @@ static void build_options(struct option *opt)
 		{ "size", required_argument, NULL, 's' },
 		{ "reps", required_argument, NULL, 'r' },
 		{ "hugepages", no_argument, NULL, 'H' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "help", no_argument, NULL, 'h' },
 	};
 	size_t i, n = sizeof(common) / sizeof(common[0]);
+	struct option opt[CLI_OPTS_OWN_MAX + 1];
+
+	if (n + run_nr_kopts > CLI_OPTS_OWN_MAX)
+		return -1;
 
 	memcpy(opt, common, sizeof(common));
 	for (i = 0; i < run_nr_kopts; i++) {
@@ -248,6 +251,7 @@ static void build_options(struct option *opt)
 				 OPT_KERNEL + (int)i;
 	}
 	memset(&opt[n + i], 0, sizeof(opt[n + i]));
+	return cli_opts_init(t, CLI_OPT_ALL, ":t:c:s:d:r:H", opt);
 }
 
 /* "0-3,8" into a->cpu; each must be a CPU this process may run on. */
@@ -309,16 +313,10 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 	case 'H':
 		a->hugepages = true;
 		return MDC_EXIT_OK;
-	case 'j':
-		st->o->json = true;
-		return MDC_EXIT_OK;
-	case 'p':
-		st->o->json = st->o->pretty = true;
-		return MDC_EXIT_OK;
 	case OPT_CSV:
 		st->csv = true;
 		return MDC_EXIT_OK;
-	case 'h':
+	case 'h':	/* "run KERNEL --help" shows the kernel's: later */
 		st->help = true;
 		return MDC_EXIT_OK;
 	}
@@ -330,7 +328,9 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 			return MDC_EXIT_OK;
 		}
 	}
-	return cli_bad_option(cmd, c, argv);
+	/* -j, -p, or a bad option */
+	c = cli_opts_common(cmd, c, argv, st->o, cmd_run_usage);
+	return c == CLI_OPT_NEXT ? MDC_EXIT_OK : c;
 }
 
 /*
@@ -436,7 +436,7 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 		      char **argv)
 {
 	const char *cmd = "run";
-	struct option options[9 + 16 + 1];
+	struct cli_opts options;
 	struct run_parse st = { .a = a, .o = o };
 	void *kopts;
 	int c, rc;
@@ -450,11 +450,12 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 			strerror(errno));
 		return MDC_EXIT_LOCAL;
 	}
-	build_options(options);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:c:s:d:r:Hjph", options,
-				NULL)) != -1) {
+	if (build_options(&options) < 0) {
+		cli_err(cmd, "internal error",
+			"more options than the getopt table holds");
+		return MDC_EXIT_LOCAL;
+	}
+	while ((c = cli_opts_next(&options, argc, argv)) != -1) {
 		rc = read_option(cmd, &st, c, optarg, argv);
 		if (rc != MDC_EXIT_OK)
 			return rc;

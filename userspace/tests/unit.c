@@ -20,6 +20,7 @@ static const struct {
 	{ "names", unit_names },
 	{ "info", unit_info },
 	{ "cli", unit_cli },
+	{ "opts", unit_opts },
 	{ "parse", unit_parse },
 	{ "metrics", unit_metrics },
 	{ "snapshot", unit_snapshot },

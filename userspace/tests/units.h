@@ -9,6 +9,7 @@ void unit_cpulist(void);
 void unit_names(void);
 void unit_info(void);
 void unit_cli(void);
+void unit_opts(void);
 void unit_nl(void);
 void unit_parse(void);
 void unit_metrics(void);
