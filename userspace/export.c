@@ -256,93 +256,116 @@ static void render_counters(const struct export_state *st, FILE *f)
 		}
 }
 
+/* What a gauge of one socket shows (gauge_value()). */
+enum gauge_src {
+	G_L1M_SECONDS, G_LMR_SECONDS, G_LMR_CYCLES, G_CORE_HZ, G_SATURATED,
+	G_UTIL, G_STRESS, G_HEADROOM, G_EXPECTED,
+};
+
+/* One gauge family: a row of the tables below. */
+struct gauge {
+	const char *name, *help;
+	enum gauge_src src;
+};
+
 /*
- * A gauge of every socket for which @get has a finite value (NaN: absent,
- * never 0).
+ * @src of @s from its last interval or that interval's verdict; NaN when
+ * @s has none, so that the gauge is absent (never 0).
  */
-static void render_gauge(const struct export_state *st, FILE *f,
-			 struct family *fam,
-			 double (*get)(const struct export_socket *))
+static double gauge_value(const struct export_socket *s, enum gauge_src src)
 {
-	size_t i;
+	const struct interval *m = s->have_m ? &s->m : NULL;
+	const struct verdict *v = s->have_v && s->v.valid ? &s->v : NULL;
 
-	for (i = 0; i < st->nr_sock; i++) {
-		double v = get(&st->sock[i]);
+	if (src < G_UTIL && !m)
+		return (double)NAN;
+	if (src >= G_UTIL && !v)
+		return (double)NAN;
+	switch (src) {
+	case G_L1M_SECONDS:
+		return m->l1_miss_latency / m->core_ghz * 1e-9;
+	case G_LMR_SECONDS:
+		return m->load_miss_real_latency_ns * 1e-9;
+	case G_LMR_CYCLES:
+		return m->load_miss_real_latency;
+	case G_CORE_HZ:
+		return m->core_ghz * 1e9;
+	case G_SATURATED:
+		return m->saturated >= 0 ? m->saturated : (double)NAN;
+	case G_UTIL:
+		return v->place.utilization;
+	case G_STRESS:
+		return v->stress;
+	case G_HEADROOM:
+		return v->place.headroom_gbps * 1e9;
+	case G_EXPECTED:
+		return v->place.expected_latency_ns * 1e-9;
+	}
+	return (double)NAN;
+}
 
-		if (!isfinite(v))
-			continue;
-		sample_start(f, fam);
-		sock_label(f, st->sock[i].id);
-		value_double(f, v);
+/* Each gauge of @g (@nr rows) for every socket that has a value. */
+static void render_gauge_rows(const struct export_state *st, FILE *f,
+			      const struct gauge *g, size_t nr)
+{
+	size_t r, i;
+
+	for (r = 0; r < nr; r++) {
+		struct family fam = FAMILY(g[r].name, "gauge", g[r].help);
+
+		for (i = 0; i < st->nr_sock; i++) {
+			double v = gauge_value(&st->sock[i], g[r].src);
+
+			if (!isfinite(v))
+				continue;
+			sample_start(f, &fam);
+			sock_label(f, st->sock[i].id);
+			value_double(f, v);
+		}
 	}
 }
 
-/* The last interval of @s, or its verdict, when it has one. */
-static const struct interval *last_m(const struct export_socket *s)
-{
-	return s->have_m ? &s->m : NULL;
-}
+static const struct gauge interval_gauges[] = {
+	{ "memdiag_l1_miss_latency_seconds",
+	  "Average L1 miss latency over the last interval: L1D_PEND_MISS.PENDING / L1 misses, at the core frequency",
+	  G_L1M_SECONDS },
+	{ "memdiag_load_miss_real_latency_seconds",
+	  "Average load miss real latency over the last interval, at the core frequency",
+	  G_LMR_SECONDS },
+	{ "memdiag_load_miss_real_latency_cycles",
+	  "Average load miss real latency over the last interval in core cycles (what the saturation threshold compares)",
+	  G_LMR_CYCLES },
+	{ "memdiag_core_frequency_hertz",
+	  "Average unhalted core frequency of the socket over the last interval",
+	  G_CORE_HZ },
+	{ "memdiag_saturated",
+	  "1 when the last interval's load miss real latency exceeded the threshold: loads queue for DRAM bandwidth",
+	  G_SATURATED },
+};
 
-static const struct verdict *last_v(const struct export_socket *s)
-{
-	return s->have_v && s->v.valid ? &s->v : NULL;
-}
+static const struct gauge verdict_gauges[] = {
+	{ "memdiag_dram_utilization_ratio",
+	  "DRAM bandwidth of the last interval over the curve's sustainable peak at its read fraction",
+	  G_UTIL },
+	{ "memdiag_dram_stress_ratio",
+	  "How far latency has climbed from idle to the curve's maximum, 0..1 (Documentation/curves.rst)",
+	  G_STRESS },
+	{ "memdiag_dram_headroom_bytes_per_second",
+	  "The curve's sustainable peak minus the last interval's DRAM bandwidth, at least 0",
+	  G_HEADROOM },
+	{ "memdiag_expected_latency_seconds",
+	  "The curve's load latency at the last interval's bandwidth",
+	  G_EXPECTED },
+};
 
-static double l1m_seconds(const struct export_socket *s)
-{
-	const struct interval *m = last_m(s);
-
-	return m ? m->l1_miss_latency / m->core_ghz * 1e-9 : (double)NAN;
-}
-
-static double lmr_seconds(const struct export_socket *s)
-{
-	const struct interval *m = last_m(s);
-
-	return m ? m->load_miss_real_latency_ns * 1e-9 : (double)NAN;
-}
-
-static double lmr_cycles(const struct export_socket *s)
-{
-	const struct interval *m = last_m(s);
-
-	return m ? m->load_miss_real_latency : (double)NAN;
-}
-
-static double core_hz(const struct export_socket *s)
-{
-	const struct interval *m = last_m(s);
-
-	return m ? m->core_ghz * 1e9 : (double)NAN;
-}
-
-static double saturated(const struct export_socket *s)
-{
-	const struct interval *m = last_m(s);
-
-	return m && m->saturated >= 0 ? m->saturated : (double)NAN;
-}
+#define NR_ROWS(a) (sizeof(a) / sizeof((a)[0]))
 
 static void render_gauges(const struct export_state *st, FILE *f)
 {
-	struct family l1m = FAMILY("memdiag_l1_miss_latency_seconds", "gauge",
-		"Average L1 miss latency over the last interval: L1D_PEND_MISS.PENDING / L1 misses, at the core frequency");
-	struct family lmr = FAMILY("memdiag_load_miss_real_latency_seconds", "gauge",
-		"Average load miss real latency over the last interval, at the core frequency");
-	struct family cyc = FAMILY("memdiag_load_miss_real_latency_cycles", "gauge",
-		"Average load miss real latency over the last interval in core cycles (what the saturation threshold compares)");
-	struct family hz = FAMILY("memdiag_core_frequency_hertz", "gauge",
-		"Average unhalted core frequency of the socket over the last interval");
-	struct family sat = FAMILY("memdiag_saturated", "gauge",
-		"1 when the last interval's load miss real latency exceeded the threshold: loads queue for DRAM bandwidth");
 	struct family thr = FAMILY("memdiag_saturation_threshold_cycles", "gauge",
 		"The load miss real latency above which memdiag_saturated is 1 (export --threshold)");
 
-	render_gauge(st, f, &l1m, l1m_seconds);
-	render_gauge(st, f, &lmr, lmr_seconds);
-	render_gauge(st, f, &cyc, lmr_cycles);
-	render_gauge(st, f, &hz, core_hz);
-	render_gauge(st, f, &sat, saturated);
+	render_gauge_rows(st, f, interval_gauges, NR_ROWS(interval_gauges));
 	sample_start(f, &thr);
 	fprintf(f, " %.9g\n", st->threshold);
 }
@@ -403,48 +426,12 @@ static void render_prefetch(const struct export_state *st, FILE *f)
 	}
 }
 
-static double v_util(const struct export_socket *s)
-{
-	const struct verdict *v = last_v(s);
-
-	return v ? v->place.utilization : (double)NAN;
-}
-
-static double v_stress(const struct export_socket *s)
-{
-	const struct verdict *v = last_v(s);
-
-	return v ? v->stress : (double)NAN;
-}
-
-static double v_headroom(const struct export_socket *s)
-{
-	const struct verdict *v = last_v(s);
-
-	return v ? v->place.headroom_gbps * 1e9 : (double)NAN;
-}
-
-static double v_expected(const struct export_socket *s)
-{
-	const struct verdict *v = last_v(s);
-
-	return v ? v->place.expected_latency_ns * 1e-9 : (double)NAN;
-}
-
 static void render_verdict(const struct export_state *st, FILE *f)
 {
 	struct family avail = FAMILY("memdiag_verdict_available", "gauge",
 		"1 when the last interval has a verdict from the calibrated curve (memdiagctl calibrate), 0 with the reason");
 	struct family verd = FAMILY("memdiag_verdict", "gauge",
 		"1 for the verdict of the last interval (idle, ok, latency-rising, bandwidth-bound, saturated), 0 for the others");
-	struct family util = FAMILY("memdiag_dram_utilization_ratio", "gauge",
-		"DRAM bandwidth of the last interval over the curve's sustainable peak at its read fraction");
-	struct family stress = FAMILY("memdiag_dram_stress_ratio", "gauge",
-		"How far latency has climbed from idle to the curve's maximum, 0..1 (Documentation/curves.rst)");
-	struct family head = FAMILY("memdiag_dram_headroom_bytes_per_second", "gauge",
-		"The curve's sustainable peak minus the last interval's DRAM bandwidth, at least 0");
-	struct family exp = FAMILY("memdiag_expected_latency_seconds", "gauge",
-		"The curve's load latency at the last interval's bandwidth");
 	unsigned int l;
 	size_t i;
 
@@ -471,10 +458,7 @@ static void render_verdict(const struct export_state *st, FILE *f)
 			fprintf(f, "} %d\n", es->v.label == l);
 		}
 	}
-	render_gauge(st, f, &util, v_util);
-	render_gauge(st, f, &stress, v_stress);
-	render_gauge(st, f, &head, v_headroom);
-	render_gauge(st, f, &exp, v_expected);
+	render_gauge_rows(st, f, verdict_gauges, NR_ROWS(verdict_gauges));
 }
 
 int export_render(const struct export_state *st, FILE *f)
