@@ -12,8 +12,6 @@
 
 #include "run/run.h"
 
-#define MAX_DELAY 1000000000ull	/* NOPs */
-
 struct loaded_latency_args {
 	struct run_list delay;	/* --delay, a comma list */
 };
@@ -21,7 +19,7 @@ struct loaded_latency_args {
 static const struct run_param loaded_latency_params[] = {
 	{ .opt = "delay", .parse = run_param_list,
 	  .offset = offsetof(struct loaded_latency_args, delay),
-	  .min = 0, .max = MAX_DELAY, .max_items = RUN_MAX_LIST },
+	  .min = 0, .max = RUN_MAX_DELAY, .max_items = RUN_MAX_LIST },
 	{ NULL }
 };
 

@@ -130,3 +130,11 @@ void run_stats_json(struct printer *p, const char *prefix,
 	snprintf(key, sizeof(key), "%s_max", prefix);
 	print_double(p, PRINT_JSON, key, "%f", s->max);
 }
+
+void run_print_gbps(struct printer *p, const struct kern_stats *s)
+{
+	print_double(p, PRINT_ANY, "gbps", " %10.2f", s->median);
+	run_stats_json(p, "gbps", s);
+	print_double(p, PRINT_TEXT, NULL, " %10.2f", s->min);
+	print_double(p, PRINT_TEXT, NULL, " %10.2f", s->max);
+}

@@ -10,16 +10,12 @@
 
 #include "run/run.h"
 
-#define MAX_DELAY 1000000000ull	/* NOPs */
-
 struct read_delay_args {
 	struct run_list delay;	/* one value: --delay N */
 };
 
 static const struct run_param read_delay_params[] = {
-	{ .opt = "delay", .parse = run_param_list,
-	  .offset = offsetof(struct read_delay_args, delay),
-	  .min = 0, .max = MAX_DELAY, .max_items = 1 },
+	RUN_PARAM_DELAY(struct read_delay_args, delay),
 	{ NULL }
 };
 
@@ -29,7 +25,7 @@ static uint64_t delay_of(const struct run_args *a)
 {
 	const struct read_delay_args *o = a->opts;
 
-	return o->delay.n ? o->delay.v[0] : 0;
+	return run_list_first(&o->delay);
 }
 
 static void read_delay_head(struct printer *p, const struct run_args *a)
@@ -61,10 +57,7 @@ static int read_delay_main(const char *cmd, struct printer *p,
 	run_result_open(p, a, a->size[0]);
 	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
 	print_u64(p, PRINT_JSON, "delay", "%" PRIu64, delay_of(a));
-	print_double(p, PRINT_ANY, "gbps", " %10.2f", r.gbps.median);
-	run_stats_json(p, "gbps", &r.gbps);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.min);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.max);
+	run_print_gbps(p, &r.gbps);
 	/* reads only: what is named is what moves */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
 	print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps.cov);

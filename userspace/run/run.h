@@ -55,6 +55,22 @@ struct run_list {
 	size_t n;
 };
 
+/* The first value of @l, or 0 when the option was not given. */
+static inline uint64_t run_list_first(const struct run_list *l)
+{
+	return l->n ? l->v[0] : 0;
+}
+
+/*
+ * The --delay N row of a kernel whose options struct @type holds it in
+ * @field, a struct run_list (read-delay, traffic): one value, in NOPs.
+ */
+#define RUN_MAX_DELAY 1000000000ull
+#define RUN_PARAM_DELAY(type, field)					\
+	{ .opt = "delay", .parse = run_param_list,			\
+	  .offset = offsetof(type, field),				\
+	  .min = 0, .max = RUN_MAX_DELAY, .max_items = 1 }
+
 struct run_param;
 
 /*
@@ -208,5 +224,10 @@ void run_result_close(struct printer *p, const struct run_args *a,
 /* PREFIX_min and PREFIX_max of @s into the JSON object. */
 void run_stats_json(struct printer *p, const char *prefix,
 		    const struct kern_stats *s);
+/*
+ * GB/s as every bandwidth kernel prints them: the median as "gbps", then
+ * gbps_min and gbps_max (JSON) or the min and max columns (text).
+ */
+void run_print_gbps(struct printer *p, const struct kern_stats *s);
 
 #endif /* MEMDIAGCTL_RUN_H */

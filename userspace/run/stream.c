@@ -118,10 +118,7 @@ static int stream_main(const char *cmd, struct printer *p,
 	for (op = 0; op < STREAM_NR_OPS; op++) {
 		run_result_open(p, a, a->size[0]);
 		print_string(p, PRINT_ANY, "op", "%-6s", stream_op_name[op]);
-		print_double(p, PRINT_ANY, "gbps", " %10.2f", r.gbps[op].median);
-		run_stats_json(p, "gbps", &r.gbps[op]);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps[op].min);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps[op].max);
+		run_print_gbps(p, &r.gbps[op]);
 		print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
 			     r.traffic_gbps[op].median);
 		print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps[op].cov);

@@ -160,10 +160,7 @@ static void tp_row(struct printer *p, const struct run_args *a,
 	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
 	print_string(p, PRINT_JSON, "width", "%s", tp_width_name[t->w]);
 	print_string(p, PRINT_ANY, "mix", " %-10s", tp_mix_name[m]);
-	print_double(p, PRINT_ANY, "gbps", " %10.2f", s->median);
-	run_stats_json(p, "gbps", s);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", s->min);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", s->max);
+	run_print_gbps(p, s);
 	/* loads only: what is named is all that moves */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", s->median);
 	print_double(p, PRINT_ANY, "cov", " %8.4f", s->cov);

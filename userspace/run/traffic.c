@@ -11,17 +11,13 @@
 #include "../../kernels/calib.h"
 #include "run/run.h"
 
-#define MAX_DELAY 1000000000ull	/* NOPs */
-
 struct traffic_args {
 	struct run_list delay;	/* one value: --delay N */
 	const char *mix;	/* --mix read|2:1|1:1 */
 };
 
 static const struct run_param traffic_params[] = {
-	{ .opt = "delay", .parse = run_param_list,
-	  .offset = offsetof(struct traffic_args, delay),
-	  .min = 0, .max = MAX_DELAY, .max_items = 1 },
+	RUN_PARAM_DELAY(struct traffic_args, delay),
 	{ .opt = "mix", .parse = run_param_string,
 	  .offset = offsetof(struct traffic_args, mix) },
 	{ NULL }
@@ -34,7 +30,7 @@ static void traffic_head(struct printer *p, const struct run_args *a)
 	const struct traffic_args *o = a->opts;
 
 	print_u64(p, PRINT_ANY, "delay", ", delay %" PRIu64 " NOPs",
-		  o->delay.n ? o->delay.v[0] : 0);
+		  run_list_first(&o->delay));
 	print_string(p, PRINT_ANY, "mix", ", mix %s", o->mix ? o->mix : "read");
 }
 
@@ -60,7 +56,7 @@ static int traffic_main(const char *cmd, struct printer *p,
 		;
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	slot = run_counters_next(a->counters, 1, label);
-	if (traffic_run(cfg, a->size[0], o->delay.n ? o->delay.v[0] : 0,
+	if (traffic_run(cfg, a->size[0], run_list_first(&o->delay),
 			(enum kern_mix)m, &r, err, sizeof(err))) {
 		cli_err(cmd, "traffic failed", "%s", err);
 		return MDC_EXIT_LOCAL;
@@ -72,10 +68,7 @@ static int traffic_main(const char *cmd, struct printer *p,
 	print_open_array(p, "results");
 	run_result_open(p, a, a->size[0]);
 	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
-	print_double(p, PRINT_ANY, "gbps", " %10.2f", r.gbps.median);
-	run_stats_json(p, "gbps", &r.gbps);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.min);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r.gbps.max);
+	run_print_gbps(p, &r.gbps);
 	/* read-modify-write: each written line was read by the kernel itself */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
 	print_double(p, PRINT_ANY, "cov", " %8.4f", r.gbps.cov);

@@ -124,10 +124,7 @@ static void transpose_row(struct printer *p, const struct run_args *a,
 		print_uint(p, PRINT_JSON, "distance", "%u", distance);
 	else
 		print_string(p, PRINT_JSON, "distance", "%s", NULL);
-	print_double(p, PRINT_ANY, "gbps", " %10.2f", r->gbps[v].median);
-	run_stats_json(p, "gbps", &r->gbps[v]);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r->gbps[v].min);
-	print_double(p, PRINT_TEXT, NULL, " %10.2f", r->gbps[v].max);
+	run_print_gbps(p, &r->gbps[v]);
 	print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
 		     r->traffic_gbps[v].median);
 	print_double(p, PRINT_ANY, "cov", " %8.4f", r->gbps[v].cov);
