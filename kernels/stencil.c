@@ -42,21 +42,18 @@
  * Both give results bitwise equal to the serial sweeps, which the kernel
  * checks: every update, here and in the reference, goes through the same
  * row functions with the same order of operations (and no contraction
- * into FMA, so any SIMD clone gives the same bits).
+ * into FMA, so any SIMD clone gives the same bits). Those are in
+ * stencil_rows.c, the barriers in stencil_bar.c.
  */
 
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
+#include "stencil_int.h"
 
-#define C0 0.25			/* weight of the site itself */
-#define C1 0.125		/* weight of each neighbour */
 #define RING 4			/* planes per Jacobi ring: see jac_wave() */
-#define SPIN_YIELD (1u << 14)	/* spins before letting another task in */
 
 const char *const stencil_method_name[STENCIL_NR_METHODS] = {
 	"jacobi", "gs"
@@ -68,214 +65,10 @@ const char *const stencil_barrier_name[STENCIL_NR_BARRIERS] = {
 	"spin", "tree"
 };
 
-/*
- * The row functions: compiled for AVX-512, AVX2 and plain x86-64, picked
- * at load time by the CPU (ifunc); elsewhere just the plain one.
- */
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define ST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-#endif
-#ifndef ST_CLONES
-#define ST_CLONES
-#endif
-
-/* One Jacobi row: sites 1..n-2 of @out from the row @c, its neighbours. */
-ST_CLONES
-static void jac_row(double *restrict out, const double *restrict c,
-		    const double *restrict north, const double *restrict south,
-		    const double *restrict below, const double *restrict above,
-		    size_t n)
-{
-	size_t x;
-
-	for (x = 1; x + 1 < n; x++)
-		out[x] = C0 * c[x] + C1 * (c[x - 1] + c[x + 1] + north[x] +
-					   south[x] + below[x] + above[x]);
-}
-
-/*
- * One Gauss-Seidel row in place. The serial recursion is only through
- * u[x - 1]: the rest of each update goes first into @tmp, in a loop that
- * vectorizes (the paper's optimised kernel breaks the dependency up in
- * the same spirit), then one multiply-add per site follows the chain.
- */
-ST_CLONES
-static void gs_row(double *restrict u, const double *restrict north,
-		   const double *restrict south, const double *restrict below,
-		   const double *restrict above, double *restrict tmp,
-		   size_t n)
-{
-	size_t x;
-
-	for (x = 1; x + 1 < n; x++)
-		tmp[x] = C0 * u[x] + C1 * (u[x + 1] + north[x] + south[x] +
-					   below[x] + above[x]);
-	for (x = 1; x + 1 < n; x++)
-		u[x] = tmp[x] + C1 * u[x - 1];
-}
-
-/* The initial value of every site, boundary included. */
-static double init_value(size_t z, size_t y, size_t x)
-{
-	return (double)((x * 7 + y * 31 + z * 97) % 101) / 101.0;
-}
-
-static void init_rows(double *g, size_t n, size_t z, size_t y0, size_t y1)
-{
-	double *p = g + z * n * n;
-	size_t y, x;
-
-	for (y = y0; y < y1; y++)
-		for (x = 0; x < n; x++)
-			p[y * n + x] = init_value(z, y, x);
-}
-
-/* Rows y0..y1-1 of the Jacobi plane z from @lo, @mid, @hi into @out. */
-static void jac_rows(double *out, const double *lo, const double *mid,
-		     const double *hi, size_t n, size_t y0, size_t y1)
-{
-	size_t y;
-
-	for (y = y0; y < y1; y++)
-		jac_row(out + y * n, mid + y * n, mid + (y - 1) * n,
-			mid + (y + 1) * n, lo + y * n, hi + y * n, n);
-}
-
-/* Rows y0..y1-1 of the Gauss-Seidel plane @p (z) in place. */
-static void gs_rows(double *p, size_t n, size_t y0, size_t y1, double *tmp)
-{
-	const size_t pl = n * n;
-	size_t y;
-
-	for (y = y0; y < y1; y++)
-		gs_row(p + y * n, p + (y - 1) * n, p + (y + 1) * n,
-		       p - pl + y * n, p + pl + y * n, tmp, n);
-}
-
-double *stencil_reference(size_t n, enum stencil_method m, uint64_t sweeps)
-{
-	const size_t pl = n * n;
-	double *g[2], *tmp, *t;
-	uint64_t s;
-	size_t z;
-
-	g[0] = malloc(n * pl * sizeof(double));
-	g[1] = m == STENCIL_JACOBI ? malloc(n * pl * sizeof(double)) : NULL;
-	tmp = malloc(n * sizeof(double));
-	if (!g[0] || (m == STENCIL_JACOBI && !g[1]) || !tmp) {
-		free(g[0]);
-		free(g[1]);
-		free(tmp);
-		return NULL;
-	}
-	for (z = 0; z < n; z++) {
-		init_rows(g[0], n, z, 0, n);
-		if (g[1])
-			init_rows(g[1], n, z, 0, n);
-	}
-	for (s = 0; s < sweeps; s++) {
-		for (z = 1; z + 1 < n; z++) {
-			if (m == STENCIL_JACOBI)
-				jac_rows(g[1] + z * pl, g[0] + (z - 1) * pl,
-					 g[0] + z * pl, g[0] + (z + 1) * pl,
-					 n, 1, n - 1);
-			else
-				gs_rows(g[0] + z * pl, n, 1, n - 1, tmp);
-		}
-		if (m == STENCIL_JACOBI) {
-			t = g[0];
-			g[0] = g[1];
-			g[1] = t;
-		}
-	}
-	free(g[1]);
-	free(tmp);
-	return g[0];
-}
-
-/* ---- barriers ---- */
-
-struct st_flag {
-	_Atomic unsigned int v;
-} __attribute__((aligned(KERN_LINE)));
-
-struct st_bar {
-	enum stencil_barrier type;
-	unsigned int n;
-	struct st_flag count, sense;	/* spin: one counter, one flag */
-	struct st_flag *arrive;		/* tree: one of each per thread */
-	struct st_flag *release;
-};
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
-static void spin_until(_Atomic unsigned int *f, unsigned int v)
-{
-	unsigned int i = 0;
-
-	while (atomic_load_explicit(f, memory_order_acquire) != v) {
-		cpu_relax();
-		/* a descheduled partner must not cost a whole time slice */
-		if (++i % SPIN_YIELD == 0)
-			sched_yield();
-	}
-}
-
-/*
- * Sense-reversing central barrier: the last to arrive resets the count and
- * flips the flag the others spin on. @sense is the thread's own.
- */
-static void spin_wait(struct st_bar *b, unsigned int *sense)
-{
-	*sense ^= 1;
-	if (atomic_fetch_add_explicit(&b->count.v, 1, memory_order_acq_rel) ==
-	    b->n - 1) {
-		atomic_store_explicit(&b->count.v, 0, memory_order_relaxed);
-		atomic_store_explicit(&b->sense.v, *sense,
-				      memory_order_release);
-	} else {
-		spin_until(&b->sense.v, *sense);
-	}
-}
-
-/*
- * Static binary tree: a thread waits for its two children to arrive, tells
- * its parent, waits to be released and releases its children; each flag
- * has one writer and one reader, so no line is fought over by all. The
- * flags carry the barrier's episode number.
- */
-static void tree_wait(struct st_bar *b, unsigned int tid, unsigned int *ep)
-{
-	unsigned int e = ++*ep, c1 = 2 * tid + 1, c2 = 2 * tid + 2;
-
-	if (c1 < b->n)
-		spin_until(&b->arrive[c1].v, e);
-	if (c2 < b->n)
-		spin_until(&b->arrive[c2].v, e);
-	if (tid) {
-		atomic_store_explicit(&b->arrive[tid].v, e,
-				      memory_order_release);
-		spin_until(&b->release[tid].v, e);
-	}
-	if (c1 < b->n)
-		atomic_store_explicit(&b->release[c1].v, e,
-				      memory_order_release);
-	if (c2 < b->n)
-		atomic_store_explicit(&b->release[c2].v, e,
-				      memory_order_release);
-}
-
 /* ---- the kernel ---- */
 
 struct st_thread {
-	double *tmp;		/* a row, for gs_row() */
+	double *tmp;		/* a row, for st_gs_rows() */
 	unsigned int sense;	/* spin barrier */
 	unsigned int episode;	/* tree barrier */
 	int cur;		/* which grid holds the current sweep */
@@ -297,14 +90,7 @@ struct st_ctx {
 
 static void st_barrier(struct st_ctx *c, unsigned int tid)
 {
-	struct st_thread *t = &c->t[tid];
-
-	if (c->bar.n < 2)
-		return;
-	if (c->bar.type == STENCIL_TREE)
-		tree_wait(&c->bar, tid, &t->episode);
-	else
-		spin_wait(&c->bar, &t->sense);
+	st_bar_wait(&c->bar, tid, &c->t[tid].sense, &c->t[tid].episode);
 }
 
 /* Part @i of @parts of the interior 1..n-2: [*lo, *hi). */
@@ -344,7 +130,7 @@ static void touch_rows(double *g, size_t n, size_t planes, size_t y0,
 
 		kern_place(p + y0 * n, (y1 - y0) * n * sizeof(double));
 		if (init)
-			init_rows(g, n, z, y0, y1);
+			st_init_rows(g, n, z, y0, y1);
 		else
 			memset(p + y0 * n, 0, (y1 - y0) * n * sizeof(double));
 	}
@@ -373,7 +159,7 @@ static int st_setup(void *vctx, unsigned int tid)
 			kern_place(c->grid[i] + lo * n * n,
 				   (hi - lo) * n * n * sizeof(double));
 			for (z = lo; z < hi; z++)
-				init_rows(c->grid[i], n, z, 0, n);
+				st_init_rows(c->grid[i], n, z, 0, n);
 		}
 		return 0;
 	}
@@ -411,8 +197,9 @@ static void jac_threaded(struct st_ctx *c, unsigned int tid)
 		double *dst = c->grid[!t->cur];
 
 		for (z = lo; z < hi; z++)
-			jac_rows(dst + z * pl, src + (z - 1) * pl, src + z * pl,
-				 src + (z + 1) * pl, c->n, 1, c->n - 1);
+			st_jac_rows(dst + z * pl, src + (z - 1) * pl,
+				    src + z * pl, src + (z + 1) * pl, c->n, 1,
+				    c->n - 1);
 		st_barrier(c, tid);
 		t->cur = !t->cur;
 	}
@@ -466,10 +253,10 @@ static void jac_wave(struct st_ctx *c, unsigned int tid)
 					out = c->grid[t->cur] + z * pl;
 				else
 					out = c->grid[!t->cur] + z * pl;
-				jac_rows(out, wave_in(c, t->cur, k, z - 1),
-					 wave_in(c, t->cur, k, z),
-					 wave_in(c, t->cur, k, z + 1), n, lo,
-					 hi);
+				st_jac_rows(out, wave_in(c, t->cur, k, z - 1),
+					    wave_in(c, t->cur, k, z),
+					    wave_in(c, t->cur, k, z + 1), n,
+					    lo, hi);
 				if (k + 1 < m)
 					ring_edges(c, out, z, lo, hi);
 			}
@@ -502,7 +289,8 @@ static void gs_wave(struct st_ctx *c, unsigned int tid)
 		for (s = 0; s < steps; s++) {
 			z = s + 1 - lag;
 			if (k < m && s + 1 > lag && z <= n - 2)
-				gs_rows(c->grid[0] + z * pl, n, lo, hi, t->tmp);
+				st_gs_rows(c->grid[0] + z * pl, n, lo, hi,
+					   t->tmp);
 			st_barrier(c, tid);
 		}
 		left -= m;

@@ -48,10 +48,10 @@ static int parse(const char *const *args, unsigned int mask, struct opts *o,
 
 static void test_opts_table(void)
 {
-	const char *pretty[] = { "cmd", "--socket", "1", "-p", NULL };
-	const char *json[] = { "cmd", "--json", "-s", "2", NULL };
-	const char *help[] = { "cmd", "--help", NULL };
-	const char *noj[] = { "cmd", "-j", NULL };
+	static const char *const pretty[] = { "cmd", "--socket", "1", "-p", NULL };
+	static const char *const json[] = { "cmd", "--json", "-s", "2", NULL };
+	static const char *const help[] = { "cmd", "--help", NULL };
+	static const char *const noj[] = { "cmd", "-j", NULL };
 	struct opts o = { 0 };
 	struct cli_opts t;
 	struct capture c;
