@@ -410,18 +410,48 @@ static int cal_socket(struct cal_state *st, const struct calib_socket *so,
 	return rc;
 }
 
+/*
+ * The plan of each of the @nsel sockets @so, each said on stderr with its
+ * time estimate; the estimate of all of them, or -1 (reported) when out of
+ * memory.
+ */
+static double cal_plan_all(struct cal_state *st, const struct calib_socket *so,
+			   size_t nsel, struct calib_plan *plan, size_t npf)
+{
+	struct calib_opts co = { st->a->quick, st->a->mixes, st->a->reps };
+	double est = 0, e;
+	char cpus[256];
+	size_t i;
+
+	for (i = 0; i < nsel; i++) {
+		if (calib_plan_make(&plan[i], &co, so[i].nr_cpu,
+				    so[i].llc_bytes)) {
+			cli_err(st->cmd, "out of memory", "%s", strerror(ENOMEM));
+			return -1;
+		}
+		e = cal_estimate(st, &plan[i], so[i].nr_cpu) * npf;
+		est += e;
+		st->total += plan[i].npt * plan[i].reps * (unsigned int)npf;
+		cpulist_format(cpus, sizeof(cpus), so[i].cpu, so[i].nr_cpu);
+		fprintf(stderr, "%s: %s: socket %u: %u points x %u repeats x %zu prefetcher state%s on CPUs %s (chase on CPU %u, traffic over %.0f MiB), about %.0f s\n",
+			PROG, st->cmd, so[i].id, plan[i].npt, plan[i].reps,
+			npf, npf > 1 ? "s" : "", cpus, so[i].cpu[0],
+			(double)plan[i].gen_bytes * (double)(so[i].nr_cpu - 1) / 1048576.0,
+			e);
+	}
+	return est;
+}
+
 int calib_main(const char *cmd, const struct opts *o,
 	       const struct cal_args *a, volatile sig_atomic_t *stop)
 {
 	struct cal_state st = { .cmd = cmd, .a = a, .stop = stop };
-	struct calib_opts co = { a->quick, a->mixes, a->reps };
 	struct calib_socket *so = NULL;
 	struct calib_plan *plan = NULL;
 	struct curve c = { 0 };
 	enum curve_pf pf[2];
 	size_t n, first = 0, nsel = 0, i, npf = cal_pf_states(a, pf);
-	char cpus[256];
-	double est = 0, e;
+	double est;
 	int rc;
 
 	n = calib_sockets("/sys", &so);
@@ -447,23 +477,9 @@ int calib_main(const char *cmd, const struct opts *o,
 		fprintf(stderr, "%s: %s: counter-free: bandwidth from the generators' own byte counts (%s)\n",
 			PROG, cmd, st.rc.on ? st.rc.imc.reason : st.rc.reason);
 	cal_measure_costs(&st);
-	for (i = 0; i < nsel; i++) {
-		if (calib_plan_make(&plan[i], &co, so[first + i].nr_cpu,
-				    so[first + i].llc_bytes)) {
-			cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
-			goto out;
-		}
-		e = cal_estimate(&st, &plan[i], so[first + i].nr_cpu) * npf;
-		est += e;
-		st.total += plan[i].npt * plan[i].reps * (unsigned int)npf;
-		cpulist_format(cpus, sizeof(cpus), so[first + i].cpu,
-			       so[first + i].nr_cpu);
-		fprintf(stderr, "%s: %s: socket %u: %u points x %u repeats x %zu prefetcher state%s on CPUs %s (chase on CPU %u, traffic over %.0f MiB), about %.0f s\n",
-			PROG, cmd, so[first + i].id, plan[i].npt, plan[i].reps,
-			npf, npf > 1 ? "s" : "", cpus, so[first + i].cpu[0],
-			(double)plan[i].gen_bytes * (double)(so[first + i].nr_cpu - 1) / 1048576.0,
-			e);
-	}
+	est = cal_plan_all(&st, so + first, nsel, plan, npf);
+	if (est < 0)
+		goto out;
 	fprintf(stderr, "%s: %s: about %.0f s in all; Ctrl-C stops and stores nothing\n",
 		PROG, cmd, est);
 	st.tty = isatty(STDERR_FILENO);

@@ -391,16 +391,68 @@ static int setup(struct watch *w, struct nl *nl, const struct nl_family *fam,
 	return rc;
 }
 
+/*
+ * From here on SIGINT and SIGTERM wait in the signalfd returned. They stay
+ * blocked until exit, so that a second Ctrl-C during the cleanup cannot
+ * turn the clean exit into a death by signal. -1 (reported) on failure.
+ */
+static int block_signals(const char *cmd)
+{
+	sigset_t mask;
+	int sfd;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0 ||
+	    (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		cli_err(cmd, "cannot set up signal handling", "%s",
+			strerror(errno));
+		return -1;
+	}
+	return sfd;
+}
+
+/* The session: start it, print its samples until the end, stop it. */
+static int watch_session(struct watch *w, struct nl *nl,
+			 const struct nl_family *fam,
+			 const struct info_summary *sum, int sfd)
+{
+	uint32_t id, core_mode;
+	struct cli_error err;
+	struct nl_error e;
+	int rc;
+
+	session_start(nl, fam, w->interval_ms, &id, &core_mode, &err);
+	rc = cli_report(w->cmd, &err);
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	if (core_mode == MEMDIAG_CORE_MODE_NONE)
+		watch_no_core(w, sum->core_mode_reason);
+	watch_baseline(w, nl, fam);
+	rc = w->rc;
+	if (rc == MDC_EXIT_OK)
+		rc = watch_loop(w, nl, sfd);
+	/*
+	 * Leave the group and empty the queue first, so that the stop's ack
+	 * cannot be lost to a full receive buffer.
+	 */
+	nl_unsubscribe(nl, nl_family_mcgrp(fam, MEMDIAG_MCGRP_MONITOR)->id, &e);
+	nl_drain(nl);
+	session_stop(nl, fam, id, &err);
+	/* a failed stop is a warning: the exit code stays */
+	cli_report(w->cmd, &err);
+	return rc;
+}
+
 int cmd_watch(const struct opts *gopts, int argc, char **argv)
 {
 	struct watch w = { .cmd = "watch", .out = stdout };
 	const char *path = NULL;
 	struct info_summary sum = { 0 };
 	struct verdict_src vs;
-	uint32_t id, core_mode;
 	struct cli_error err;
 	struct nl_family fam;
-	sigset_t mask;
 	struct nl nl;
 	int rc, sfd;
 
@@ -416,18 +468,8 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.vs = &vs;
 
-	/*
-	 * From here on SIGINT and SIGTERM wait in the signalfd. They stay
-	 * blocked until exit, so that a second Ctrl-C during the cleanup
-	 * cannot turn the clean exit into a death by signal.
-	 */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0 ||
-	    (sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
-		cli_err(w.cmd, "cannot set up signal handling", "%s",
-			strerror(errno));
+	sfd = block_signals(w.cmd);
+	if (sfd < 0) {
 		if (w.out != stdout)
 			fclose(w.out);
 		verdict_src_close(&vs);
@@ -442,30 +484,8 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	rc = setup(&w, &nl, &fam, &sum);
 	if (rc == MDC_EXIT_OK)
 		rc = subscribe(w.cmd, &nl, &fam);
-	if (rc == MDC_EXIT_OK) {
-		session_start(&nl, &fam, w.interval_ms, &id, &core_mode, &err);
-		rc = cli_report(w.cmd, &err);
-	}
-	if (rc == MDC_EXIT_OK) {
-		struct nl_error e;
-
-		if (core_mode == MEMDIAG_CORE_MODE_NONE)
-			watch_no_core(&w, sum.core_mode_reason);
-		watch_baseline(&w, &nl, &fam);
-		rc = w.rc;
-		if (rc == MDC_EXIT_OK)
-			rc = watch_loop(&w, &nl, sfd);
-		/*
-		 * Leave the group and empty the queue first, so that the
-		 * stop's ack cannot be lost to a full receive buffer.
-		 */
-		nl_unsubscribe(&nl, nl_family_mcgrp(&fam, MEMDIAG_MCGRP_MONITOR)->id,
-			       &e);
-		nl_drain(&nl);
-		session_stop(&nl, &fam, id, &err);
-		/* a failed stop is a warning: the exit code stays */
-		cli_report(w.cmd, &err);
-	}
+	if (rc == MDC_EXIT_OK)
+		rc = watch_session(&w, &nl, &fam, &sum, sfd);
 	info_summary_free(&sum);
 	watch_free(&w);
 	nl_family_free(&fam);

@@ -108,40 +108,33 @@ static int well_grouped(const char *text)
 	return 1;
 }
 
-int main(void)
+/* Connected: the totals, latency, labels and prefetchers */
+static void test_connect(struct export_state *st)
 {
-	static struct export_state st;
 	struct snap s;
 	char *t;
 
-	export_init(&st, 1000000000ull, 300);
-	t = render(&st);
-	ok(value(t, "memdiag_up") == 0, "before any connection memdiag_up is 0");
-	ok(!strstr(t, "memdiag_dram_read_bytes_total"),
-	   "and no counter is exported (absent, not 0)");
-	free(t);
-
-	st.tsc_khz = 2000000;
-	snprintf(st.uarch, sizeof(st.uarch), "Skylake-SP");
-	snprintf(st.cpu_model, sizeof(st.cpu_model), "Xeon \"Gold\" 6148 \\ x");
-	st.cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].listed = true;
-	st.cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available = true;
-	st.cap[MEMDIAG_CAPABILITY_CORE_LATENCY].listed = true;
-	snprintf(st.cap[MEMDIAG_CAPABILITY_CORE_LATENCY].reason,
-		 sizeof(st.cap[0].reason), "no PMU\nhere");
-	st.nr_pf = 2;
-	snprintf(st.pf_name[0], sizeof(st.pf_name[0]), "l2-stream");
-	snprintf(st.pf_name[1], sizeof(st.pf_name[1]), "l2-adjacent");
-	export_set_up(&st, true);
+	st->tsc_khz = 2000000;
+	snprintf(st->uarch, sizeof(st->uarch), "Skylake-SP");
+	snprintf(st->cpu_model, sizeof(st->cpu_model), "Xeon \"Gold\" 6148 \\ x");
+	st->cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].listed = true;
+	st->cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available = true;
+	st->cap[MEMDIAG_CAPABILITY_CORE_LATENCY].listed = true;
+	snprintf(st->cap[MEMDIAG_CAPABILITY_CORE_LATENCY].reason,
+		 sizeof(st->cap[0].reason), "no PMU\nhere");
+	st->nr_pf = 2;
+	snprintf(st->pf_name[0], sizeof(st->pf_name[0]), "l2-stream");
+	snprintf(st->pf_name[1], sizeof(st->pf_name[1]), "l2-adjacent");
+	export_set_up(st, true);
 
 	/* 10 GB/s for 3 s, then the counters restart (epoch 1 -> 2) */
 	s = snap_at(0, 1, 100e9, 1);
-	export_feed(&st, &s);
+	export_feed(st, &s);
 	s = snap_at(0, 2, 110e9, 1);
-	export_feed(&st, &s);
+	export_feed(st, &s);
 	s = snap_at(0, 3, 120e9, 1);
-	export_feed(&st, &s);
-	t = render(&st);
+	export_feed(st, &s);
+	t = render(st);
 	ok(value(t, "memdiag_up") == 1, "connected: memdiag_up 1");
 	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 20e9,
 	   "the read total counts the deltas since the first snapshot (20e9)");
@@ -160,99 +153,140 @@ int main(void)
 	   "prefetchers by name, 1 for the one off");
 	ok(well_grouped(t), "one HELP/TYPE per family, samples together");
 	free(t);
+}
+
+/* The counters restart (epoch 1 -> 2): the totals go on */
+static void test_epoch(struct export_state *st)
+{
+	struct snap s;
+	char *t;
 
 	s = snap_at(0, 4, 5e9, 2);	/* restarted: 5e9 since */
-	export_feed(&st, &s);
+	export_feed(st, &s);
 	s = snap_at(0, 5, 15e9, 2);
-	export_feed(&st, &s);
-	t = render(&st);
+	export_feed(st, &s);
+	t = render(st);
 	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 30e9,
 	   "across an epoch change the total neither drops nor jumps (30e9)");
 	ok(value(t, "memdiag_intervals_skipped_total{socket=\"0\",group=\"imc\"}") == 1,
 	   "the broken interval is counted as skipped");
 	free(t);
+}
 
-	/* the module goes away and comes back with fresh counters */
-	export_set_up(&st, false);
-	t = render(&st);
+/* The module goes away and comes back with fresh counters */
+static void test_reconnect(struct export_state *st)
+{
+	struct snap s;
+	char *t;
+
+	export_set_up(st, false);
+	t = render(st);
 	ok(value(t, "memdiag_up") == 0 && !strstr(t, "memdiag_dram_read"),
 	   "module gone: memdiag_up 0, counters absent");
 	free(t);
-	export_set_up(&st, true);
+	export_set_up(st, true);
 	s = snap_at(0, 10, 1e9, 1);
-	export_feed(&st, &s);
+	export_feed(st, &s);
 	s = snap_at(0, 11, 11e9, 1);
-	export_feed(&st, &s);
-	t = render(&st);
+	export_feed(st, &s);
+	t = render(st);
 	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 40e9,
 	   "after a reconnect the total goes on (40e9), no reset");
 	ok(value(t, "memdiag_exporter_reconnects_total") == 1,
 	   "the reconnect is counted");
 	free(t);
+}
 
-	/* a snapshot without core counters: latency absent, not 0 */
+/* A snapshot without core counters: latency absent, not 0 */
+static void test_no_core(struct export_state *st)
+{
+	struct snap s;
+	char *t;
+
 	s = snap_at(0, 12, 21e9, 1);
 	s.have &= ~(1u << A(L1D_PEND_MISS));
-	export_feed(&st, &s);
+	export_feed(st, &s);
 	s = snap_at(0, 13, 31e9, 1);
 	s.have &= ~(1u << A(L1D_PEND_MISS));
-	export_feed(&st, &s);
-	t = render(&st);
+	export_feed(st, &s);
+	t = render(st);
 	ok(isnan(value(t, "memdiag_load_miss_real_latency_seconds{socket=\"0\"}")) &&
 	   isnan(value(t, "memdiag_saturated{socket=\"0\"}")),
 	   "without the latency counters the latency and saturation are absent");
 	free(t);
+}
 
-	/*
-	 * The verdict, on a read-only curve (idle 90 ns; 20, 70, 100 GB/s at
-	 * 95, 140, 250 ns): 15 GB/s is 15 % of the peak, 93.75 ns expected.
-	 */
-	{
-		struct curve_point pts[] = {
-			{ .bandwidth_gbps = 20, .read_gbps = 20, .latency_ns = 95, .repeats = 1, .threads = 1 },
-			{ .bandwidth_gbps = 70, .read_gbps = 70, .latency_ns = 140, .repeats = 1, .threads = 1 },
-			{ .bandwidth_gbps = 100, .read_gbps = 100, .latency_ns = 250, .repeats = 1, .threads = 1 },
-		};
-		struct curve_mix mix = { .read_fraction = 1, .prefetch = CURVE_PF_ON,
-					 .peak_index = 2, .points = pts, .nr_points = 3 };
-		struct curve_socket cs = { .socket = 0, .idle_latency_ns = 90,
-					   .mixes = &mix, .nr_mixes = 1 };
-		struct curve c = { .sockets = &cs, .nr_sockets = 1 };
+/*
+ * The verdict, on a read-only curve (idle 90 ns; 20, 70, 100 GB/s at 95,
+ * 140, 250 ns): 15 GB/s is 15 % of the peak, 93.75 ns expected.
+ */
+static void test_verdict(struct export_state *st)
+{
+	struct curve_point pts[] = {
+		{ .bandwidth_gbps = 20, .read_gbps = 20, .latency_ns = 95, .repeats = 1, .threads = 1 },
+		{ .bandwidth_gbps = 70, .read_gbps = 70, .latency_ns = 140, .repeats = 1, .threads = 1 },
+		{ .bandwidth_gbps = 100, .read_gbps = 100, .latency_ns = 250, .repeats = 1, .threads = 1 },
+	};
+	struct curve_mix mix = { .read_fraction = 1, .prefetch = CURVE_PF_ON,
+				 .peak_index = 2, .points = pts, .nr_points = 3 };
+	struct curve_socket cs = { .socket = 0, .idle_latency_ns = 90,
+				   .mixes = &mix, .nr_mixes = 1 };
+	struct curve c = { .sockets = &cs, .nr_sockets = 1 };
+	struct snap s;
+	char *t;
 
-		t = render(&st);
-		ok(!strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"} 1") &&
-		   strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"no curve") == NULL,
-		   "without a curve: no verdict");
-		free(t);
-		st.curve = &c;
-		s = snap_at(0, 14, 41e9, 1);
-		s.v[A(PREFETCH_DISABLED)] = 0;
-		export_feed(&st, &s);
-		s = snap_at(0, 15, 51e9, 1);
-		s.v[A(PREFETCH_DISABLED)] = 0;
-		export_feed(&st, &s);
-		t = render(&st);
-		ok(value(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"}") == 1 &&
-		   value(t, "memdiag_verdict{socket=\"0\",verdict=\"ok\"}") == 1 &&
-		   value(t, "memdiag_verdict{socket=\"0\",verdict=\"saturated\"}") == 0,
-		   "with a curve and the prefetchers on: verdict ok");
-		ok(fabs(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}") - 0.15) < 1e-9,
-		   "utilization 15 GB/s of 100: 0.15");
-		ok(fabs(value(t, "memdiag_dram_headroom_bytes_per_second{socket=\"0\"}") - 85e9) < 1,
-		   "headroom 85e9 bytes/s");
-		ok(fabs(value(t, "memdiag_expected_latency_seconds{socket=\"0\"}") - 93.75e-9) < 1e-15,
-		   "expected latency 93.75e-9 s");
-		ok(well_grouped(t), "still one HELP/TYPE per family");
-		free(t);
-		s = snap_at(0, 16, 61e9, 1);	/* l2-adjacent off again */
-		export_feed(&st, &s);
-		t = render(&st);
-		ok(strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"the prefetchers are partly off") &&
-		   isnan(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}")),
-		   "prefetchers partly off: no verdict, the reason given");
-		free(t);
-	}
+	t = render(st);
+	ok(!strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"} 1") &&
+	   strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"no curve") == NULL,
+	   "without a curve: no verdict");
+	free(t);
+	st->curve = &c;
+	s = snap_at(0, 14, 41e9, 1);
+	s.v[A(PREFETCH_DISABLED)] = 0;
+	export_feed(st, &s);
+	s = snap_at(0, 15, 51e9, 1);
+	s.v[A(PREFETCH_DISABLED)] = 0;
+	export_feed(st, &s);
+	t = render(st);
+	ok(value(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"}") == 1 &&
+	   value(t, "memdiag_verdict{socket=\"0\",verdict=\"ok\"}") == 1 &&
+	   value(t, "memdiag_verdict{socket=\"0\",verdict=\"saturated\"}") == 0,
+	   "with a curve and the prefetchers on: verdict ok");
+	ok(fabs(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}") - 0.15) < 1e-9,
+	   "utilization 15 GB/s of 100: 0.15");
+	ok(fabs(value(t, "memdiag_dram_headroom_bytes_per_second{socket=\"0\"}") - 85e9) < 1,
+	   "headroom 85e9 bytes/s");
+	ok(fabs(value(t, "memdiag_expected_latency_seconds{socket=\"0\"}") - 93.75e-9) < 1e-15,
+	   "expected latency 93.75e-9 s");
+	ok(well_grouped(t), "still one HELP/TYPE per family");
+	free(t);
+	s = snap_at(0, 16, 61e9, 1);	/* l2-adjacent off again */
+	export_feed(st, &s);
+	t = render(st);
+	ok(strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"the prefetchers are partly off") &&
+	   isnan(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}")),
+	   "prefetchers partly off: no verdict, the reason given");
+	free(t);
+	st->curve = NULL;	/* @c ends here */
+}
 
+int main(void)
+{
+	static struct export_state st;
+	char *t;
+
+	export_init(&st, 1000000000ull, 300);
+	t = render(&st);
+	ok(value(t, "memdiag_up") == 0, "before any connection memdiag_up is 0");
+	ok(!strstr(t, "memdiag_dram_read_bytes_total"),
+	   "and no counter is exported (absent, not 0)");
+	free(t);
+
+	test_connect(&st);
+	test_epoch(&st);
+	test_reconnect(&st);
+	test_no_core(&st);
+	test_verdict(&st);
 	printf("1..%d\n", n);
 	return failed != 0;
 }
