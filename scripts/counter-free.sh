@@ -26,7 +26,7 @@ echo
 "$bin" probe --count 5
 cat <<'EOT'
 
-On supported hardware (Intel Xeon, Haswell-EP to Emerald Rapids) with
+On supported hardware (Intel Xeon, Haswell-EP to Granite Rapids) with
 memdiag.ko loaded, memdiag adds what no chase can see: DRAM read and write
 GB/s per socket and memory channel from the memory controllers, the load
 miss real latency of the cores, calibration against those true DRAM bytes,

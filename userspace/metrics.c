@@ -111,7 +111,7 @@ static void compute_core(const struct snap *a, const struct snap *b,
 	if (both(a, b, A(L1_MISS)))
 		m->l1_miss_latency = ratio(pend, (double)delta(a, b, A(L1_MISS)));
 	/*
-	 * Sapphire and Emerald Rapids count L1_MISS_ANY, the denominator
+	 * Sapphire, Emerald and Granite Rapids count L1_MISS_ANY, the denominator
 	 * perf's load_miss_real_latency uses there; elsewhere the paper's
 	 * L1 misses plus fill-buffer hits.
 	 */
