@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * imc.c - the memory controllers' CAS counters: count CAS reads and writes
- * in two counters of every channel's PMON box (found by imc_find.c) while
- * a session runs.
+ * imc.c - the memory controllers' CAS counters: count the generation's
+ * events (imc_desc->events: CAS reads and writes, per sub-channel where the
+ * hardware splits them) in as many counters of every channel's PMON box
+ * (found by imc_find.c) while a session runs, and add them up by meaning.
  *
  * Counters are programmed only
  * between memdiag_imc_start() and memdiag_imc_stop(), both under
@@ -46,12 +47,12 @@ static void box_wr(struct imc_box *b, unsigned int off, u32 v)
 
 static unsigned int ctl_off(struct imc_box *b, int i)
 {
-	return b->ctl0 + i * imc_desc->ctl_stride;
+	return b->ctl0 + i * imc_type->ctl_stride;
 }
 
 static u64 box_ctr(struct imc_box *b, int i)
 {
-	unsigned int off = b->ctr0 + i * imc_desc->ctr_stride;
+	unsigned int off = b->ctr0 + i * imc_type->ctr_stride;
 	u64 v;
 
 	u32 hi, lo;
@@ -70,28 +71,29 @@ static u64 box_ctr(struct imc_box *b, int i)
 			lo = box_rd(b, off);
 		v = v << 32 | lo;
 	}
-	return v & GENMASK_ULL(imc_desc->ctr_bits - 1, 0);
+	return v & GENMASK_ULL(imc_type->ctr_bits - 1, 0);
 }
 
 /* A control someone is using: enabled, or (no enable bit) set at all. */
 static bool ctl_in_use(u32 ctl)
 {
-	return imc_desc->ctl_en ? ctl & imc_desc->ctl_en : ctl != 0;
+	return imc_type->ctl_en ? ctl & imc_type->ctl_en : ctl != 0;
 }
 
-/* Pick two free counters of @b; false if it has fewer. */
+/* Pick a free counter of @b for every event; false if it has fewer. */
 static bool pick_counters(struct imc_box *b, char *msg, size_t len)
 {
-	int i, n = 0;
-	u32 box = box_rd(b, imc_desc->box_ctl);
+	unsigned int n = 0;
+	int i;
+	u32 box = box_rd(b, imc_type->box_ctl);
 
-	if (box == ~0u || box & imc_desc->box_frz) {
+	if (box == ~0u || box & imc_type->box_frz) {
 		snprintf(msg, len,
 			 "IMC channel %u of socket %u is frozen or unreadable (box control 0x%x): another tool (perf's uncore_imc, PCM, likwid) controls it; stop it and retry",
 			 b->chan, b->socket, box);
 		return false;
 	}
-	for (i = 0; i < imc_desc->n_ctrs && n < 2; i++) {
+	for (i = 0; i < imc_type->n_ctrs && n < imc_desc->n_events; i++) {
 		u32 ctl = box_rd(b, ctl_off(b, i));
 
 		if (!ctl_in_use(ctl)) {
@@ -99,10 +101,11 @@ static bool pick_counters(struct imc_box *b, char *msg, size_t len)
 			b->saved[n++] = ctl;
 		}
 	}
-	if (n < 2) {
+	if (n < imc_desc->n_events) {
 		snprintf(msg, len,
-			 "IMC channel %u of socket %u has no two free counters: another tool (perf's uncore_imc, PCM, likwid) is using them; stop it and retry",
-			 b->chan, b->socket);
+			 "IMC channel %u of socket %u has %u free counters of %u, %u needed: another tool (perf's uncore_imc, PCM, likwid) is using them; stop it and retry",
+			 b->chan, b->socket, n, imc_type->n_ctrs,
+			 imc_desc->n_events);
 		return false;
 	}
 	return true;
@@ -110,19 +113,49 @@ static bool pick_counters(struct imc_box *b, char *msg, size_t len)
 
 static void box_restore(struct imc_box *b)
 {
-	box_wr(b, ctl_off(b, b->ctr[RD]), b->saved[RD]);
-	box_wr(b, ctl_off(b, b->ctr[WR]), b->saved[WR]);
+	unsigned int k;
+
+	for (k = 0; k < imc_desc->n_events; k++)
+		box_wr(b, ctl_off(b, b->ctr[k]), b->saved[k]);
 	b->programmed = false;
 }
 
 static void box_baseline(struct imc_box *b)
 {
-	memdiag_ext64_start(&b->ext[RD], box_ctr(b, b->ctr[RD]), imc_desc->ctr_bits);
-	memdiag_ext64_start(&b->ext[WR], box_ctr(b, b->ctr[WR]), imc_desc->ctr_bits);
+	unsigned int k;
+
+	for (k = 0; k < imc_desc->n_events; k++)
+		memdiag_ext64_start(&b->ext[k], box_ctr(b, b->ctr[k]),
+				    imc_type->ctr_bits);
+}
+
+/* The control value counting event @k. */
+static u32 event_ctl(unsigned int k)
+{
+	const struct memdiag_imc_event *e = &imc_desc->events[k];
+
+	return e->event | e->umask << 8 | e->extra | imc_type->ctl_en;
+}
+
+/* Program every event's counter; false if a write did not stick. */
+static bool box_program(struct imc_box *b)
+{
+	unsigned int k;
+	bool ok = true;
+
+	for (k = 0; k < imc_desc->n_events; k++) {
+		b->prog[k] = event_ctl(k);
+		box_wr(b, ctl_off(b, b->ctr[k]), b->prog[k]);
+	}
+	b->programmed = true;
+	b->lost = false;
+	for (k = 0; k < imc_desc->n_events; k++)
+		ok &= box_rd(b, ctl_off(b, b->ctr[k])) == b->prog[k];
+	return ok;
 }
 
 /**
- * memdiag_imc_start() - program CAS read and write counts on every box
+ * memdiag_imc_start() - program the generation's events on every box
  * @msg: why not, when the return value is negative
  * @len: size of @msg
  *
@@ -139,14 +172,7 @@ int memdiag_imc_start(char *msg, size_t len)
 	for (i = 0; i < imc_n_boxes; i++) {
 		struct imc_box *b = &imc_boxes[i];
 
-		b->prog[RD] = imc_desc->rd_event | imc_desc->rd_umask << 8 | imc_desc->ctl_en;
-		b->prog[WR] = imc_desc->wr_event | imc_desc->wr_umask << 8 | imc_desc->ctl_en;
-		box_wr(b, ctl_off(b, b->ctr[RD]), b->prog[RD]);
-		box_wr(b, ctl_off(b, b->ctr[WR]), b->prog[WR]);
-		b->programmed = true;
-		b->lost = false;
-		if (box_rd(b, ctl_off(b, b->ctr[RD])) != b->prog[RD] ||
-		    box_rd(b, ctl_off(b, b->ctr[WR])) != b->prog[WR]) {
+		if (!box_program(b)) {
 			snprintf(msg, len,
 				 "IMC counter control writes on channel %u of socket %u did not stick",
 				 b->chan, b->socket);
@@ -178,9 +204,9 @@ void memdiag_imc_stop(void)
 static bool box_check(struct imc_box *b)
 {
 	bool ok = true;
-	int k;
+	unsigned int k;
 
-	for (k = RD; k <= WR; k++) {
+	for (k = 0; k < imc_desc->n_events; k++) {
 		u32 ctl = box_rd(b, ctl_off(b, b->ctr[k]));
 
 		if (ctl == b->prog[k])
@@ -200,6 +226,36 @@ static bool box_check(struct imc_box *b)
 	return ok;
 }
 
+/* Read every counter of @b; false if the interval is not to be trusted. */
+static bool box_update(struct imc_box *b, u64 max)
+{
+	unsigned int k;
+	bool ok = true;
+
+	if (!box_check(b))
+		return false;
+	for (k = 0; k < imc_desc->n_events; k++)
+		ok &= memdiag_ext64_update(&b->ext[k], box_ctr(b, b->ctr[k]),
+					   imc_type->ctr_bits, max);
+	return ok;
+}
+
+/*
+ * Bytes moved through @b since load, by meaning: the sum over its events
+ * (on Granite Rapids a channel's two sub-channels) of count x bytes.
+ */
+static void box_bytes(const struct imc_box *b, u64 *bytes)
+{
+	unsigned int k;
+
+	memset(bytes, 0, MEMDIAG_IMC_MEANINGS * sizeof(*bytes));
+	for (k = 0; k < imc_desc->n_events; k++) {
+		const struct memdiag_imc_event *e = &imc_desc->events[k];
+
+		bytes[e->meaning] += b->ext[k].total * e->bytes;
+	}
+}
+
 /**
  * memdiag_imc_sample() - add every box's counts into the snapshots
  * @snap: one per socket, indexed by socket
@@ -211,33 +267,26 @@ void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 	u64 max = div_u64(IMC_MAX_CAS_PER_SEC, 1000) * div_u64(dt_ns, 1000000) +
 		  (1ULL << 24);
 	unsigned int i;
-	int k;
 
 	for (i = 0; i < imc_n_boxes; i++) {
 		struct imc_box *b = &imc_boxes[i];
 		struct memdiag_snap *s;
+		u64 bytes[MEMDIAG_IMC_MEANINGS];
 
 		if (b->socket >= n)
 			continue;
 		s = &snap[b->socket];
-		if (b->programmed && !b->lost) {
-			if (!box_check(b))
-				imc_epoch[b->socket]++;
-			else
-				for (k = RD; k <= WR; k++)
-					if (!memdiag_ext64_update(&b->ext[k],
-								  box_ctr(b, b->ctr[k]),
-								  imc_desc->ctr_bits, max))
-						imc_epoch[b->socket]++;
-		}
+		if (b->programmed && !b->lost && !box_update(b, max))
+			imc_epoch[b->socket]++;
+		box_bytes(b, bytes);
 		s->has_imc = true;
-		s->rd_bytes += b->ext[RD].total * 64;
-		s->wr_bytes += b->ext[WR].total * 64;
+		s->rd_bytes += bytes[MEMDIAG_IMC_READ];
+		s->wr_bytes += bytes[MEMDIAG_IMC_WRITE];
 		/* per channel from the same reading as the totals */
 		if (s->nr_chan < MEMDIAG_MAX_CHANNELS) {
 			s->chan[s->nr_chan].id = b->chan;
-			s->chan[s->nr_chan].rd_bytes = b->ext[RD].total * 64;
-			s->chan[s->nr_chan].wr_bytes = b->ext[WR].total * 64;
+			s->chan[s->nr_chan].rd_bytes = bytes[MEMDIAG_IMC_READ];
+			s->chan[s->nr_chan].wr_bytes = bytes[MEMDIAG_IMC_WRITE];
 			s->nr_chan++;
 		}
 	}

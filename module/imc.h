@@ -8,22 +8,22 @@
 
 #include "memdiag.h"
 
-enum { RD, WR };
-
+/* One box; counter arrays are indexed like imc_desc->events. */
 struct imc_box {
 	unsigned int socket, chan;
 	struct memdiag_pci pci;
 	bool has_pci;
 	void *map;
-	u16 ctl0, ctr0;			/* from the discovery table or desc */
-	int ctr[2];			/* counter used for RD and WR */
-	u32 saved[2], prog[2];
-	struct memdiag_ext64 ext[2];
+	u32 ctl0, ctr0;			/* from the discovery table or type */
+	int ctr[MEMDIAG_IMC_MAX_EVENTS];	/* counter used for each event */
+	u32 saved[MEMDIAG_IMC_MAX_EVENTS], prog[MEMDIAG_IMC_MAX_EVENTS];
+	struct memdiag_ext64 ext[MEMDIAG_IMC_MAX_EVENTS];
 	bool programmed, lost;
 };
 
 /* imc_find.c */
 extern const struct memdiag_imc_desc *imc_desc;
+extern const struct memdiag_imc_box_type *imc_type;
 extern struct imc_box *imc_boxes;
 extern unsigned int imc_n_boxes;
 

@@ -22,6 +22,7 @@
 #define DISCOVERY_ACCESS_MMIO	1
 
 const struct memdiag_imc_desc *imc_desc;
+const struct memdiag_imc_box_type *imc_type;
 struct imc_box *imc_boxes;
 unsigned int imc_n_boxes;
 static unsigned int max_boxes;
@@ -158,8 +159,8 @@ static struct imc_box *box_add(int socket, unsigned int chan)
 	memset(b, 0, sizeof(*b));
 	b->socket = socket;
 	b->chan = chan;
-	b->ctl0 = imc_desc->ctl0;
-	b->ctr0 = imc_desc->ctr0;
+	b->ctl0 = imc_type->ctl0;
+	b->ctr0 = imc_type->ctr0;
 	return b;
 }
 
@@ -213,7 +214,7 @@ static void find_mmio_boxes(void)
 			for (ch = 0; ch < imc_desc->chans_per_mc; ch++) {
 				map = plat()->mmio_map(phys + imc_desc->chan_base +
 						       ch * imc_desc->chan_stride,
-						       imc_desc->box_size);
+						       imc_type->box_size);
 				if (!map)
 					continue;
 				b = box_add(socket, mc * imc_desc->chans_per_mc + ch);
@@ -237,10 +238,10 @@ static u64 read_q(void *map, unsigned int off)
 /* Do the controls at @ctl0 and counters at @ctr0 lie inside a box? */
 static bool regs_fit(unsigned int ctl0, unsigned int ctr0)
 {
-	unsigned int last = imc_desc->n_ctrs - 1;
+	unsigned int last = imc_type->n_ctrs - 1;
 
-	return ctl0 + last * imc_desc->ctl_stride + sizeof(u32) <= imc_desc->box_size &&
-	       ctr0 + last * imc_desc->ctr_stride + sizeof(u64) <= imc_desc->box_size;
+	return ctl0 + last * imc_type->ctl_stride + sizeof(u32) <= imc_type->box_size &&
+	       ctr0 + last * imc_type->ctr_stride + sizeof(u64) <= imc_type->box_size;
 }
 
 /* Parse one PMON discovery table and add its IMC units of @socket. */
@@ -277,10 +278,10 @@ static void parse_discovery(u64 phys, int socket)
 
 		if ((u2 & 0xffff) != imc_desc->discovery_type ||
 		    (u0 >> 62) != DISCOVERY_ACCESS_MMIO || !addr ||
-		    ((u0 >> 16) & 0xff) != imc_desc->ctr_bits ||
+		    ((u0 >> 16) & 0xff) != imc_type->ctr_bits ||
 		    !regs_fit((u0 >> 8) & 0xff, (u0 >> 24) & 0xff))
 			continue;
-		box = plat()->mmio_map(addr, imc_desc->box_size);
+		box = plat()->mmio_map(addr, imc_type->box_size);
 		if (!box)
 			continue;
 		b = box_add(socket, chan++);
@@ -315,14 +316,14 @@ static int bar_address(const struct memdiag_pci *pci, unsigned int bir,
 	return *phys ? 0 : -EINVAL;
 }
 
-/* Sapphire/Emerald Rapids: PMON discovery tables behind a DVSEC capability. */
+/* Sapphire Rapids on: PMON discovery tables behind a DVSEC capability. */
 static void find_discovery_boxes(void)
 {
 	struct memdiag_pci pci;
 	unsigned int idx, ttl;
 	u32 hdr, id, bir;
-	u64 phys;
 	int pos;
+	u64 phys;
 
 	for (idx = 0; !plat()->pci_get(0xffff, idx, &pci); idx++) {
 		pos = EXT_CAP_START;
@@ -355,7 +356,15 @@ int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len)
 	int err;
 
 	imc_desc = u->imc;
-	err = ubox_map(reason, len);
+	imc_type = imc_desc->box;
+	if (imc_type->saturates) {
+		/* see memdiag_imc_box_type.saturates */
+		snprintf(reason, len,
+			 "%s memory controller counters saturate instead of wrapping, which memdiag does not handle yet",
+			 u->name);
+		return -EOPNOTSUPP;
+	}
+	err = imc_desc->socket_map == MEMDIAG_IMC_MAP_UBOX ? ubox_map(reason, len) : 0;
 	if (err == -EIO)
 		return err;
 	if (err) {
@@ -364,9 +373,9 @@ int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len)
 			 u->name, imc_desc->ubox_device, vm);
 		return err;
 	}
-	if (imc_desc->access == MEMDIAG_IMC_PCI)
+	if (imc_type->access == MEMDIAG_IMC_PCI)
 		find_pci_boxes();
-	else if (imc_desc->access == MEMDIAG_IMC_MMIO)
+	else if (imc_type->access == MEMDIAG_IMC_MMIO)
 		find_mmio_boxes();
 	else
 		find_discovery_boxes();

@@ -9,11 +9,66 @@
 #ifndef _MEMDIAG_UARCH_H
 #define _MEMDIAG_UARCH_H
 
-/* How the memory controller's counters are reached on a generation. */
+/*
+ * A memory controller's PMON box, described the way the kernel's uncore
+ * driver describes an intel_uncore_type: how its registers are reached and
+ * laid out (a box type), and which events it counts for memdiag (a list).
+ * Adding a generation is adding rows; imc.c and imc_find.c read only these.
+ */
+
+/* How a box's registers are reached (and how the boxes are found). */
 enum memdiag_imc_access {
 	MEMDIAG_IMC_PCI,	/* PCI config space, one function per channel */
 	MEMDIAG_IMC_MMIO,	/* MMIO, base addresses from a PCI device */
 	MEMDIAG_IMC_DISCOVERY,	/* MMIO, found through PMON discovery tables */
+};
+
+/* How a box's PCI device is tied to a socket. */
+enum memdiag_imc_socket_map {
+	/* the UBOX's node id and GIDNIDMAP map PCI buses to packages */
+	MEMDIAG_IMC_MAP_UBOX,
+	/*
+	 * The CPUs local to the device (its NUMA node) give the package; a
+	 * platform without that information: the order the devices are found
+	 * in (uncore_discovery.c get_device_die_id(), Granite Rapids on).
+	 */
+	MEMDIAG_IMC_MAP_LOCAL,
+};
+
+/* A box type: where its registers are and how they behave. */
+struct memdiag_imc_box_type {
+	enum memdiag_imc_access access;
+	u32 box_size;		/* MMIO bytes mapped per box */
+	/* PCI config or MMIO offsets from the box */
+	u32 box_ctl, ctl0, ctr0;
+	u8 ctl_stride, ctr_stride, n_ctrs, ctr_bits;
+	u32 ctl_en;		/* enable bit of a counter control, or 0 */
+	u32 box_frz;		/* freeze bit of the box control */
+	/*
+	 * Counters stop at their top instead of wrapping (AMD's UMC): imc.c
+	 * must zero them before they get there. Not implemented yet; boxes
+	 * of such a type are refused at load with that reason.
+	 */
+	bool saturates;
+};
+
+/* What an event's counts mean. */
+enum memdiag_imc_meaning {
+	MEMDIAG_IMC_READ,
+	MEMDIAG_IMC_WRITE,
+	MEMDIAG_IMC_MEANINGS
+};
+
+/* The most events one box counts at once (Granite Rapids: 4). */
+#define MEMDIAG_IMC_MAX_EVENTS	4
+
+/* One event a box counts: rd/wr bytes are the sum of count x bytes. */
+struct memdiag_imc_event {
+	const char *perf;	/* perf's JSON EventName */
+	u8 event, umask;
+	u32 extra;		/* any other selector bits, in place; or 0 */
+	u8 meaning;		/* enum memdiag_imc_meaning */
+	u8 bytes;		/* bytes one count moves */
 };
 
 /* A memory channel's PMON function: PCI device id at dev:fn. */
@@ -23,11 +78,14 @@ struct memdiag_imc_chan {
 };
 
 struct memdiag_imc_desc {
-	enum memdiag_imc_access access;
+	const struct memdiag_imc_box_type *box;
+	const struct memdiag_imc_event *events;
+	u8 n_events;		/* <= MEMDIAG_IMC_MAX_EVENTS, <= box->n_ctrs */
 
-	/* UBOX: its node id and GIDNIDMAP map PCI buses to packages */
+	enum memdiag_imc_socket_map socket_map;
+	/* MEMDIAG_IMC_MAP_UBOX: the UBOX device and its config offsets */
 	u16 ubox_device;
-	u16 ubox_nodeid, ubox_gidnidmap;	/* config offsets */
+	u16 ubox_nodeid, ubox_gidnidmap;
 	bool ubox_reverse;	/* bus without UBOX takes the next one up */
 
 	/* MEMDIAG_IMC_PCI: the channel functions of one socket */
@@ -38,20 +96,10 @@ struct memdiag_imc_desc {
 	u16 mc_device;
 	u16 mc_base_reg, mc_off_reg;	/* base<<23 | off[n]<<12 */
 	u8 n_mc, chans_per_mc;
-	u32 chan_base, chan_stride, box_size;
+	u32 chan_base, chan_stride;
 
 	/* MEMDIAG_IMC_DISCOVERY: the unit type of an IMC channel box */
 	u16 discovery_type;
-
-	/* box registers: PCI config or MMIO offsets from the box */
-	u16 box_ctl, ctl0, ctr0;
-	u8 ctl_stride, ctr_stride, n_ctrs, ctr_bits;
-	u32 ctl_en;		/* enable bit of a counter control, or 0 */
-	u32 box_frz;		/* freeze bit of the box control */
-
-	/* CAS_COUNT.RD and .WR; each CAS moves 64 bytes */
-	u8 rd_event, rd_umask, wr_event, wr_umask;
-	const char *perf_rd, *perf_wr;	/* perf's event names */
 };
 
 /* The core events the two latency metrics and offcore bandwidth need. */

@@ -33,72 +33,86 @@ static const struct memdiag_imc_chan skx_chans[] = {
 };
 
 /* SNB-EP style PCI boxes: box ctl 0xf4, ctl 0xd8 + 4i, ctr 0xa0 + 8i */
-#define SNBEP_PCI_BOX					\
-	.box_ctl = 0xf4, .ctl0 = 0xd8, .ctr0 = 0xa0,	\
-	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4,	\
-	.ctr_bits = 48, .ctl_en = 1u << 22, .box_frz = 1u << 8
+static const struct memdiag_imc_box_type snbep_pci_box = {
+	.access = MEMDIAG_IMC_PCI,
+	.box_ctl = 0xf4, .ctl0 = 0xd8, .ctr0 = 0xa0,
+	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4, .ctr_bits = 48,
+	.ctl_en = 1u << 22, .box_frz = 1u << 8,
+};
+
+/* Ice Lake-SP: the same box in MMIO */
+static const struct memdiag_imc_box_type icx_mmio_box = {
+	.access = MEMDIAG_IMC_MMIO, .box_size = 0x4000,
+	.box_ctl = 0x00, .ctl0 = 0x40, .ctr0 = 0x08,
+	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4, .ctr_bits = 48,
+	.ctl_en = 1u << 22, .box_frz = 1u << 8,
+};
+
+/*
+ * Sapphire Rapids on: boxes found through discovery tables, with the
+ * "generic" box control (freeze is bit 0) and no enable bit in counter
+ * controls; offsets within a box come from the table, these are defaults.
+ */
+static const struct memdiag_imc_box_type generic_mmio_box = {
+	.access = MEMDIAG_IMC_DISCOVERY, .box_size = 0x4000,
+	.box_ctl = 0x00, .ctl0 = 0x40, .ctr0 = 0x08,
+	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4, .ctr_bits = 48,
+	.ctl_en = 0, .box_frz = 1u << 0,
+};
+
+/* Every CAS moves one 64-byte line. */
+#define CAS(name, ev, um, m)	{ name, ev, um, 0, MEMDIAG_IMC_##m, 64 }
+
+static const struct memdiag_imc_event snbep_cas[] = {
+	CAS("UNC_M_CAS_COUNT.RD", 0x04, 0x03, READ),
+	CAS("UNC_M_CAS_COUNT.WR", 0x04, 0x0c, WRITE),
+};
+
+static const struct memdiag_imc_event icx_cas[] = {
+	CAS("UNC_M_CAS_COUNT.RD", 0x04, 0x0f, READ),
+	CAS("UNC_M_CAS_COUNT.WR", 0x04, 0x30, WRITE),
+};
+
+static const struct memdiag_imc_event spr_cas[] = {
+	CAS("UNC_M_CAS_COUNT.RD", 0x05, 0xcf, READ),
+	CAS("UNC_M_CAS_COUNT.WR", 0x05, 0xf0, WRITE),
+};
+
+#define UBOX(dev, node, map, rev)					\
+	.socket_map = MEMDIAG_IMC_MAP_UBOX, .ubox_device = dev,		\
+	.ubox_nodeid = node, .ubox_gidnidmap = map, .ubox_reverse = rev
 
 static const struct memdiag_imc_desc hswep_imc = {
-	.access = MEMDIAG_IMC_PCI,
-	.ubox_device = 0x2f1e, .ubox_nodeid = 0x40, .ubox_gidnidmap = 0x54,
-	.ubox_reverse = true,
+	.box = &snbep_pci_box, .events = snbep_cas, .n_events = ARRAY_SIZE(snbep_cas),
+	UBOX(0x2f1e, 0x40, 0x54, true),
 	.chans = hswep_chans, .n_chans = ARRAY_SIZE(hswep_chans),
-	SNBEP_PCI_BOX,
-	.rd_event = 0x04, .rd_umask = 0x03, .wr_event = 0x04, .wr_umask = 0x0c,
-	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
 };
 
 static const struct memdiag_imc_desc bdx_imc = {
-	.access = MEMDIAG_IMC_PCI,
-	.ubox_device = 0x6f1e, .ubox_nodeid = 0x40, .ubox_gidnidmap = 0x54,
-	.ubox_reverse = true,
+	.box = &snbep_pci_box, .events = snbep_cas, .n_events = ARRAY_SIZE(snbep_cas),
+	UBOX(0x6f1e, 0x40, 0x54, true),
 	.chans = bdx_chans, .n_chans = ARRAY_SIZE(bdx_chans),
-	SNBEP_PCI_BOX,
-	.rd_event = 0x04, .rd_umask = 0x03, .wr_event = 0x04, .wr_umask = 0x0c,
-	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
 };
 
 static const struct memdiag_imc_desc skx_imc = {
-	.access = MEMDIAG_IMC_PCI,
-	.ubox_device = 0x2014, .ubox_nodeid = 0xc0, .ubox_gidnidmap = 0xd4,
-	.ubox_reverse = false,
+	.box = &snbep_pci_box, .events = snbep_cas, .n_events = ARRAY_SIZE(snbep_cas),
+	UBOX(0x2014, 0xc0, 0xd4, false),
 	.chans = skx_chans, .n_chans = ARRAY_SIZE(skx_chans),
-	SNBEP_PCI_BOX,
-	.rd_event = 0x04, .rd_umask = 0x03, .wr_event = 0x04, .wr_umask = 0x0c,
-	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
 };
 
 /* Ice Lake-SP: 4 MCs, 2 populated channel boxes each, in MMIO */
 static const struct memdiag_imc_desc icx_imc = {
-	.access = MEMDIAG_IMC_MMIO,
-	.ubox_device = 0x3450, .ubox_nodeid = 0xc0, .ubox_gidnidmap = 0xd4,
-	.ubox_reverse = true,
+	.box = &icx_mmio_box, .events = icx_cas, .n_events = ARRAY_SIZE(icx_cas),
+	UBOX(0x3450, 0xc0, 0xd4, true),
 	.mc_device = 0x3451, .mc_base_reg = 0xd0, .mc_off_reg = 0xd8,
 	.n_mc = 4, .chans_per_mc = 2,
-	.chan_base = 0x22800, .chan_stride = 0x4000, .box_size = 0x4000,
-	.box_ctl = 0x00, .ctl0 = 0x40, .ctr0 = 0x08,
-	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4, .ctr_bits = 48,
-	.ctl_en = 1u << 22, .box_frz = 1u << 8,
-	.rd_event = 0x04, .rd_umask = 0x0f, .wr_event = 0x04, .wr_umask = 0x30,
-	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
+	.chan_base = 0x22800, .chan_stride = 0x4000,
 };
 
-/*
- * Sapphire/Emerald Rapids: boxes found through discovery tables, with the
- * "generic" box control (freeze is bit 0) and no enable bit in counter
- * controls; offsets within a box come from the table, these are defaults.
- */
 static const struct memdiag_imc_desc spr_imc = {
-	.access = MEMDIAG_IMC_DISCOVERY,
-	.ubox_device = 0x3250, .ubox_nodeid = 0xc0, .ubox_gidnidmap = 0xd4,
-	.ubox_reverse = true,
+	.box = &generic_mmio_box, .events = spr_cas, .n_events = ARRAY_SIZE(spr_cas),
+	UBOX(0x3250, 0xc0, 0xd4, true),
 	.discovery_type = 6,
-	.box_size = 0x4000,
-	.box_ctl = 0x00, .ctl0 = 0x40, .ctr0 = 0x08,
-	.ctl_stride = 4, .ctr_stride = 8, .n_ctrs = 4, .ctr_bits = 48,
-	.ctl_en = 0, .box_frz = 1u << 0,
-	.rd_event = 0x05, .rd_umask = 0xcf, .wr_event = 0x05, .wr_umask = 0xf0,
-	.perf_rd = "UNC_M_CAS_COUNT.RD", .perf_wr = "UNC_M_CAS_COUNT.WR",
 };
 
 /* Haswell/Broadwell: L1D_PEND_MISS.PENDING runs on PMC2 only */

@@ -22,29 +22,51 @@ static const char *const ev_names[MEMDIAG_EV_NR] = {
 	[MEMDIAG_EV_OFFCORE] = "offcore",
 };
 
+static const char *const meaning_names[MEMDIAG_IMC_MEANINGS] = {
+	[MEMDIAG_IMC_READ] = "read",
+	[MEMDIAG_IMC_WRITE] = "write",
+};
+
+static void dump_box(const struct memdiag_imc_box_type *t)
+{
+	printf("\"box\":{\"access\":\"%s\",\"box_size\":%u,\"box_ctl\":%u,"
+	       "\"ctl0\":%u,\"ctr0\":%u,\"ctl_stride\":%u,\"ctr_stride\":%u,"
+	       "\"n_ctrs\":%u,\"ctr_bits\":%u,\"ctl_en\":%u,\"box_frz\":%u,"
+	       "\"saturates\":%s}",
+	       access_names[t->access], t->box_size, t->box_ctl, t->ctl0,
+	       t->ctr0, t->ctl_stride, t->ctr_stride, t->n_ctrs, t->ctr_bits,
+	       t->ctl_en, t->box_frz, t->saturates ? "true" : "false");
+}
+
 static void dump_imc(const struct memdiag_imc_desc *d)
 {
 	unsigned int i;
 
-	printf("\"imc\":{\"access\":\"%s\",\"ubox_device\":%u,\"ubox_nodeid\":%u,"
+	printf("\"imc\":{");
+	dump_box(d->box);
+	printf(",\"events\":[");
+	for (i = 0; i < d->n_events; i++) {
+		const struct memdiag_imc_event *e = &d->events[i];
+
+		printf("%s{\"perf\":\"%s\",\"event\":%u,\"umask\":%u,"
+		       "\"extra\":%u,\"meaning\":\"%s\",\"bytes\":%u}",
+		       i ? "," : "", e->perf, e->event, e->umask, e->extra,
+		       meaning_names[e->meaning], e->bytes);
+	}
+	printf("],\"socket_map\":\"%s\",\"ubox_device\":%u,\"ubox_nodeid\":%u,"
 	       "\"ubox_gidnidmap\":%u,\"ubox_reverse\":%s,\"chans\":[",
-	       access_names[d->access], d->ubox_device, d->ubox_nodeid,
-	       d->ubox_gidnidmap, d->ubox_reverse ? "true" : "false");
+	       d->socket_map == MEMDIAG_IMC_MAP_UBOX ? "ubox" : "local",
+	       d->ubox_device, d->ubox_nodeid, d->ubox_gidnidmap,
+	       d->ubox_reverse ? "true" : "false");
 	for (i = 0; i < d->n_chans; i++)
 		printf("%s[%u,%u,%u]", i ? "," : "", d->chans[i].device,
 		       d->chans[i].dev, d->chans[i].fn);
 	printf("],\"mc_device\":%u,\"mc_base_reg\":%u,\"mc_off_reg\":%u,"
 	       "\"n_mc\":%u,\"chans_per_mc\":%u,\"chan_base\":%u,"
-	       "\"chan_stride\":%u,\"box_size\":%u,\"discovery_type\":%u,"
-	       "\"box_ctl\":%u,\"ctl0\":%u,\"ctr0\":%u,\"ctl_stride\":%u,"
-	       "\"ctr_stride\":%u,\"n_ctrs\":%u,\"ctr_bits\":%u,\"ctl_en\":%u,"
-	       "\"box_frz\":%u,\"rd\":[%u,%u,\"%s\"],\"wr\":[%u,%u,\"%s\"]}",
+	       "\"chan_stride\":%u,\"discovery_type\":%u}",
 	       d->mc_device, d->mc_base_reg, d->mc_off_reg, d->n_mc,
-	       d->chans_per_mc, d->chan_base, d->chan_stride, d->box_size,
-	       d->discovery_type, d->box_ctl, d->ctl0, d->ctr0,
-	       d->ctl_stride, d->ctr_stride, d->n_ctrs, d->ctr_bits,
-	       d->ctl_en, d->box_frz, d->rd_event, d->rd_umask, d->perf_rd,
-	       d->wr_event, d->wr_umask, d->perf_wr);
+	       d->chans_per_mc, d->chan_base, d->chan_stride,
+	       d->discovery_type);
 }
 
 /* a reason the row leaves out prints as "" (none of them has quotes) */

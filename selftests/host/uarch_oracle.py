@@ -221,18 +221,31 @@ for r in rows:
         check(r['imc_reason'], '%s: no IMC description, and the reason' % n)
         continue
 
-    # CAS events
+    # IMC events: encoding from perf's JSON, meaning from the name, bytes
+    # from the kernel's scale (6.103515625e-5 MiB = 64 bytes per count)
     ev = perf_events(d)
-    for k in ('rd', 'wr'):
-        evt, um, name = imc[k]
-        e = ev.get(name)
-        check(e and codes(e['EventCode'])[0] == evt and int(e['UMask'], 16) == um,
-              '%s: %s is event 0x%02x umask 0x%02x' % (n, name, evt, um),
-              'perf: %s' % str(e and (e['EventCode'], e['UMask'])))
+    box = imc['box']
+    for e_ in imc['events']:
+        e = ev.get(e_['perf'])
+        check(e and e.get('Unit', '').lower() == 'imc' and
+              codes(e['EventCode'])[0] == e_['event'] and
+              int(e['UMask'], 16) == e_['umask'] and e_['extra'] == 0,
+              '%s: %s is IMC event 0x%02x umask 0x%02x' % (n, e_['perf'], e_['event'], e_['umask']),
+              'perf: %s' % str(e and (e.get('Unit'), e['EventCode'], e['UMask'])))
+        want = {'RD': 'read', 'WR': 'write'}.get(e_['perf'].rsplit('.', 1)[-1])
+        check(want == e_['meaning'], '%s: %s counts %ss' % (n, e_['perf'], e_['meaning']),
+              'the name says %s' % want)
+        check(e_['bytes'] == 64 and re.search(r'cas_count_\w+\.scale,\s*"6\.103515625e-5"', snbep),
+              '%s: %s moves 64 bytes a count, as the kernel scales CAS' % (n, e_['perf']))
+    meanings = [e_['meaning'] for e_ in imc['events']]
+    check('read' in meanings and 'write' in meanings and
+          len(set(e_['perf'] for e_ in imc['events'])) == len(meanings) and
+          len(meanings) <= box['n_ctrs'],
+          '%s: reads and writes, each event once, in at most %d counters' % (n, box['n_ctrs']))
 
     # UBOX: device id, registers and scan direction as the kernel maps buses
     init, ids, imc_const = GEN[d]
-    m = re.search(r'snbep_pci2phy_map_init\((0x[0-9a-f]+),\s*(\w+),\s*(\w+),\s*(true|false)\)',
+    m = imc['socket_map'] == 'ubox' and re.search(r'snbep_pci2phy_map_init\((0x[0-9a-f]+),\s*(\w+),\s*(\w+),\s*(true|false)\)',
                   func_body(init))
     check(m and int(m.group(1), 16) == imc['ubox_device'] and
           define(snbep, m.group(2)) == imc['ubox_nodeid'] and
@@ -242,7 +255,7 @@ for r in rows:
           % (n, imc['ubox_device'], imc['ubox_nodeid'], imc['ubox_gidnidmap'],
              imc['ubox_reverse'], init), str(m and m.group(0)))
 
-    if imc['access'] == 'pci':
+    if box['access'] == 'pci':
         body = table_body(ids)
         for i, (dev, slot, fn) in enumerate(imc['chans']):
             m = re.search(r'PCI_DEVICE\(PCI_VENDOR_ID_INTEL,\s*0x%04x\),\s*'
@@ -263,17 +276,18 @@ for r in rows:
         for k, v in [('box_ctl', 'SNBEP_PCI_PMON_BOX_CTL'), ('ctl0', 'SNBEP_PCI_PMON_CTL0'),
                      ('ctr0', 'SNBEP_PCI_PMON_CTR0'), ('ctl_en', 'SNBEP_PMON_CTL_EN'),
                      ('box_frz', 'SNBEP_PMON_BOX_CTL_FRZ')]:
-            check(imc[k] == define(snbep, v), '%s: %s equals %s' % (n, k, v),
-                  '%s vs %s' % (imc[k], define(snbep, v)))
-    elif imc['access'] == 'mmio':
+            check(box[k] == define(snbep, v), '%s: %s equals %s' % (n, k, v),
+                  '%s vs %s' % (box[k], define(snbep, v)))
+    elif box['access'] == 'mmio':
         for k, v in [('mc_device', 'SNR_MC_DEVICE_ID'), ('mc_base_reg', 'SNR_IMC_MMIO_BASE_OFFSET'),
                      ('mc_off_reg', 'SNR_IMC_MMIO_MEM0_OFFSET'),
                      ('chan_base', 'SNR_IMC_MMIO_PMON_BOX_CTL'),
                      ('chan_stride', 'SNR_IMC_MMIO_OFFSET'), ('box_size', 'SNR_IMC_MMIO_SIZE'),
                      ('ctl0', 'SNR_IMC_MMIO_PMON_CTL0'), ('ctr0', 'SNR_IMC_MMIO_PMON_CTR0'),
                      ('ctl_en', 'SNBEP_PMON_CTL_EN'), ('box_frz', 'SNBEP_PMON_BOX_CTL_FRZ')]:
-            check(imc[k] == define(snbep, v), '%s: %s equals %s' % (n, k, v),
-                  '%s vs %s' % (imc[k], define(snbep, v)))
+            got = (box if k in box else imc)[k]
+            check(got == define(snbep, v), '%s: %s equals %s' % (n, k, v),
+                  '%s vs %s' % (got, define(snbep, v)))
         check(imc['chans_per_mc'] <= define(snbep, 'ICX_NUMBER_IMC_CHN'),
               '%s: at most ICX_NUMBER_IMC_CHN channel slots per MC' % n)
         for k, v in [('SNR_IMC_MMIO_BASE_MASK', 0x1FFFFFFF), ('SNR_IMC_MMIO_MEM0_MASK', 0x7FF),
@@ -282,7 +296,7 @@ for r in rows:
     else:
         check(imc['discovery_type'] == define(snbep, 'UNCORE_SPR_IMC'),
               '%s: IMC discovery type equals UNCORE_SPR_IMC' % n)
-        check(imc['box_frz'] == define(disc_h, 'GENERIC_PMON_BOX_CTL_FRZ') and imc['ctl_en'] == 0,
+        check(box['box_frz'] == define(disc_h, 'GENERIC_PMON_BOX_CTL_FRZ') and box['ctl_en'] == 0,
               '%s: generic box freeze bit, no counter enable bit' % n)
 
 # The discovery constants imc.c uses.
