@@ -10,7 +10,8 @@ KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
 	check stress check-debug run bench deps clean help install uninstall \
-	install-module uninstall-module install-user uninstall-user sign
+	install-module uninstall-module install-user uninstall-user \
+	install-marker uninstall-marker sign
 
 all: module userspace
 
@@ -28,9 +29,11 @@ help:
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
 	@echo "make install      the module (for KVER=$(KVER)) into /lib/modules/KVER/updates,"
-	@echo "                  memdiagctl, man page, bash completion, exporter systemd unit"
+	@echo "                  memdiagctl, man page, bash completion, exporter systemd unit,"
+	@echo "                  libmemdiag-marker (.so, .a, header, pkg-config file)"
 	@echo "                  (DESTDIR=, PREFIX=$(PREFIX); AUTOLOAD=1: load at boot);"
-	@echo "                  install-module, install-user: one half; make uninstall"
+	@echo "                  install-module, install-user, install-marker: one part;"
+	@echo "                  make uninstall"
 	@echo "make sign KEY=K CERT=C  sign module/memdiag.ko for Secure Boot (see"
 	@echo "                  Documentation/fleet.rst, Secure Boot)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
@@ -94,6 +97,9 @@ MODULESLOADDIR ?= /etc/modules-load.d
 MODDIR ?= /lib/modules/$(KVER)/updates
 AUTOLOAD ?= 0
 MODULE_KO ?= module/memdiag.ko
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+VERSION ?= 0.1
 
 INST_MODULE := $(DESTDIR)$(MODDIR)/memdiag.ko
 INST_USER := $(DESTDIR)$(SBINDIR)/memdiagctl \
@@ -101,8 +107,14 @@ INST_USER := $(DESTDIR)$(SBINDIR)/memdiagctl \
 	$(DESTDIR)$(BASHCOMPDIR)/memdiagctl \
 	$(DESTDIR)$(UNITDIR)/memdiag-exporter.service
 INST_AUTOLOAD := $(DESTDIR)$(MODULESLOADDIR)/memdiag.conf
+# libmemdiag-marker (Documentation/marker.rst)
+INST_MARKER := $(DESTDIR)$(LIBDIR)/libmemdiag-marker.a \
+	$(DESTDIR)$(LIBDIR)/libmemdiag-marker.so.0 \
+	$(DESTDIR)$(LIBDIR)/libmemdiag-marker.so \
+	$(DESTDIR)$(LIBDIR)/pkgconfig/memdiag-marker.pc \
+	$(DESTDIR)$(INCLUDEDIR)/memdiag_marker.h
 
-install: install-module install-user
+install: install-module install-user install-marker
 
 # depmod only for the real system: a DESTDIR is someone's staging tree
 define depmod
@@ -136,7 +148,21 @@ install-user: userspace
 uninstall-user:
 	rm -f $(INST_USER) $(INST_AUTOLOAD)
 
-uninstall: uninstall-module uninstall-user
+install-marker: userspace
+	install -D -m 0644 userspace/marker/libmemdiag-marker.a $(DESTDIR)$(LIBDIR)/libmemdiag-marker.a
+	install -D -m 0755 userspace/marker/libmemdiag-marker.so.0 $(DESTDIR)$(LIBDIR)/libmemdiag-marker.so.0
+	ln -sf libmemdiag-marker.so.0 $(DESTDIR)$(LIBDIR)/libmemdiag-marker.so
+	install -D -m 0644 userspace/marker/memdiag_marker.h $(DESTDIR)$(INCLUDEDIR)/memdiag_marker.h
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		userspace/marker/memdiag-marker.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/memdiag-marker.pc
+	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/memdiag-marker.pc
+
+uninstall-marker:
+	rm -f $(INST_MARKER)
+
+uninstall: uninstall-module uninstall-user uninstall-marker
 
 # Sign module/memdiag.ko (or SIGN_MODULE=) with the user's key, for Secure
 # Boot: KEY is the private key (PEM, or a pkcs11: URI), CERT its X.509

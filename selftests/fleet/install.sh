@@ -32,13 +32,18 @@ same() {
 d=$tmp/root
 want="/etc/modules-load.d/memdiag.conf
 /lib/modules/$kver/updates/memdiag.ko
+/usr/include/memdiag_marker.h
+/usr/lib/libmemdiag-marker.a
+/usr/lib/libmemdiag-marker.so
+/usr/lib/libmemdiag-marker.so.0
+/usr/lib/pkgconfig/memdiag-marker.pc
 /usr/lib/systemd/system/memdiag-exporter.service
 /usr/sbin/memdiagctl
 /usr/share/bash-completion/completions/memdiagctl
 /usr/share/man/man8/memdiagctl.8"
 check "make install DESTDIR PREFIX=/usr AUTOLOAD=1" \
 	mk install DESTDIR="$d" PREFIX=/usr AUTOLOAD=1
-same "it installs exactly the six files" "$want" "$(files "$d")"
+same "it installs exactly the eleven files" "$want" "$(files "$d")"
 check "the module is the one built for $kver" cmp "$ko" "$d/lib/modules/$kver/updates/memdiag.ko"
 unit=$d/usr/lib/systemd/system/memdiag-exporter.service
 check "the unit runs the installed memdiagctl export" \
@@ -53,6 +58,18 @@ if command -v systemd-analyze >/dev/null; then
 else
 	skip "systemd-analyze verify accepts the unit" "no systemd-analyze"
 fi
+# the marker library as a user builds against it: pkg-config, the shared one
+pc() { PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" \
+	pkg-config "$@" memdiag-marker; }
+pc_cflags=$(pc --cflags) pc_libs=$(pc --libs)
+check "pkg-config finds memdiag-marker: -I, -L, -lmemdiag-marker" sh -c \
+	"echo ' $pc_cflags ' | grep -q -- ' -I$d/usr/include ' &&
+	 echo ' $pc_libs ' | grep -q -- ' -L$d/usr/lib -lmemdiag-marker '"
+check "the sample builds with pkg-config's flags and runs on the installed .so" sh -c \
+	"cc examples/marker_demo.c $pc_cflags $pc_libs -o '$tmp/demo' &&
+	 LD_LIBRARY_PATH='$d/usr/lib' ldd '$tmp/demo' | grep -q '$d/usr/lib/libmemdiag-marker.so.0' &&
+	 LD_LIBRARY_PATH='$d/usr/lib' MEMDIAG_MARKER_FILE='$tmp/m.json' '$tmp/demo' -n 1 -m 1 -x 0 2>/dev/null &&
+	 grep -q '\"name\":\"sleep\",\"calls\":1,' '$tmp/m.json'"
 check "make uninstall DESTDIR PREFIX=/usr" mk uninstall DESTDIR="$d" PREFIX=/usr
 same "it removes every file it installed" "" "$(files "$d")"
 
