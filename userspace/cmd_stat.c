@@ -22,12 +22,13 @@
 #include "parse.h"
 #include "run/counters.h"
 #include "stat.h"
+#include "stat_marker.h"
 
 #define SCOPE_NOTE "counts are socket-wide: every process on the socket adds to them, not only the command"
 
 struct stat_cfg {
 	const char *cmd;
-	bool json, pretty, csv, timestamp;
+	bool json, pretty, csv, timestamp, marker;
 	bool one;
 	uint32_t socket;
 	uint32_t interval_ms;	/* 0: no timeline */
@@ -39,7 +40,7 @@ struct stat_cfg {
 void cmd_stat_usage(FILE *f)
 {
 	fputs("Usage: " PROG " stat [--socket N] [--interval DUR [--timestamp]]\n"
-	      "                       [-j|--csv] [-o FILE] [--] CMD [ARGS...]\n"
+	      "                       [--marker] [-j|--csv] [-o FILE] [--] CMD [ARGS...]\n"
 	      "\n"
 	      "Run CMD and print, per socket, what the counters counted over exactly\n"
 	      "its lifetime: DRAM read and write bytes and GB/s (the memory\n"
@@ -63,6 +64,11 @@ void cmd_stat_usage(FILE *f)
 	      "  -s, --socket N          only socket N\n"
 	      "  -i, --interval DUR      also print watch's row for each socket every DUR\n"
 	      "                          while CMD runs (1ms to 60s; 2, 1.5s, 500ms)\n"
+	      "  -m, --marker            also one row per region CMD marks with\n"
+	      "                          libmemdiag-marker (memdiag_marker_start/stop):\n"
+	      "                          calls, time and the counters over its calls\n"
+	      "                          (socket-wide too); CMD finds the file to\n"
+	      "                          report to in $MEMDIAG_MARKER_FILE\n"
 	      "  -T, --timestamp         begin each text row of the timeline with its wall\n"
 	      "                          clock, ISO 8601 (JSON and CSV have time_unix_ns)\n",
 	      f);
@@ -90,6 +96,7 @@ static const struct option stat_options[] = {
 	{ "interval", required_argument, NULL, 'i' },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "timestamp", no_argument, NULL, 'T' },
+	{ "marker", no_argument, NULL, 'm' },
 	{ "output", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -104,7 +111,7 @@ static int parse_options(struct stat_cfg *s, const struct opts *g, int argc,
 	uint64_t v;
 	int c, rc;
 
-	cli_opts_init(&t, CLI_OPT_ALL, "+:s:i:To:", stat_options);
+	cli_opts_init(&t, CLI_OPT_ALL, "+:s:i:Tmo:", stat_options);
 	/* '+': CMD's own options are CMD's, with or without "--" */
 	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
@@ -125,6 +132,9 @@ static int parse_options(struct stat_cfg *s, const struct opts *g, int argc,
 			break;
 		case 'T':
 			s->timestamp = true;
+			break;
+		case 'm':
+			s->marker = true;
 			break;
 		case 'o':
 			s->path = optarg;
@@ -251,7 +261,8 @@ static void print_command(struct printer *p, char **argv)
 }
 
 static void print_result(const struct stat_cfg *s, const struct stat_child *ch,
-			 const struct run_counters *c, size_t slot)
+			 const struct run_counters *c, size_t slot,
+			 const struct stat_marker *m)
 {
 	uint64_t start_ns = (uint64_t)ch->start_real.tv_sec * 1000000000 +
 			    (uint64_t)ch->start_real.tv_nsec;
@@ -283,13 +294,15 @@ static void print_result(const struct stat_cfg *s, const struct stat_child *ch,
 	print_string(&p, PRINT_JSON, "scope", "%s", "socket");
 	print_textf(&p, "note: " SCOPE_NOTE "\n");
 	run_counters_json(&p, c, slot);
-	run_counters_text(&p, c, "cmd");
+	stat_marker_print(&p, m, c);
+	run_counters_text(&p, c, m->on ? "cmd/region" : "cmd");
 	print_close_object(&p);
 	cli_output_end(s->cmd, &p);
 }
 
 static void print_csv(const struct stat_cfg *s, const struct stat_child *ch,
-		      const struct run_counters *c, size_t slot)
+		      const struct run_counters *c, size_t slot,
+		      const struct stat_marker *m)
 {
 	const char *reason = run_counters_reason(c, slot);
 	char lead[64];
@@ -299,6 +312,10 @@ static void print_csv(const struct stat_cfg *s, const struct stat_child *ch,
 	run_counters_csv(s->out, c, slot, "exit_status,elapsed_s", lead);
 	if (reason)
 		cli_err(s->cmd, "note", "no counts: %s", reason);
+	/* the regions' table after an empty line, as the timeline's */
+	if (m->on && (fputs("\n", s->out) == EOF ||
+		      stat_marker_csv(s->out, m, c) < 0))
+		cli_err(s->cmd, "internal error", "the regions are no table, please report this bug");
 	if (fflush(s->out) == EOF || ferror(s->out))
 		cli_err(s->cmd, "cannot write output", "%s", strerror(errno ? errno : EIO));
 }
@@ -325,6 +342,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	struct run_counters c;
 	struct stat_child ch;
 	struct timeline t = { 0 };
+	struct stat_marker m = { 0 };
 	char why[300];
 	size_t slot;
 	int rc;
@@ -348,6 +366,11 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	if (s.interval_ms && c.on)
 		timeline_open(&t, &s);
 	slot = run_counters_next(&c, 1, labels);
+	if (s.marker && stat_marker_begin(&m, why, sizeof(why)) < 0) {
+		cli_err(s.cmd, "option '--marker'", "%s", why);
+		rc = MDC_EXIT_LOCAL;
+		goto out;
+	}
 	fflush(NULL);	/* nothing buffered may be written twice */
 	run_counters_mark(&c, true, 0);
 	if (stat_child_start(&ch, s.argv, why, sizeof(why)) < 0) {
@@ -364,13 +387,18 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 		cli_err(s.cmd, "cannot run the command", "%s", why);
 		goto out;
 	}
+	stat_marker_read(&m, &c);
+	if (m.bad[0])
+		cli_err(s.cmd, "note", "a line of the regions' file is no result of libmemdiag-marker: '%s'",
+			m.bad);
 	if (s.csv && t.w.rows)
 		fputs("\n", s.out);	/* the timeline's table ends */
 	if (s.csv)
-		print_csv(&s, &ch, &c, slot);
+		print_csv(&s, &ch, &c, slot, &m);
 	else
-		print_result(&s, &ch, &c, slot);
+		print_result(&s, &ch, &c, slot, &m);
 out:
+	stat_marker_end(&m);
 	timeline_close(&t);
 	run_counters_close(&c);
 	if (s.out && s.out != stderr)

@@ -106,4 +106,35 @@ ok "$([ "$rc" = 2 ] && grep -q "stat: cannot write output: No space left on devi
 ok "$(grep -q "^Usage: memdiagctl stat" "$tmp/out" && grep -q "128 + N" "$tmp/out" && echo 1)" \
 	"stat --help: usage and the exit status" "$tmp/out"
 
+# --marker without the module: libmemdiag-marker still reports calls and
+# time; two processes' regions add up; a line that is no result is said
+demo=$(cd "$(dirname "$0")/../.." && pwd)/examples/marker_demo
+"$bin" stat --marker -j -o "$tmp/mk.json" -- "$demo" -n 2 -m 1 -x 0 2> "$tmp/err"
+rc=$?
+ok "$([ $rc = 0 ] && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["regions"]
+assert [(x["name"], x["calls"], x["counted_calls"]) for x in r] == [("outer", 2, 0), ("sleep", 2, 0)], r
+assert all(x["counters"] is None and "not loaded" in x["counters_reason"] for x in r), r
+assert all(0.001 < x["time_s"] < 5 for x in r), r
+' "$tmp/mk.json" > "$tmp/py" 2>&1 && echo 1)" \
+	"stat --marker without the module: regions with calls and time, the reason (got $rc)" \
+	"$tmp/mk.json" "$tmp/err" "$tmp/py"
+"$bin" stat --marker -o "$tmp/mk.txt" -- sh -c \
+	"'$demo' -n 2 -m 1 -x 0 && '$demo' -n 3 -m 1 -x 0 && echo garbage >> \"\$MEMDIAG_MARKER_FILE\"" 2> "$tmp/err"
+rc=$?
+ok "$([ $rc = 0 ] && grep -q "regions (libmemdiag-marker, 2 processes)" "$tmp/mk.txt" &&
+      grep -Eq "^sleep +5 +[0-9.]+$" "$tmp/mk.txt" &&
+      grep -q "a line of the regions' file is no result of libmemdiag-marker: 'garbage" "$tmp/err" && echo 1)" \
+	"stat --marker: two processes' regions add up (5 calls), a bad line is named" "$tmp/mk.txt" "$tmp/err"
+"$bin" stat --marker -- true 2> "$tmp/err"
+ok "$(grep -q "regions: none: CMD reported no region" "$tmp/err" && echo 1)" \
+	"stat --marker -- true: says no region was reported and why that may be" "$tmp/err"
+"$bin" stat --marker --csv -o "$tmp/mk.csv" -- "$demo" -n 1 -m 1 -x 0 2> /dev/null
+ok "$(grep -q '^name,calls,time_s,counted_calls,counters,counters_reason$' "$tmp/mk.csv" &&
+      grep -q '^sleep,1,' "$tmp/mk.csv" && echo 1)" \
+	"stat --marker --csv: the regions' header and rows" "$tmp/mk.csv"
+ok "$([ -z "$(ls "${TMPDIR:-/tmp}" | grep '^memdiag-marker\.')" ] && echo 1)" \
+	"stat --marker leaves no file behind"
+
 [ "$failed" = 0 ]
