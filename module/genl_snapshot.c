@@ -223,7 +223,10 @@ int memdiag_nl_snapshot_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  * @snaps: indexed by socket
  * @n: number of entries
  *
- * Process context only: builds messages with GFP_KERNEL.
+ * Notifications always carry the channels: a listener cannot ask for them,
+ * and the channel counts come from the same reading as the totals, so
+ * they sum to them. At most MEMDIAG_MAX_CHANNELS nests (about 1.2 KiB)
+ * bound the message. Process context only: builds messages with GFP_KERNEL.
  */
 void memdiag_genl_publish(const struct memdiag_snap *snaps, unsigned int n)
 {
@@ -237,12 +240,12 @@ void memdiag_genl_publish(const struct memdiag_snap *snaps, unsigned int n)
 	for (s = 0; s < n; s++) {
 		if (!socket_exists(s))
 			continue;
-		msg = genlmsg_new(snap_size(&snaps[s], false), GFP_KERNEL);
+		msg = genlmsg_new(snap_size(&snaps[s], true), GFP_KERNEL);
 		if (!msg)
 			return;
 		hdr = genlmsg_put(msg, 0, 0, &memdiag_nl_family, 0,
 				  MEMDIAG_CMD_SNAPSHOT_NTF);
-		if (!hdr || put_snap(msg, &snaps[s], false)) {
+		if (!hdr || put_snap(msg, &snaps[s], true)) {
 			nlmsg_free(msg);
 			continue;
 		}

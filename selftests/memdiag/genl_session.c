@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <linux/memdiag.h>
 
@@ -53,25 +55,22 @@ static int stop(struct mdnl *m, struct mdnl_reply *r, uint32_t id)
 }
 
 struct snap {
+	uint32_t socket;
 	uint64_t time_ns, rd, wr, chan_rd, chan_wr;
 	int n_chan;
 };
 
-static int snapshot(struct mdnl *m, struct mdnl_reply *r, struct snap *s)
+/* Totals and channel sums of a snapshot reply or notification. */
+static void parse_snap(const struct nlmsghdr *msg, struct snap *s)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mdnl_req(m, buf, MEMDIAG_CMD_SNAPSHOT, 0);
 	struct nlattr *a, *c;
-	int err;
 
-	mnl_attr_put_u32(nlh, MEMDIAG_A_SNAPSHOT_SOCKET, 0);
-	mnl_attr_put(nlh, MEMDIAG_A_SNAPSHOT_CHANNELS, 0, NULL);
-	err = mdnl_call(m, nlh, r);
-	if (err)
-		return err;
 	memset(s, 0, sizeof(*s));
-	mnl_attr_for_each(a, (struct nlmsghdr *)r->buf, GENL_HDRLEN) {
+	mnl_attr_for_each(a, msg, GENL_HDRLEN) {
 		switch (mnl_attr_get_type(a)) {
+		case MEMDIAG_A_SNAPSHOT_SOCKET:
+			s->socket = mnl_attr_get_u32(a);
+			break;
 		case MEMDIAG_A_SNAPSHOT_TIME_NS:
 			s->time_ns = mnl_attr_get_u64(a);
 			break;
@@ -92,6 +91,20 @@ static int snapshot(struct mdnl *m, struct mdnl_reply *r, struct snap *s)
 			break;
 		}
 	}
+}
+
+static int snapshot(struct mdnl *m, struct mdnl_reply *r, struct snap *s)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mdnl_req(m, buf, MEMDIAG_CMD_SNAPSHOT, 0);
+	int err;
+
+	mnl_attr_put_u32(nlh, MEMDIAG_A_SNAPSHOT_SOCKET, 0);
+	mnl_attr_put(nlh, MEMDIAG_A_SNAPSHOT_CHANNELS, 0, NULL);
+	err = mdnl_call(m, nlh, r);
+	if (err)
+		return err;
+	parse_snap((struct nlmsghdr *)r->buf, s);
 	return 0;
 }
 
@@ -259,6 +272,61 @@ TEST_F(s, channel_counts_add_up_to_the_totals)
 	}
 	EXPECT_EQ(0, bad) TH_LOG("%d of 300 snapshots disagree", bad);
 	EXPECT_NE(0, a.rd) TH_LOG("no traffic: set the sim's rates first");
+}
+
+/* The monitor group's id, or -1. */
+static int monitor_group(const struct mdnl *m)
+{
+	int i;
+
+	for (i = 0; i < m->n_mcgrps; i++)
+		if (!strcmp(m->mcgrp_name[i], MEMDIAG_MCGRP_MONITOR))
+			return (int)m->mcgrp_id[i];
+	return -1;
+}
+
+/*
+ * Notifications carry every channel, read with the totals: the channel
+ * sums equal the socket totals in each one, for every socket, while the
+ * sampler runs every 10 ms and traffic flows.
+ */
+TEST_F(s, notifications_carry_channels_that_add_up)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct pollfd p = { .events = POLLIN };
+	int group = monitor_group(&self->m), i, n = 0, bad = 0;
+	unsigned int sockets = 0;
+	uint64_t rd0 = 0;
+	struct snap a;
+	ssize_t len;
+
+	ASSERT_LE(0, group);
+	ASSERT_EQ(0, start(&self->m, self->r, MIN_MS, NULL));
+	ASSERT_EQ(0, mnl_socket_setsockopt(self->m.nl, NETLINK_ADD_MEMBERSHIP,
+					   &group, sizeof(group)));
+	p.fd = mnl_socket_get_fd(self->m.nl);
+	for (i = 0; i < 2000 && n < 200 && poll(&p, 1, 3000) == 1; i++) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+
+		len = recv(p.fd, buf, sizeof(buf), 0);
+		if (len < (ssize_t)(NLMSG_HDRLEN + GENL_HDRLEN) ||
+		    !mnl_nlmsg_ok(nlh, (int)len) ||
+		    nlh->nlmsg_type != self->m.family_id ||
+		    ((struct genlmsghdr *)NLMSG_DATA(nlh))->cmd !=
+		    MEMDIAG_CMD_SNAPSHOT_NTF)
+			continue;
+		parse_snap(nlh, &a);
+		n++;
+		sockets |= 1u << (a.socket & 31);
+		if (a.socket == 0)
+			rd0 = a.rd;
+		bad += !a.n_chan || a.chan_rd != a.rd || a.chan_wr != a.wr;
+	}
+	EXPECT_EQ(200, n) TH_LOG("only %d notifications arrived", n);
+	EXPECT_EQ(0, bad) TH_LOG("%d of %d notifications lack channels or disagree",
+				 bad, n);
+	EXPECT_NE(0, rd0) TH_LOG("no traffic on socket 0: set the sim's rates first");
+	EXPECT_EQ(3, sockets) TH_LOG("sockets seen: mask %#x", sockets);
 }
 
 /* FIXTURE_SETUP fails every test when the family is absent */
