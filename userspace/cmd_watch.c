@@ -52,6 +52,9 @@ void cmd_watch_usage(FILE *f)
 	      "               and Granite Rapids / MEM_LOAD_COMPLETED.L1_MISS_ANY\n"
 	      "  lmr_lat_ns   the same in ns, at the core frequency of the interval\n"
 	      "  sat          with --threshold only: yes when lmr_lat_cyc exceeds it\n"
+	      "  ch_imb       the busiest memory channel's bytes / the mean channel's\n"
+	      "               (1.00: even)\n"
+	      "  busy_ch      that channel\n"
 	      "  prefetch     prefetcher state: on, off, N/M off; ~ mixed, * changed\n"
 	      "  util%        bandwidth / the sustainable peak of this machine's curve\n"
 	      "               at this read/write mix (memdiagctl calibrate)\n"
@@ -86,7 +89,8 @@ void cmd_watch_usage(FILE *f)
 		       "time_ns is CLOCK_MONOTONIC, time_unix_ns the wall\n"
 		       "clock (ns since 1970, UTC)");
 	fputs("      --csv               CSV: a header row of the JSON keys, then one row\n"
-	      "                          per socket and interval (null: empty; lists: a;b)\n"
+	      "                          per socket and interval (null: empty; lists: a;b;\n"
+	      "                          the verdict's keys as verdict_KEY columns)\n"
 	      "  -o, --output FILE       write the rows to FILE (created or truncated)\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);

@@ -134,6 +134,54 @@ static void compute_core(const struct snap *a, const struct snap *b,
 		m->saturated = m->load_miss_real_latency > threshold;
 }
 
+static const struct snap_chan *find_chan(const struct snap *s, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_chan; i++)
+		if (s->chan[i].id == id)
+			return &s->chan[i];
+	return NULL;
+}
+
+/*
+ * Per-channel deltas and the imbalance: channels are counted with the
+ * totals, so an IMC break breaks them too; a channel that went backwards
+ * without an epoch change makes every channel unknown rather than one.
+ */
+static void compute_channels(const struct snap *a, const struct snap *b,
+			     double ns, struct interval *m)
+{
+	uint64_t most = 0, sum = 0, bytes;
+	const struct snap_chan *ca;
+	size_t i, n = 0;
+
+	m->channel_imbalance = m->busiest_channel_gbps = NONE;
+	for (i = 0; i < b->nr_chan; i++) {
+		ca = find_chan(a, b->chan[i].id);
+		if (!ca)
+			continue;
+		m->chan[n].id = b->chan[i].id;
+		m->chan[n].read_bytes = b->chan[i].read_bytes - ca->read_bytes;
+		m->chan[n].write_bytes = b->chan[i].write_bytes - ca->write_bytes;
+		if (m->chan[n].read_bytes > (uint64_t)INT64_MAX ||
+		    m->chan[n].write_bytes > (uint64_t)INT64_MAX)
+			return;		/* nr_chan stays 0 */
+		bytes = m->chan[n].read_bytes + m->chan[n].write_bytes;
+		sum += bytes;
+		if (!n || bytes > most) {
+			most = bytes;
+			m->busiest_channel = m->chan[n].id;
+		}
+		n++;
+	}
+	m->nr_chan = n;
+	if (!n || !sum)
+		return;
+	m->channel_imbalance = (double)most * (double)n / (double)sum;
+	m->busiest_channel_gbps = (double)most / ns;
+}
+
 static void compute(const struct snap *a, const struct snap *b,
 		    uint32_t tsc_khz, double threshold,
 		    const struct group_state *seen, struct interval *m)
@@ -175,6 +223,9 @@ static void compute(const struct snap *a, const struct snap *b,
 	m->read_gbps = rd / ns;
 	m->write_gbps = wr / ns;
 	m->total_gbps = (rd + wr) / ns;
+	m->channel_imbalance = m->busiest_channel_gbps = NONE;
+	if (m->brk[GROUP_IMC].why == BREAK_NONE)
+		compute_channels(a, b, ns, m);
 
 	m->offcore_read_gbps = m->l1_miss_latency = NONE;
 	m->load_miss_real_latency = m->core_ghz = NONE;

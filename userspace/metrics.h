@@ -21,10 +21,22 @@ _Static_assert(SNAP_ATTRS <= 32, "struct snap's presence mask is 32 bits");
  * "snapshot" set (u32 ones widened), indexed by attribute type, and which
  * were present. An absent attribute is a counter the module does not have.
  */
+/* The module sends at most this many channel nests (MEMDIAG_MAX_CHANNELS). */
+#define SNAP_MAX_CHANNELS 32
+
+/* One channel's cumulative counts, as a channel nest has them. */
+struct snap_chan {
+	uint32_t id;
+	uint64_t read_bytes, write_bytes;
+};
+
 struct snap {
 	uint32_t have;
 	uint64_t v[SNAP_ATTRS];
 	unsigned int nr_channels;	/* channel nests in the message */
+	/* the first SNAP_MAX_CHANNELS nests that have id and both counts */
+	size_t nr_chan;
+	struct snap_chan chan[SNAP_MAX_CHANNELS];
 };
 
 static inline bool snap_has(const struct snap *s, unsigned int attr)
@@ -86,6 +98,18 @@ struct interval {
 	double core_ghz;		/* average unhalted core frequency */
 	double load_miss_real_latency_ns;
 	int saturated;		/* 1 or 0; -1 when the latency is unknown */
+	/*
+	 * Per channel, for the channels both snapshots have (matched by
+	 * id, in the later one's order); nr_chan 0 when the IMC interval is
+	 * broken or a channel went backwards. Imbalance: the busiest
+	 * channel's bytes over the mean channel's (1: even; NaN: no
+	 * channels or no traffic).
+	 */
+	size_t nr_chan;
+	struct snap_chan chan[SNAP_MAX_CHANNELS];	/* deltas */
+	double channel_imbalance;
+	uint32_t busiest_channel;	/* id; valid when imbalance is */
+	double busiest_channel_gbps;
 };
 
 /*

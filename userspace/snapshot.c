@@ -87,6 +87,25 @@ static int check_channel(const struct nlattr *nest, char *why, size_t size)
 	return 0;
 }
 
+/* Keep a channel's counts in @s, if it has them all and there is room. */
+static void keep_channel(struct snap *s, const struct nlattr *nest)
+{
+	const uint32_t all = 1u << MEMDIAG_A_CHANNEL_ID |
+			     1u << MEMDIAG_A_CHANNEL_READ_BYTES |
+			     1u << MEMDIAG_A_CHANNEL_WRITE_BYTES;
+	struct snap_channel c;
+
+	if (s->nr_chan == SNAP_MAX_CHANNELS)
+		return;
+	snap_channel_parse(nest, &c);
+	if ((c.have & all) != all)
+		return;
+	s->chan[s->nr_chan].id = c.id;
+	s->chan[s->nr_chan].read_bytes = c.read_bytes;
+	s->chan[s->nr_chan].write_bytes = c.write_bytes;
+	s->nr_chan++;
+}
+
 int snap_parse(const struct nlmsghdr *nlh, struct snap *s, char *why,
 	       size_t size)
 {
@@ -108,6 +127,7 @@ int snap_parse(const struct nlmsghdr *nlh, struct snap *s, char *why,
 			if (check_channel(attr, why, size) < 0)
 				return -1;
 			s->nr_channels++;
+			keep_channel(s, attr);
 			continue;
 		}
 		if (mnl_attr_get_payload_len(attr) != (uint16_t)want)

@@ -17,55 +17,12 @@
 #include "snapshot.h"
 #include "snapshot_verdict.h"
 
-/* Channel read + write bytes by id, of one message. */
-static size_t channels_of(const struct nlmsghdr *nlh, uint32_t *id,
-			  uint64_t *bytes, size_t max)
-{
-	const struct nlattr *attr;
-	struct snap_channel c;
-	size_t n = 0;
-
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(attr) != MEMDIAG_A_SNAPSHOT_CHANNEL ||
-		    n == max)
-			continue;
-		snap_channel_parse(attr, &c);
-		if (!(c.have & (1u << MEMDIAG_A_CHANNEL_ID)))
-			continue;
-		id[n] = c.id;
-		bytes[n++] = c.read_bytes + c.write_bytes;
-	}
-	return n;
-}
-
-/* Per-channel bytes between @a and @b, for the ids both have. */
-static void channel_deltas(const struct nlmsghdr *a, const struct nlmsghdr *b,
-			   struct snap_judged *j)
-{
-	uint32_t ida[SNAP_JUDGED_CHANNELS];
-	uint64_t ba[SNAP_JUDGED_CHANNELS], bb[SNAP_JUDGED_CHANNELS];
-	size_t na, nb, i, k;
-
-	na = channels_of(a, ida, ba, SNAP_JUDGED_CHANNELS);
-	nb = channels_of(b, j->ch_id, bb, SNAP_JUDGED_CHANNELS);
-	j->nr_ch = 0;
-	for (i = 0; i < nb; i++) {
-		for (k = 0; k < na && ida[k] != j->ch_id[i]; k++)
-			;
-		/* a counter that went backwards is no measurement */
-		if (k == na || bb[i] < ba[k]) {
-			j->nr_ch = 0;
-			return;
-		}
-		j->ch_id[j->nr_ch] = j->ch_id[i];
-		j->ch_bytes[j->nr_ch++] = bb[i] - ba[k];
-	}
-}
-
 int snapshot_judge(const struct nlmsghdr *const *before, size_t nr_before,
 		   const struct nlmsghdr *after, uint32_t tsc_khz,
 		   const struct verdict_src *vs, struct snap_judged *j)
 {
+	uint64_t bytes[SNAP_MAX_CHANNELS];
+	uint32_t ids[SNAP_MAX_CHANNELS];
 	struct verdict_channels ch;
 	struct snap a, b, s;
 	char why[160];
@@ -93,10 +50,7 @@ int snapshot_judge(const struct nlmsghdr *const *before, size_t nr_before,
 	j->have = true;
 	/* no fixed threshold here: the verdict replaces it */
 	metrics_compute(&a, &b, tsc_khz, 0, &j->m);
-	channel_deltas(before[i], after, j);
-	ch.bytes = j->ch_bytes;
-	ch.id = j->ch_id;
-	ch.nr = j->nr_ch;
+	verdict_channels_of(&j->m, bytes, ids, &ch);
 	/* the prefetcher count is unknown here: any off needs watch */
 	verdict_live(vs, &j->m, &b, 0, &ch, &j->v);
 	return 0;
@@ -116,6 +70,6 @@ void snapshot_judged_print(struct printer *p, const struct snap_judged *j,
 	     j->have ? j->m.write_gbps : NAN);
 	verdict_num(p, "window_load_miss_real_latency_ns", "  %10.1f", "  %10s",
 	     j->have ? j->m.load_miss_real_latency_ns : NAN);
-	verdict_print(p, &j->v, src);
+	verdict_print(p, &j->v, src, false);
 	print_textf(p, "\n");
 }

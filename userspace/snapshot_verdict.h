@@ -9,15 +9,10 @@
 #include "metrics.h"
 #include "verdict_live.h"
 
-#define SNAP_JUDGED_CHANNELS 32	/* more than any socket has (SPR: 16) */
-
 struct snap_judged {
 	uint32_t socket;
 	bool have;		/* both readings: @m is the window */
-	struct interval m;
-	uint32_t ch_id[SNAP_JUDGED_CHANNELS];
-	uint64_t ch_bytes[SNAP_JUDGED_CHANNELS];
-	size_t nr_ch;
+	struct interval m;	/* its per-channel bytes included */
 	struct verdict v;
 };
 

@@ -12,6 +12,8 @@
 
 #include "verdict_live.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 void verdict_src_open(struct verdict_src *vs, const char *path)
 {
 	struct curve_fp now;
@@ -66,6 +68,20 @@ static bool has_state(const struct curve_socket *cs, enum curve_pf pf)
 	return false;
 }
 
+void verdict_channels_of(const struct interval *m, uint64_t *bytes,
+			 uint32_t *ids, struct verdict_channels *ch)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_chan; i++) {
+		ids[i] = m->chan[i].id;
+		bytes[i] = m->chan[i].read_bytes + m->chan[i].write_bytes;
+	}
+	ch->bytes = bytes;
+	ch->id = ids;
+	ch->nr = m->nr_chan;
+}
+
 void verdict_live(const struct verdict_src *vs, const struct interval *m,
 		  const struct snap *s, size_t nr_pf,
 		  const struct verdict_channels *ch, struct verdict *v)
@@ -118,41 +134,69 @@ void verdict_num(struct printer *p, const char *key, const char *fmt,
 		print_string(p, PRINT_ANY, key, nullfmt, NULL);
 }
 
+/* The verdict object's keys, in the order verdict_print() writes them. */
+static const char *const verdict_keys[] = {
+	"utilization", "peak_gbps", "headroom_gbps", "expected_latency_ns",
+	"stress", "label", "latency_disagreement", "imbalanced_channel",
+	"imbalanced_channel_share", "bandwidth_source",
+};
+
+/* Key @name inside the verdict object, or "verdict_" @name when flat. */
+static const char *vkey(char *buf, size_t size, bool flat, const char *name)
+{
+	if (!flat)
+		return name;
+	snprintf(buf, size, "verdict_%s", name);
+	return buf;
+}
+
+#define K(name) vkey(key, sizeof(key), flat, name)
+
 void verdict_print(struct printer *p, const struct verdict *v,
-		   enum curve_source src)
+		   enum curve_source src, bool flat)
 {
 	const char *dis = verdict_disagree_name(v->disagree);
+	char key[48];
+	size_t i;
 
 	if (!v->valid) {
 		print_textf(p, "  %6s  %6s  %6s  %s", "-", "-", "-", "-");
-		print_string(p, PRINT_JSON, "verdict", "%s", NULL);
+		if (!flat)
+			print_string(p, PRINT_JSON, "verdict", "%s", NULL);
+		for (i = 0; flat && i < ARRAY_SIZE(verdict_keys); i++)
+			print_string(p, PRINT_JSON, K(verdict_keys[i]), "%s", NULL);
 		print_string(p, PRINT_JSON, "verdict_reason", "%s", v->reason);
 		return;
 	}
 	print_textf(p, "  %6.1f", 100 * v->place.utilization);
-	print_open_object(p, "verdict");
-	print_double(p, PRINT_JSON, "utilization", "%f", v->place.utilization);
-	print_double(p, PRINT_JSON, "peak_gbps", "%f", v->place.peak_gbps);
-	print_double(p, PRINT_JSON, "headroom_gbps", "%f", v->place.headroom_gbps);
-	verdict_num(p, "expected_latency_ns", "  %6.1f", "  %6s",
+	if (!flat)
+		print_open_object(p, "verdict");
+	print_double(p, PRINT_JSON, K("utilization"), "%f", v->place.utilization);
+	print_double(p, PRINT_JSON, K("peak_gbps"), "%f", v->place.peak_gbps);
+	print_double(p, PRINT_JSON, K("headroom_gbps"), "%f",
+		     v->place.headroom_gbps);
+	verdict_num(p, K("expected_latency_ns"), "  %6.1f", "  %6s",
 		    v->place.expected_latency_ns);
-	print_double(p, PRINT_ANY, "stress", "  %6.2f", v->stress);
-	print_string(p, PRINT_ANY, "label", "  %s", verdict_label_name(v->label));
-	print_string(p, PRINT_JSON, "latency_disagreement", "%s", dis);
+	print_double(p, PRINT_ANY, K("stress"), "  %6.2f", v->stress);
+	print_string(p, PRINT_ANY, K("label"), "  %s",
+		     verdict_label_name(v->label));
+	print_string(p, PRINT_JSON, K("latency_disagreement"), "%s", dis);
 	if (dis)
 		print_textf(p, " (measured latency %s)", dis);
 	if (v->imbalanced) {
-		print_uint(p, PRINT_ANY, "imbalanced_channel", " (channel %u",
+		print_uint(p, PRINT_ANY, K("imbalanced_channel"), " (channel %u",
 			   v->imbalanced_channel);
-		print_double(p, PRINT_JSON, "imbalanced_channel_share", "%f",
+		print_double(p, PRINT_JSON, K("imbalanced_channel_share"), "%f",
 			     v->imbalanced_share);
 		print_textf(p, " carries %.0f%%)", 100 * v->imbalanced_share);
 	} else {
-		print_string(p, PRINT_JSON, "imbalanced_channel", "%s", NULL);
-		print_string(p, PRINT_JSON, "imbalanced_channel_share", "%s", NULL);
+		print_string(p, PRINT_JSON, K("imbalanced_channel"), "%s", NULL);
+		print_string(p, PRINT_JSON, K("imbalanced_channel_share"), "%s",
+			     NULL);
 	}
-	print_string(p, PRINT_JSON, "bandwidth_source", "%s",
+	print_string(p, PRINT_JSON, K("bandwidth_source"), "%s",
 		     curve_source_name(src));
-	print_close_object(p);
+	if (!flat)
+		print_close_object(p);
 	print_string(p, PRINT_JSON, "verdict_reason", "%s", NULL);
 }

@@ -34,6 +34,13 @@ struct verdict_channels {
 };
 
 /*
+ * @m's per-channel bytes (read + write) as verdict_live() takes them, in
+ * @bytes and @ids (SNAP_MAX_CHANNELS each).
+ */
+void verdict_channels_of(const struct interval *m, uint64_t *bytes,
+			 uint32_t *ids, struct verdict_channels *ch);
+
+/*
  * The verdict of interval @m, whose later snapshot is @s (for the
  * prefetcher state; @nr_pf: the prefetchers the module knows, 0 when
  * unknown); @ch may be NULL.
@@ -42,17 +49,20 @@ void verdict_live(const struct verdict_src *vs, const struct interval *m,
 		  const struct snap *s, size_t nr_pf,
 		  const struct verdict_channels *ch, struct verdict *v);
 
-/*
- * Text: columns util%, exp_ns, stress and verdict (label, then any flag);
- * JSON: "verdict" (an object, or null) and "verdict_reason" (null, or
- * why there is no verdict). @src is the curve's bandwidth source.
- */
 /* A double through @fmt, or null (JSON) and '-' through @nullfmt (text). */
 void verdict_num(struct printer *p, const char *key, const char *fmt,
 		 const char *nullfmt, double v);
 
+/*
+ * Text: columns util%, exp_ns, stress and verdict (label, then any flag);
+ * JSON: "verdict" (an object, or null) and "verdict_reason" (null, or
+ * why there is no verdict). @src is the curve's bandwidth source. @flat
+ * (for CSV): the verdict's keys prefixed with "verdict_" in the row
+ * itself, every one of them null when there is no verdict, so that every
+ * row has the same columns.
+ */
 #define VERDICT_HEADER "   util%  exp_ns  stress  verdict"
 void verdict_print(struct printer *p, const struct verdict *v,
-		   enum curve_source src);
+		   enum curve_source src, bool flat);
 
 #endif /* MEMDIAGCTL_VERDICT_LIVE_H */

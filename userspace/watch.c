@@ -28,7 +28,7 @@
 #include "prefetch.h"
 #include "snapshot.h"
 
-#define WATCH_HEADER "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch"
+#define WATCH_HEADER "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  ch_imb  busy_ch  prefetch"
 
 /*
  * The columns (text) or keys (JSON) that a missing counter group leaves
@@ -344,6 +344,27 @@ static void iso8601(uint64_t unix_ns, char *buf, size_t size)
 		 (unsigned int)(unix_ns % 1000000000 / 1000000), zone, zone + 3);
 }
 
+/*
+ * How evenly the socket's channels shared the interval's bytes: the
+ * busiest channel's over the mean (1.00: even) and which one it was.
+ */
+static void print_channels(struct printer *p, const struct interval *m)
+{
+	if (m->nr_chan)
+		print_uint(p, PRINT_JSON, "nr_channels", "%u",
+			   (unsigned int)m->nr_chan);
+	else
+		print_string(p, PRINT_JSON, "nr_channels", "%s", NULL);
+	metric(p, "channel_imbalance", "  %6.2f", "  %6s", m->channel_imbalance);
+	if (isfinite(m->channel_imbalance))
+		print_uint(p, PRINT_ANY, "busiest_channel", "  %7u",
+			   m->busiest_channel);
+	else
+		print_string(p, PRINT_ANY, "busiest_channel", "  %7s", NULL);
+	print_double(p, PRINT_JSON, "busiest_channel_gbps", "%f",
+		     m->busiest_channel_gbps);
+}
+
 /* One row's values, the same calls for text, JSON and (via JSON) CSV. */
 static void row(struct printer *p, struct watch *w, const struct interval *m,
 		const struct snap *s)
@@ -379,13 +400,18 @@ static void row(struct printer *p, struct watch *w, const struct interval *m,
 		print_string(p, PRINT_ANY, "saturated", "  %3s", NULL);
 	else
 		print_bool(p, PRINT_ANY, "saturated", "  %3s", m->saturated);
+	print_channels(p, m);
 	print_prefetch(p, w, s);
-	/* csv.c takes scalars only: the verdict object stays out of CSV */
-	if (w->vs && !w->csv) {
+	if (w->vs) {
+		struct verdict_channels ch;
+		uint64_t bytes[SNAP_MAX_CHANNELS];
+		uint32_t ids[SNAP_MAX_CHANNELS];
 		struct verdict v;
 
-		verdict_live(w->vs, m, s, w->nr_pf, NULL, &v);
-		verdict_print(p, &v, w->vs->curve.source);
+		verdict_channels_of(m, bytes, ids, &ch);
+		verdict_live(w->vs, m, s, w->nr_pf, &ch, &v);
+		/* csv.c takes scalars only: CSV gets the verdict flattened */
+		verdict_print(p, &v, w->vs->curve.source, w->csv);
 	}
 	print_close_object(p);
 	print_textf(p, "\n");
@@ -505,6 +531,8 @@ void watch_baseline(struct watch *w, struct nl *nl,
 			   MEMDIAG_FAMILY_VERSION, NLM_F_DUMP);
 	if (!w->all)
 		mnl_attr_put_u32(req, MEMDIAG_A_SNAPSHOT_SOCKET, w->socket);
+	/* the notifications carry the channels: so must their baseline */
+	mnl_attr_put(req, MEMDIAG_A_SNAPSHOT_CHANNELS, 0, NULL);
 	(void)nl_exchange(nl, req, baseline_msg, w, &e);
 }
 

@@ -171,6 +171,32 @@ check "snapshot: evenly spread channels are not flagged" \
 	jqt '.[0].verdict.imbalanced_channel == null and .[0].verdict.label == "ok"' \
 	"$tmp/s.json"
 
+# watch reads the channels from the notifications: the interval holding
+# the same 1.92 GB extra on channel 1 names it (busiest_channel, the
+# imbalance over 1.5 and the verdict's flag); the even ones are 1.00.
+"$ctl" -j watch --socket 0 --interval 1s --count 4 --curve "$tmp/curve.json" \
+	> "$tmp/w.json" 2> "$tmp/w.err" &
+pid=$!
+sleep 2
+v=$(peek "mmio 0:1 0x8")
+poke "mmio 0:1 0x8" "$((v + 30000000))"
+wait $pid
+check "watch: the interval with channel 1's extra traffic names it" \
+	jq -s -e 'any(.[]; .busiest_channel == 1 and .channel_imbalance > 1.5 and
+		     .verdict.imbalanced_channel == 1 and .nr_channels > 1)' "$tmp/w.json"
+check "watch: the other intervals are even (imbalance 1.00 within 1 %)" \
+	jq -s -e 'all(.[]; .nr_channels > 1) and
+		  ([.[] | select(.channel_imbalance < 1.5)] | length >= 2 and
+		   all(.[]; (.channel_imbalance - 1 | fabs) < 0.01 and
+			    .verdict.imbalanced_channel == null))' "$tmp/w.json"
+
+# watch --csv with a curve has the verdict's columns (flattened)
+"$ctl" watch --socket 0 --interval 300ms --count 1 --csv \
+	--curve "$tmp/curve.json" > "$tmp/w.csv" 2> /dev/null
+check "watch --csv --curve: verdict_* columns in the header, the label in the row" \
+	sh -c "head -1 '$tmp/w.csv' | grep -q ',channel_imbalance,busiest_channel,.*,verdict_utilization,.*,verdict_label,.*,verdict_reason\$' &&
+	       tail -1 '$tmp/w.csv' | grep -q ',ok,'"
+
 # validate: the sim counts what it is told, not stream's traffic. Told
 # nothing, every IMC check fails loudly.
 rates 0 0 0 0

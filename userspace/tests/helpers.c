@@ -210,6 +210,16 @@ struct nlmsghdr *snap_msg(char *buf, uint8_t cmd, const struct snap *s,
 			mnl_attr_put_u64(nlh, (uint16_t)a, s->v[a]);
 		}
 	}
+	for (a = 0; a < s->nr_chan; a++) {
+		struct nlattr *nest = mnl_attr_nest_start(nlh, SA(CHANNEL));
+
+		mnl_attr_put_u32(nlh, MEMDIAG_A_CHANNEL_ID, s->chan[a].id);
+		mnl_attr_put_u64(nlh, MEMDIAG_A_CHANNEL_READ_BYTES,
+				 s->chan[a].read_bytes);
+		mnl_attr_put_u64(nlh, MEMDIAG_A_CHANNEL_WRITE_BYTES,
+				 s->chan[a].write_bytes);
+		mnl_attr_nest_end(nlh, nest);
+	}
 	return nlh;
 }
 

@@ -106,7 +106,10 @@ void canned_pair(uint32_t socket, struct snap *a, struct snap *b);
 /* Snapshot @i of a socket counting 1 GB/s of reads: 1 byte per ns. */
 struct snap steady(uint64_t t_ns, uint32_t epoch, uint64_t base);
 
-/* A snapshot message as memdiag builds it, pads included when @pad. */
+/*
+ * A snapshot message as memdiag builds it, pads included when @pad, with
+ * a channel nest for each of s->chan[0 .. nr_chan).
+ */
 struct nlmsghdr *snap_msg(char *buf, uint8_t cmd, const struct snap *s,
 			 bool pad);
 

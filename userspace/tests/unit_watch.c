@@ -59,12 +59,12 @@ static void wrun_end(struct wrun *r, char **out, char **err)
 	watch_free(&r->w);
 }
 
-#define WATCH_HEADER_TEST "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch"
+#define WATCH_HEADER_TEST "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  ch_imb  busy_ch  prefetch"
 
 static const char watch_text[] =
-	"sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch\n"
-	"   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no  -\n"
-	"   1    80.00    20.00    100.00     32.00        500.0        400.0       200.0  yes  -\n";
+	"sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  ch_imb  busy_ch  prefetch\n"
+	"   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no       -        -  -\n"
+	"   1    80.00    20.00    100.00     32.00        500.0        400.0       200.0  yes       -        -  -\n";
 
 static const char watch_json[] =
 	"{\"socket\":0,\"time_ns\":1001000000000,\"time_unix_ns\":1700000001000000000,\"interval_ns\":1000000000,"
@@ -72,13 +72,13 @@ static const char watch_json[] =
 	"\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	"\"offcore_read_bytes\":19200000000,\"offcore_read_gbps\":19.2,"
 	"\"l1_miss_latency_cycles\":300,\"load_miss_real_latency_cycles\":200,"
-	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n"
+	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n"
 	"{\"socket\":1,\"time_ns\":1001000001000,\"time_unix_ns\":1700000001000001000,\"interval_ns\":1000000000,"
 	"\"valid\":true,\"read_bytes\":80000000000,\"write_bytes\":20000000000,"
 	"\"read_gbps\":80,\"write_gbps\":20,\"total_gbps\":100,"
 	"\"offcore_read_bytes\":32000000000,\"offcore_read_gbps\":32,"
 	"\"l1_miss_latency_cycles\":500,\"load_miss_real_latency_cycles\":400,"
-	"\"core_ghz\":2,\"load_miss_real_latency_ns\":200,\"saturated\":true,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n";
+	"\"core_ghz\":2,\"load_miss_real_latency_ns\":200,\"saturated\":true,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n";
 
 static void test_watch_canned(void)
 {
@@ -137,10 +137,10 @@ static void test_watch_epoch(void)
 		wrun_end(&r, &out, &err);
 		if (!json) {
 			is_str(out,
-			       "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  prefetch\n"
-			       "   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no  -\n"
-			       "   0        -        -         -      0.00            -            -           -    -  -\n"
-			       "   0     2.00     0.00      2.00      0.00            -            -           -    -  -\n",
+			       "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  ch_imb  busy_ch  prefetch\n"
+			       "   0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no       -        -  -\n"
+			       "   0        -        -         -      0.00            -            -           -    -       -        -  -\n"
+			       "   0     2.00     0.00      2.00      0.00            -            -           -    -       -        -  -\n",
 			       "watch text: an imc-epoch change blanks that interval's DRAM columns, then resumes");
 			is_str(err,
 			       "memdiagctl: watch: note: socket 0: imc-epoch changed from 1 to 2 (counting restarted), so this interval's rd_GB/s, wr_GB/s and tot_GB/s are not shown\n",
@@ -152,7 +152,7 @@ static void test_watch_epoch(void)
 				"\"read_gbps\":null,\"write_gbps\":null,\"total_gbps\":null,"
 				"\"offcore_read_bytes\":0,\"offcore_read_gbps\":0,"
 				"\"l1_miss_latency_cycles\":null,\"load_miss_real_latency_cycles\":null,"
-				"\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
+				"\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
 				"watch json: the invalid interval: valid false, DRAM keys null");
 			has_str(out, "\"valid\":true,\"read_bytes\":2000000000,\"write_bytes\":0,\"read_gbps\":2,",
 				"watch json: the next interval is valid from the new baseline");
@@ -176,7 +176,7 @@ static void test_watch_epoch(void)
 	is_str(err,
 	       "memdiagctl: watch: note: socket 0: imc-epoch changed from 1 to 7 (counting restarted) and core-epoch changed from 1 to 3 (counting restarted), so none of this interval's metrics is shown\n",
 	       "watch: both epochs in one note line");
-	has_str(out, "   0        -        -         -         -            -            -           -    -  -\n",
+	has_str(out, "   0        -        -         -         -            -            -           -    -       -        -  -\n",
 		"watch: every metric blank when both groups restarted");
 	free(out);
 	free(err);
@@ -240,7 +240,7 @@ static void test_watch_unavailable(void)
 	       "\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	       "\"offcore_read_bytes\":null,\"offcore_read_gbps\":null,"
 	       "\"l1_miss_latency_cycles\":null,\"load_miss_real_latency_cycles\":null,"
-	       "\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
+	       "\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
 	       "watch json: unavailable metrics are null, never 0");
 	free(out);
 	free(err);
@@ -261,7 +261,7 @@ static void test_watch_unavailable(void)
 	       "memdiagctl: watch: note: rd_GB/s, wr_GB/s and tot_GB/s will be -: the memdiag module sends no DRAM counters\n",
 	       "watch: no tsc-khz, and counters missing though listed available");
 	has_str(out,
-		"   0        -        -         -     19.20        300.0        200.0           -   no  -\n",
+		"   0        -        -         -     19.20        300.0        200.0           -   no       -        -  -\n",
 		"watch text: '-' for what is missing, the rest printed");
 	free(out);
 	free(err);
@@ -323,7 +323,7 @@ static void test_watch_flow(void)
 			rows++;
 	}
 	ok(rows == 21 && headers == 2 && !strncmp(out, "sock ", 5) &&
-	   strstr(out, "\n   0     1.00     0.00      1.00      0.00        100.0        100.0        40.0   no  -\nsock "),
+	   strstr(out, "\n   0     1.00     0.00      1.00      0.00        100.0        100.0        40.0   no       -        -  -\nsock "),
 	   "watch text: the header repeats after 20 rows (%d rows, %d headers)",
 	   rows, headers);
 	free(out);
@@ -530,15 +530,15 @@ static void test_watch_csv_timestamp(void)
 		wrun_end(&r, &out, &err);
 		if (csv)
 			is_str(out,
-			       "socket,time_ns,time_unix_ns,interval_ns,valid,read_bytes,write_bytes,read_gbps,write_gbps,total_gbps,offcore_read_bytes,offcore_read_gbps,l1_miss_latency_cycles,load_miss_real_latency_cycles,core_ghz,load_miss_real_latency_ns,saturated,prefetch_disabled,prefetch_mixed,prefetch_changed\n"
-			       "0,1001000000000,1700000001000000000,1000000000,true,25600000000,6400000000,25.6,6.4,32,19200000000,19.2,300,200,2,100,false,,,\n"
-			       "1,1001000001000,1700000001000001000,1000000000,true,80000000000,20000000000,80,20,100,32000000000,32,,,2,,,,,\n",
+			       "socket,time_ns,time_unix_ns,interval_ns,valid,read_bytes,write_bytes,read_gbps,write_gbps,total_gbps,offcore_read_bytes,offcore_read_gbps,l1_miss_latency_cycles,load_miss_real_latency_cycles,core_ghz,load_miss_real_latency_ns,saturated,nr_channels,channel_imbalance,busiest_channel,busiest_channel_gbps,prefetch_disabled,prefetch_mixed,prefetch_changed\n"
+			       "0,1001000000000,1700000001000000000,1000000000,true,25600000000,6400000000,25.6,6.4,32,19200000000,19.2,300,200,2,100,false,,,,,,,\n"
+			       "1,1001000001000,1700000001000001000,1000000000,true,80000000000,20000000000,80,20,100,32000000000,32,,,2,,,,,,,,,\n",
 			       "watch --csv: the header, a row per socket, empty fields for nulls");
 		else
 			is_str(out,
 			       "time                           " WATCH_HEADER_TEST "\n"
-			       "2023-11-14T22:13:21.000+00:00     0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no  -\n"
-			       "2023-11-14T22:13:21.000+00:00     1    80.00    20.00    100.00     32.00            -            -           -    -  -\n",
+			       "2023-11-14T22:13:21.000+00:00     0    25.60     6.40     32.00     19.20        300.0        200.0       100.0   no       -        -  -\n"
+			       "2023-11-14T22:13:21.000+00:00     1    80.00    20.00    100.00     32.00            -            -           -    -       -        -  -\n",
 			       "watch --timestamp: the wall clock of each row, ISO 8601");
 		free(out);
 		free(err);
@@ -546,6 +546,120 @@ static void test_watch_csv_timestamp(void)
 }
 
 /* csv_row(): RFC 4180 quoting, lists joined, a nested object refused. */
+/*
+ * @s with @n channels whose counts add up to its DRAM totals, channel
+ * @hot carrying @extra more bytes of reads than the others (ids 10, 11..).
+ */
+static void with_channels(struct snap *s, size_t n, size_t hot, uint64_t extra)
+{
+	uint64_t rd = s->v[SA(DRAM_READ_BYTES)] - extra;
+	uint64_t wr = s->v[SA(DRAM_WRITE_BYTES)];
+	size_t i;
+
+	s->nr_chan = n;
+	for (i = 0; i < n; i++) {
+		s->chan[i].id = (uint32_t)(10 + i);
+		s->chan[i].read_bytes = rd / n + (i == hot ? extra : 0);
+		s->chan[i].write_bytes = wr / n;
+	}
+}
+
+/* Per-channel imbalance: text columns, JSON keys, and when it is null. */
+static void test_watch_channels(void)
+{
+	struct info_summary sum;
+	struct snap a, b;
+	struct wrun r;
+	char *out, *err;
+	int json;
+
+	canned_summary(&sum);
+	canned_pair(0, &a, &b);
+	/* socket 0 moves 32 GB in the second: 8 GB on each of 4 channels */
+	with_channels(&a, 4, 0, 0);
+	with_channels(&b, 4, 2, 8000000000ull);
+	for (json = 0; json <= 1; json++) {
+		wrun_start(&r, json, &sum);
+		r.w.all = false;
+		r.w.socket = 0;
+		wrun_feed(&r, &a);
+		wrun_feed(&r, &b);
+		wrun_end(&r, &out, &err);
+		if (json)
+			has_str(out, "\"saturated\":false,\"nr_channels\":4,\"channel_imbalance\":1.75,\"busiest_channel\":12,\"busiest_channel_gbps\":14,",
+				"watch json: channel 12 carries 14 of 32 GB/s over 4 channels: imbalance 1.75");
+		else
+			has_str(out, "  no    1.75       12  -\n",
+				"watch text: ch_imb 1.75, busy_ch 12");
+		free(out);
+		free(err);
+	}
+
+	/* a channel gone backwards: no per-channel values that interval */
+	b.chan[1].read_bytes = 0;
+	wrun_start(&r, true, &sum);
+	r.w.all = false;
+	r.w.socket = 0;
+	wrun_feed(&r, &a);
+	wrun_feed(&r, &b);
+	wrun_end(&r, &out, &err);
+	has_str(out, "\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,",
+		"watch json: a channel that went backwards gives no imbalance");
+	free(out);
+	free(err);
+}
+
+/*
+ * watch --csv with a curve: the verdict's keys flattened into the row
+ * (verdict_*), the same columns in a row without a verdict, all empty.
+ */
+static void test_watch_csv_verdict(void)
+{
+	struct curve_point pts[] = {
+		{ .bandwidth_gbps = 10, .read_gbps = 10, .latency_ns = 90 },
+		{ .bandwidth_gbps = 40, .read_gbps = 40, .latency_ns = 150 },
+		{ .bandwidth_gbps = 64, .read_gbps = 64, .latency_ns = 300 },
+	};
+	struct curve_mix mix = {
+		.read_fraction = 1, .prefetch = CURVE_PF_UNCHANGED,
+		.peak_index = 2, .points = pts, .nr_points = 3,
+	};
+	struct curve_socket cs = {
+		.socket = 0, .idle_latency_ns = 80, .mixes = &mix, .nr_mixes = 1,
+	};
+	struct verdict_src vs = {
+		.curve = { .sockets = &cs, .nr_sockets = 1 },
+		.usable = true,
+	};
+	struct info_summary sum;
+	struct snap a0, b0, a1, b1;
+	struct wrun r;
+	char *out, *err;
+
+	canned_summary(&sum);
+	canned_pair(0, &a0, &b0);
+	canned_pair(1, &a1, &b1);
+	wrun_start(&r, true, &sum);
+	r.w.json = false;
+	r.w.csv = true;
+	r.w.vs = &vs;
+	wrun_feed(&r, &a0);
+	wrun_feed(&r, &a1);
+	wrun_feed(&r, &b0);
+	wrun_feed(&r, &b1);
+	wrun_end(&r, &out, &err);
+	has_str(out, ",prefetch_changed,verdict_utilization,verdict_peak_gbps,verdict_headroom_gbps,verdict_expected_latency_ns,verdict_stress,verdict_label,verdict_latency_disagreement,verdict_imbalanced_channel,verdict_imbalanced_channel_share,verdict_bandwidth_source,verdict_reason\n",
+		"watch --csv with a curve: the verdict's columns in the header");
+	has_str(out, ",0.5,64,32,",
+		"watch --csv: socket 0 at 32 of 64 GB/s: utilization 0.5, headroom 32");
+	has_str(out, ",imc,\n1,",
+		"watch --csv: socket 0's row ends with its bandwidth source, no reason");
+	has_str(out, ",,,,,,,,,,,no curve for this socket: run memdiagctl calibrate\n",
+		"watch --csv: socket 1 without a curve: the same columns, empty, and the reason");
+	free(out);
+	free(err);
+}
+
 static void test_csv_row(void)
 {
 	struct buf b;
@@ -563,6 +677,8 @@ static void test_csv_row(void)
 
 void unit_watch(void)
 {
+	test_watch_channels();
+	test_watch_csv_verdict();
 	test_csv_row();
 	test_watch_canned();
 	test_watch_csv_timestamp();
