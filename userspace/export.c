@@ -95,6 +95,29 @@ static void judge(const struct export_state *st, struct export_socket *es,
 				(enum curve_pf)pf, &in, &es->v);
 }
 
+/* Add interval @d's per-channel bytes to @es's channel totals. */
+static void add_channels(struct export_socket *es, const struct interval *d)
+{
+	struct snap_chan *t;
+	size_t i, k;
+
+	for (i = 0; i < d->nr_chan; i++) {
+		for (k = 0; k < es->nr_chan_total &&
+		     es->chan_total[k].id != d->chan[i].id; k++)
+			;
+		if (k == SNAP_MAX_CHANNELS)
+			continue;
+		t = &es->chan_total[k];
+		if (k == es->nr_chan_total) {
+			memset(t, 0, sizeof(*t));
+			t->id = d->chan[i].id;
+			es->nr_chan_total++;
+		}
+		t->read_bytes += d->chan[i].read_bytes;
+		t->write_bytes += d->chan[i].write_bytes;
+	}
+}
+
 int export_feed(struct export_state *st, const struct snap *s)
 {
 	struct export_socket *es;
@@ -119,6 +142,7 @@ int export_feed(struct export_state *st, const struct snap *s)
 			es->total[TOTAL_WRITE] += d.write_bytes;
 		if (d.have_offcore_bytes)
 			es->total[TOTAL_OFFCORE] += d.offcore_bytes;
+		add_channels(es, &d);
 	}
 	/* a counter is exported once the module has sent it */
 	es->have[TOTAL_READ] |= snap_has(s, A(DRAM_READ_BYTES));
@@ -221,6 +245,39 @@ static void render_info(const struct export_state *st, FILE *f)
 	}
 }
 
+/*
+ * Per channel, under names of their own: were they memdiag_dram_*_bytes_
+ * _total with a channel label, sum() over that name would count every
+ * byte twice (once in the socket's series, once in its channels').
+ */
+static void render_channels(const struct export_state *st, FILE *f)
+{
+	struct family fam[2] = {
+		FAMILY("memdiag_dram_channel_read_bytes_total", "counter",
+			"Bytes read from DRAM through this memory channel (CAS), since the exporter started; the channels of a socket add up to memdiag_dram_read_bytes_total"),
+		FAMILY("memdiag_dram_channel_write_bytes_total", "counter",
+			"Bytes written to DRAM through this memory channel (CAS), since the exporter started; the channels of a socket add up to memdiag_dram_write_bytes_total"),
+	};
+	const struct export_socket *s;
+	char id[16];
+	size_t i, k;
+	int w;
+
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < st->nr_sock; i++) {
+			s = &st->sock[i];
+			for (k = 0; k < s->nr_chan_total; k++) {
+				sample_start(f, &fam[w]);
+				sock_label(f, s->id);
+				snprintf(id, sizeof(id), "%" PRIu32,
+					 s->chan_total[k].id);
+				label(f, false, "channel", id);
+				value_u64(f, w ? s->chan_total[k].write_bytes :
+					  s->chan_total[k].read_bytes);
+			}
+		}
+}
+
 static void render_counters(const struct export_state *st, FILE *f)
 {
 	struct family totals[NR_TOTALS] = {
@@ -247,6 +304,7 @@ static void render_counters(const struct export_state *st, FILE *f)
 			sock_label(f, s->id);
 			value_u64(f, s->total[t]);
 		}
+	render_channels(st, f);
 	for (i = 0; i < st->nr_sock; i++)
 		for (g = 0; g < NR_GROUPS; g++) {
 			sample_start(f, &brk);

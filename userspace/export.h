@@ -44,6 +44,12 @@ struct export_socket {
 	bool have[NR_TOTALS];
 	uint64_t total[NR_TOTALS];	/* bytes */
 	uint64_t breaks[NR_GROUPS];	/* intervals left out, per group */
+	/*
+	 * The same totals per channel, from the same intervals, so a
+	 * socket's channels add up to its totals (in order of appearance).
+	 */
+	struct snap_chan chan_total[SNAP_MAX_CHANNELS];
+	size_t nr_chan_total;
 	bool have_v;
 	struct verdict v;		/* of the last whole interval */
 };

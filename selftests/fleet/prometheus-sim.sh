@@ -3,7 +3,8 @@
 # prometheus-sim.sh - memdiagctl export on the simulated platform, in a test
 # VM, scraped by Debian's Prometheus directly and through node_exporter's
 # textfile collector: rate() of the DRAM read bytes through Prometheus's
-# HTTP API is the rate the sim was told (within 2 %), for both paths; the
+# HTTP API is the rate the sim was told (within 2 %), for both paths, and
+# per channel (memdiag_dram_channel_read_bytes_total) too; the
 # exposition passes promtool; an epoch change is no traffic; rmmod gives
 # memdiag_up 0 and insmod brings the exporter back with its totals going
 # on; concurrent scrapes and a stalled client block nothing; the alert
@@ -134,6 +135,26 @@ for j in memdiag node; do
 	check "$j: rate() of socket 0's DRAM reads is the sim's 10 GB/s within 2 % ($r0; $n scrapes)" \
 		within 2 "$r0" $want0
 	check "$j: socket 1's is the sim's 2 GB/s within 2 % ($r1)" within 2 "$r1" $want1
+done
+# each_channel N MIN MAX WANT: at least two channels, the slowest and the
+# fastest within 2 % of WANT
+each_channel() {
+	[ "$1" != none ] && [ "$1" -ge 2 ] && within 2 "$2" "$4" && within 2 "$3" "$4"
+}
+# per channel: the sim spreads a socket's traffic evenly over its
+# channels, so each channel's rate() is 10 GB/s / channels within 2 %,
+# and the channels add up to the socket's series
+for j in memdiag node; do
+	sel="job=\"$j\",socket=\"0\""
+	nch=$(promql "count(memdiag_dram_channel_read_bytes_total{$sel})")
+	q="avg_over_time(rate(memdiag_dram_channel_read_bytes_total{$sel}[60s])[30s:2s])"
+	lo=$(promql "min($q)")
+	hi=$(promql "max($q)")
+	per=$(awk -v w=$want0 -v n="$nch" 'BEGIN { if (n > 0) printf "%.0f", w / n; else print "none" }')
+	check "$j: $nch channels on socket 0, each at 10 GB/s / $nch = $per B/s within 2 % (min $lo, max $hi)" \
+		each_channel "$nch" "$lo" "$hi" "$per"
+	sum=$(promql "sum(rate(memdiag_dram_channel_read_bytes_total{$sel}[60s])) / sum(rate(memdiag_dram_read_bytes_total{$sel}[60s]))")
+	check "$j: socket 0's channels add up to its series (ratio $sum)" within 0.5 "$sum" 1
 done
 check "node_exporter's textfile collector had no error" test \
 	"$(promql 'node_textfile_scrape_error')" = 0

@@ -51,6 +51,10 @@ static struct snap snap_at(uint32_t socket, double t_s, uint64_t rd,
 	snap_set(&s, A(PREFETCH_DISABLED), 0x2);
 	snap_set(&s, A(PREFETCH_MIXED), 0);
 	snap_set(&s, A(PREFETCH_CHANGED), 1);
+	/* channel 0 carries a quarter, channel 3 the rest */
+	s.nr_chan = 2;
+	s.chan[0] = (struct snap_chan){ 0, rd / 4, rd / 8 };
+	s.chan[1] = (struct snap_chan){ 3, rd - rd / 4, rd / 2 - rd / 8 };
 	return s;
 }
 
@@ -152,6 +156,13 @@ static void test_connect(struct export_state *st)
 	   value(t, "memdiag_prefetcher_disabled{socket=\"0\",prefetcher=\"l2-stream\"}") == 0,
 	   "prefetchers by name, 1 for the one off");
 	ok(well_grouped(t), "one HELP/TYPE per family, samples together");
+	ok(value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"0\"}") == 5e9 &&
+	   value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"3\"}") == 15e9 &&
+	   value(t, "memdiag_dram_channel_write_bytes_total{socket=\"0\",channel=\"0\"}") == 2.5e9 &&
+	   value(t, "memdiag_dram_channel_write_bytes_total{socket=\"0\",channel=\"3\"}") == 7.5e9,
+	   "per channel: the deltas of each, adding up to the socket's totals");
+	ok(!strstr(t, "memdiag_dram_read_bytes_total{socket=\"0\",channel"),
+	   "the socket series has no channel label (sum() counts each byte once)");
 	free(t);
 }
 
@@ -170,6 +181,9 @@ static void test_epoch(struct export_state *st)
 	   "across an epoch change the total neither drops nor jumps (30e9)");
 	ok(value(t, "memdiag_intervals_skipped_total{socket=\"0\",group=\"imc\"}") == 1,
 	   "the broken interval is counted as skipped");
+	ok(value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"0\"}") == 7.5e9 &&
+	   value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"3\"}") == 22.5e9,
+	   "per channel across the epoch change: the broken interval left out too");
 	free(t);
 }
 
