@@ -31,6 +31,14 @@ struct cal_args {
 int calib_main(const char *cmd, const struct opts *o,
 	       const struct cal_args *a, volatile sig_atomic_t *stop);
 
+/*
+ * The prefetchers of the whole machine as they are now (pf_state_summary:
+ * "on", "off", "mixed"), for the fingerprint; NULL when the module cannot
+ * tell (not loaded, no prefetcher control). Quiet: calibrating without
+ * the module is normal.
+ */
+const char *calib_pf_live(const char *cmd);
+
 /* The prefetchers of one socket, switched through the module. */
 struct calib_pf;
 /*

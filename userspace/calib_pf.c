@@ -48,6 +48,35 @@ static int pf_do(const char *cmd, struct calib_pf *pf, uint8_t op,
 	return rc;
 }
 
+const char *calib_pf_live(const char *cmd)
+{
+	struct calib_pf *pf = calloc(1, sizeof(*pf));
+	struct nlmsghdr *req, *reply = NULL;
+	const char *state = NULL;
+	struct pf_state st;
+	struct nl_error e;
+
+	if (!pf || nl_open(&pf->nl, &e)) {
+		free(pf);
+		return NULL;
+	}
+	memset(&st, 0, sizeof(st));
+	if (!nl_family_get(&pf->nl, MEMDIAG_FAMILY_NAME, &pf->fam, &e)) {
+		/* no scope: every online CPU */
+		req = nl_msg_start(&pf->nl, pf->fam.id, MEMDIAG_CMD_PREFETCH_GET,
+				   MEMDIAG_FAMILY_VERSION, 0);
+		if (!nl_do(&pf->nl, req, &reply, &e) && reply &&
+		    pf_state_parse(cmd, reply, &st) == MDC_EXIT_OK)
+			state = pf_state_summary(&st);
+		free(reply);
+		pf_state_free(&st);
+		nl_family_free(&pf->fam);
+	}
+	nl_close(&pf->nl);
+	free(pf);
+	return state;
+}
+
 int calib_pf_open(const char *cmd, uint32_t socket, struct calib_pf **out)
 {
 	struct calib_pf *pf = calloc(1, sizeof(*pf));

@@ -451,6 +451,7 @@ int calib_main(const char *cmd, const struct opts *o,
 	struct curve c = { 0 };
 	enum curve_pf pf[2];
 	size_t n, first = 0, nsel = 0, i, npf = cal_pf_states(a, pf);
+	const char *live_pf;
 	double est;
 	int rc;
 
@@ -482,6 +483,11 @@ int calib_main(const char *cmd, const struct opts *o,
 		goto out;
 	fprintf(stderr, "%s: %s: about %.0f s in all; Ctrl-C stops and stores nothing\n",
 		PROG, cmd, est);
+	/*
+	 * The state the "unchanged" curves are measured in, and the one
+	 * --prefetch on,off puts back: read before anything is switched.
+	 */
+	live_pf = calib_pf_live(cmd);
 	st.tty = isatty(STDERR_FILENO);
 	st.est = est;
 	st.t0 = kern_now();
@@ -498,7 +504,7 @@ int calib_main(const char *cmd, const struct opts *o,
 		goto out;
 	}
 	fprintf(stderr, "%s: %s: took %.0f s\n", PROG, cmd, kern_now() - st.t0);
-	curve_fp_collect(&c.fp, NULL);
+	curve_fp_collect(&c.fp, live_pf);
 	rc = cal_store(&st, o, &c);
 out:
 	run_counters_close(&st.rc);

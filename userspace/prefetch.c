@@ -245,6 +245,23 @@ void pf_state_free(struct pf_state *st)
 	st->nr_cpu = 0;
 }
 
+const char *pf_state_summary(const struct pf_state *st)
+{
+	uint32_t all = st->nr_pf >= 32 ? UINT32_MAX :
+		       (uint32_t)((1ull << st->nr_pf) - 1);
+	size_t i, on = 0, off = 0;
+
+	if (!st->nr_pf || !st->nr_cpu)
+		return NULL;
+	for (i = 0; i < st->nr_cpu; i++) {
+		on += !(st->cpu[i].disabled & all);
+		off += (st->cpu[i].disabled & all) == all;
+	}
+	if (on == st->nr_cpu)
+		return "on";
+	return off == st->nr_cpu ? "off" : "mixed";
+}
+
 int pf_state_find(const struct pf_state *st, const char *name)
 {
 	size_t i;

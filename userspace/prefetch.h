@@ -70,6 +70,13 @@ int pf_state_parse(const char *cmd, const struct nlmsghdr *nlh,
 		   struct pf_state *st);
 void pf_state_free(struct pf_state *st);
 
+/*
+ * The state of every CPU in @st in one word, as the curve fingerprint
+ * records it: "on" (no prefetcher off anywhere), "off" (every one off
+ * everywhere), "mixed", or NULL when @st has no prefetcher or no CPU.
+ */
+const char *pf_state_summary(const struct pf_state *st);
+
 /* The index of prefetcher @name, or -1. */
 int pf_state_find(const struct pf_state *st, const char *name);
 

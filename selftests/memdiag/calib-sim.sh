@@ -8,7 +8,9 @@
 #  - --prefetch on,off: curves for both states, every prefetcher of socket
 #    0 switched and the originals put back afterwards, socket 1 untouched;
 #  - SIGINT in the middle: calibrate dies of it, stores nothing, and the
-#    prefetchers are back.
+#    prefetchers are back;
+#  - the fingerprint records the prefetcher state calibrate found, so that
+#    watch finds a curve taken without --prefetch ("unchanged").
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
 set -u
 cd "$(dirname "$0")/../.."
@@ -47,6 +49,8 @@ check "every point reads the told 14 GB/s, 10 of them reads, within 3 %" jqt \
 	'all(.sockets[0].curves[].points[];
 	     (.bandwidth_gbps - 14 | fabs) <= 0.42 and (.read_gbps - 10 | fabs) <= 0.3)' $c
 originals "after the run: the prefetchers' originals are back, socket 1 untouched"
+check "the fingerprint records the state found: partly off on every CPU, mixed" \
+	jqt '.fingerprint.prefetch == "mixed"' $c
 
 # as from a terminal: a script's background job would ignore SIGINT
 env --default-signal=INT "$ctl" calibrate --mix read --prefetch off \
@@ -66,6 +70,25 @@ check "SIGINT: nothing stored" test ! -e /tmp/int.json
 originals "SIGINT: the prefetchers' originals are back"
 grep -q 'interrupted' /tmp/int.out && ok "SIGINT: says it was interrupted" ||
 	not_ok "SIGINT: says it was interrupted" "$(cat /tmp/int.out)"
+
+
+# Without --prefetch the curve is "unchanged": it describes the live state,
+# which the fingerprint records, so watch finds it with every prefetcher
+# on (memdiag reports "on" there, not "unchanged").
+for cpu in 0 1 2 3; do
+	poke "msr $cpu 0x1a4 0x0"
+done
+u=/tmp/calib-unchanged.json
+check "calibrate --quick --mix read --socket 0, prefetchers as they are: exit 0" \
+	"$ctl" calibrate --quick --mix read --socket 0 --curve $u
+check "its curve is unchanged, the fingerprint says on" jqt \
+	'[.sockets[0].curves[].prefetch] == ["unchanged"] and .fingerprint.prefetch == "on"' $u
+"$ctl" -j watch --socket 0 --interval 300ms --count 1 --curve $u > /tmp/wu.json 2> /tmp/wu.err
+check "watch finds that curve for prefetchers on: a verdict, no reason" \
+	jqt '.verdict != null and .verdict_reason == null' /tmp/wu.json
+for cpu in 0 1 2 3; do
+	poke "msr $cpu 0x1a4 ${orig[$cpu]}"
+done
 
 check "rmmod memdiag" rmmod memdiag
 check "rmmod memdiag_sim" rmmod memdiag_sim

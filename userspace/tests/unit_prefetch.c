@@ -239,8 +239,32 @@ static void test_prefetch_request(void)
 	   "cpulist_possible: no file: -1");
 }
 
+/* The fingerprint's word for the machine's prefetchers (calibrate). */
+static void test_prefetch_summary(void)
+{
+	struct pf_cpu_state cpu[3] = { { .cpu = 0 }, { .cpu = 1 }, { .cpu = 2 } };
+	struct pf_state st = { .nr_pf = 4, .cpu = cpu, .nr_cpu = 3 };
+	const char *s;
+
+	s = pf_state_summary(&st);
+	ok(s && !strcmp(s, "on"), "summary: nothing off anywhere is on (%s)", s);
+	cpu[0].disabled = cpu[1].disabled = cpu[2].disabled = 0xf;
+	s = pf_state_summary(&st);
+	ok(s && !strcmp(s, "off"), "summary: all 4 off on every CPU is off (%s)", s);
+	cpu[1].disabled = 0x7;
+	s = pf_state_summary(&st);
+	ok(s && !strcmp(s, "mixed"), "summary: 3 of 4 off on one CPU is mixed (%s)", s);
+	cpu[0].disabled = cpu[1].disabled = cpu[2].disabled = 0;
+	cpu[2].disabled = 0xf;
+	s = pf_state_summary(&st);
+	ok(s && !strcmp(s, "mixed"), "summary: one CPU all off, the others on, is mixed (%s)", s);
+	st.nr_pf = 0;
+	ok(!pf_state_summary(&st), "summary: no prefetcher known: NULL");
+}
+
 void unit_prefetch(void)
 {
+	test_prefetch_summary();
 	test_prefetch();
 	test_prefetch_request();
 }
