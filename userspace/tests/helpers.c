@@ -233,3 +233,51 @@ int fake_send(struct fake_kernel *k, const struct snap *s, uint16_t type)
 	return sendto(mnl_socket_get_fd(k->tx), nlh, nlh->nlmsg_len, 0,
 		      (struct sockaddr *)&sa, sizeof(sa)) < 0 ? -errno : 0;
 }
+
+void canned_summary(struct info_summary *sum)
+{
+	static uint32_t ids[] = { 0, 1 };
+	unsigned int i;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->have_nr_sockets = true;
+	sum->nr_sockets = 2;
+	sum->socket = ids;
+	sum->nr_socket = 2;
+	sum->tsc_khz = TSC_KHZ;
+	for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++)
+		sum->cap[i].listed = sum->cap[i].available = true;
+}
+
+void wrun_start(struct wrun *r, bool json, const struct info_summary *sum)
+{
+	memset(&r->w, 0, sizeof(r->w));
+	r->w.cmd = "watch";
+	r->w.json = json;
+	r->w.all = true;
+	r->w.interval_ms = 1000;
+	r->w.threshold = WATCH_DEFAULT_THRESHOLD;
+	r->w.family = 0x1f;	/* reply_start()'s */
+	/* the wall clock of time_ns 10^12 is 1.7 x 10^18 */
+	r->w.have_unix_offset = true;
+	r->w.unix_offset_ns = 1700000000000000000LL - 1000000000000LL;
+	buf_open(&r->b);
+	r->w.out = r->b.f;
+	capture_start(&r->c);
+	r->init_rc = watch_init(&r->w, sum);
+}
+
+void wrun_feed(struct wrun *r, const struct snap *s)
+{
+	char buf[2048];
+
+	watch_msg(snap_msg(buf, MEMDIAG_CMD_SNAPSHOT_NTF, s, true), &r->w);
+}
+
+void wrun_end(struct wrun *r, char **out, char **err)
+{
+	*err = capture_end(&r->c);
+	buf_close(&r->b);
+	*out = r->b.data;
+	watch_free(&r->w);
+}

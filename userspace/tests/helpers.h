@@ -124,4 +124,18 @@ struct fake_kernel {
 
 int fake_send(struct fake_kernel *k, const struct snap *s, uint16_t type);
 
+/* watch fed canned notifications (wrun_*): its output and stderr captured */
+struct wrun {
+	struct watch w;
+	struct buf b;
+	struct capture c;
+	int init_rc;
+};
+
+/* Two sockets, every capability available, TSC_KHZ. */
+void canned_summary(struct info_summary *sum);
+void wrun_start(struct wrun *r, bool json, const struct info_summary *sum);
+void wrun_feed(struct wrun *r, const struct snap *s);
+void wrun_end(struct wrun *r, char **out, char **err);
+
 #endif /* MEMDIAGCTL_TEST_HELPERS_H */

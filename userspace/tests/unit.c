@@ -26,6 +26,7 @@ static const struct {
 	{ "snapshot", unit_snapshot },
 	{ "prefetch", unit_prefetch },
 	{ "watch", unit_watch },
+	{ "watch-chan", unit_watch_chan },
 	{ "run-counters", unit_run_counters },
 	{ "nl", unit_nl },
 };

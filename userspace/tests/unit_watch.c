@@ -4,61 +4,6 @@
 #include "helpers.h"
 #include "units.h"
 
-static void canned_summary(struct info_summary *sum)
-{
-	static uint32_t ids[] = { 0, 1 };
-	unsigned int i;
-
-	memset(sum, 0, sizeof(*sum));
-	sum->have_nr_sockets = true;
-	sum->nr_sockets = 2;
-	sum->socket = ids;
-	sum->nr_socket = 2;
-	sum->tsc_khz = TSC_KHZ;
-	for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++)
-		sum->cap[i].listed = sum->cap[i].available = true;
-}
-
-struct wrun {
-	struct watch w;
-	struct buf b;
-	struct capture c;
-	int init_rc;
-};
-
-static void wrun_start(struct wrun *r, bool json, const struct info_summary *sum)
-{
-	memset(&r->w, 0, sizeof(r->w));
-	r->w.cmd = "watch";
-	r->w.json = json;
-	r->w.all = true;
-	r->w.interval_ms = 1000;
-	r->w.threshold = WATCH_DEFAULT_THRESHOLD;
-	r->w.family = 0x1f;	/* reply_start()'s */
-	/* the wall clock of time_ns 10^12 is 1.7 x 10^18 */
-	r->w.have_unix_offset = true;
-	r->w.unix_offset_ns = 1700000000000000000LL - 1000000000000LL;
-	buf_open(&r->b);
-	r->w.out = r->b.f;
-	capture_start(&r->c);
-	r->init_rc = watch_init(&r->w, sum);
-}
-
-static void wrun_feed(struct wrun *r, const struct snap *s)
-{
-	char buf[2048];
-
-	watch_msg(snap_msg(buf, MEMDIAG_CMD_SNAPSHOT_NTF, s, true), &r->w);
-}
-
-static void wrun_end(struct wrun *r, char **out, char **err)
-{
-	*err = capture_end(&r->c);
-	buf_close(&r->b);
-	*out = r->b.data;
-	watch_free(&r->w);
-}
-
 #define WATCH_HEADER_TEST "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  ch_imb  busy_ch  prefetch"
 
 static const char watch_text[] =
@@ -546,120 +491,6 @@ static void test_watch_csv_timestamp(void)
 }
 
 /* csv_row(): RFC 4180 quoting, lists joined, a nested object refused. */
-/*
- * @s with @n channels whose counts add up to its DRAM totals, channel
- * @hot carrying @extra more bytes of reads than the others (ids 10, 11..).
- */
-static void with_channels(struct snap *s, size_t n, size_t hot, uint64_t extra)
-{
-	uint64_t rd = s->v[SA(DRAM_READ_BYTES)] - extra;
-	uint64_t wr = s->v[SA(DRAM_WRITE_BYTES)];
-	size_t i;
-
-	s->nr_chan = n;
-	for (i = 0; i < n; i++) {
-		s->chan[i].id = (uint32_t)(10 + i);
-		s->chan[i].read_bytes = rd / n + (i == hot ? extra : 0);
-		s->chan[i].write_bytes = wr / n;
-	}
-}
-
-/* Per-channel imbalance: text columns, JSON keys, and when it is null. */
-static void test_watch_channels(void)
-{
-	struct info_summary sum;
-	struct snap a, b;
-	struct wrun r;
-	char *out, *err;
-	int json;
-
-	canned_summary(&sum);
-	canned_pair(0, &a, &b);
-	/* socket 0 moves 32 GB in the second: 8 GB on each of 4 channels */
-	with_channels(&a, 4, 0, 0);
-	with_channels(&b, 4, 2, 8000000000ull);
-	for (json = 0; json <= 1; json++) {
-		wrun_start(&r, json, &sum);
-		r.w.all = false;
-		r.w.socket = 0;
-		wrun_feed(&r, &a);
-		wrun_feed(&r, &b);
-		wrun_end(&r, &out, &err);
-		if (json)
-			has_str(out, "\"saturated\":false,\"nr_channels\":4,\"channel_imbalance\":1.75,\"busiest_channel\":12,\"busiest_channel_gbps\":14,",
-				"watch json: channel 12 carries 14 of 32 GB/s over 4 channels: imbalance 1.75");
-		else
-			has_str(out, "  no    1.75       12  -\n",
-				"watch text: ch_imb 1.75, busy_ch 12");
-		free(out);
-		free(err);
-	}
-
-	/* a channel gone backwards: no per-channel values that interval */
-	b.chan[1].read_bytes = 0;
-	wrun_start(&r, true, &sum);
-	r.w.all = false;
-	r.w.socket = 0;
-	wrun_feed(&r, &a);
-	wrun_feed(&r, &b);
-	wrun_end(&r, &out, &err);
-	has_str(out, "\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,",
-		"watch json: a channel that went backwards gives no imbalance");
-	free(out);
-	free(err);
-}
-
-/*
- * watch --csv with a curve: the verdict's keys flattened into the row
- * (verdict_*), the same columns in a row without a verdict, all empty.
- */
-static void test_watch_csv_verdict(void)
-{
-	struct curve_point pts[] = {
-		{ .bandwidth_gbps = 10, .read_gbps = 10, .latency_ns = 90 },
-		{ .bandwidth_gbps = 40, .read_gbps = 40, .latency_ns = 150 },
-		{ .bandwidth_gbps = 64, .read_gbps = 64, .latency_ns = 300 },
-	};
-	struct curve_mix mix = {
-		.read_fraction = 1, .prefetch = CURVE_PF_UNCHANGED,
-		.peak_index = 2, .points = pts, .nr_points = 3,
-	};
-	struct curve_socket cs = {
-		.socket = 0, .idle_latency_ns = 80, .mixes = &mix, .nr_mixes = 1,
-	};
-	struct verdict_src vs = {
-		.curve = { .sockets = &cs, .nr_sockets = 1 },
-		.usable = true,
-	};
-	struct info_summary sum;
-	struct snap a0, b0, a1, b1;
-	struct wrun r;
-	char *out, *err;
-
-	canned_summary(&sum);
-	canned_pair(0, &a0, &b0);
-	canned_pair(1, &a1, &b1);
-	wrun_start(&r, true, &sum);
-	r.w.json = false;
-	r.w.csv = true;
-	r.w.vs = &vs;
-	wrun_feed(&r, &a0);
-	wrun_feed(&r, &a1);
-	wrun_feed(&r, &b0);
-	wrun_feed(&r, &b1);
-	wrun_end(&r, &out, &err);
-	has_str(out, ",prefetch_changed,verdict_utilization,verdict_peak_gbps,verdict_headroom_gbps,verdict_expected_latency_ns,verdict_stress,verdict_label,verdict_latency_disagreement,verdict_imbalanced_channel,verdict_imbalanced_channel_share,verdict_bandwidth_source,verdict_reason\n",
-		"watch --csv with a curve: the verdict's columns in the header");
-	has_str(out, ",0.5,64,32,",
-		"watch --csv: socket 0 at 32 of 64 GB/s: utilization 0.5, headroom 32");
-	has_str(out, ",imc,\n1,",
-		"watch --csv: socket 0's row ends with its bandwidth source, no reason");
-	has_str(out, ",,,,,,,,,,,no curve for this socket: run memdiagctl calibrate\n",
-		"watch --csv: socket 1 without a curve: the same columns, empty, and the reason");
-	free(out);
-	free(err);
-}
-
 static void test_csv_row(void)
 {
 	struct buf b;
@@ -677,8 +508,6 @@ static void test_csv_row(void)
 
 void unit_watch(void)
 {
-	test_watch_channels();
-	test_watch_csv_verdict();
 	test_csv_row();
 	test_watch_canned();
 	test_watch_csv_timestamp();

@@ -15,6 +15,7 @@ void unit_parse(void);
 void unit_metrics(void);
 void unit_snapshot(void);
 void unit_watch(void);
+void unit_watch_chan(void);
 void unit_run_counters(void);
 void unit_prefetch(void);
 
