@@ -99,7 +99,8 @@ AUTOLOAD ?= 0
 MODULE_KO ?= module/memdiag.ko
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
-VERSION ?= 0.1
+# memdiag-marker.pc's: the one version of userspace/Makefile
+VERSION ?= $(shell sed -n 's/^VERSION ?= //p' userspace/Makefile)
 
 INST_MODULE := $(DESTDIR)$(MODDIR)/memdiag.ko
 INST_USER := $(DESTDIR)$(SBINDIR)/memdiagctl \
