@@ -11,7 +11,11 @@
  * control, the global control, the offcore response MSR) is saved per CPU
  * first and written back when the last session ends, when a CPU goes
  * offline, and on unload. Counter values are never written: counts are
- * deltas from a baseline, so there is nothing there to restore.
+ * deltas from a baseline, so there is nothing there to restore. A CPU
+ * whose restore fails keeps its saved originals (restore_failed): the
+ * restore is retried at the next session start, when the CPU comes back
+ * online and at unload, get-info counts such CPUs, and a session may
+ * take over the values memdiag itself left behind.
  *
  * Counts of a CPU that goes offline are folded into its socket's total so
  * that a socket's sums never go backwards.
@@ -39,6 +43,7 @@
 struct core_cpu {
 	bool programmed;
 	bool lost;
+	bool restore_failed;	/* saved_* not all put back yet */
 	u64 saved_evtsel[MAX_GP];
 	u64 saved_fixed_ctrl, saved_global_ctrl, saved_rsp;
 	struct memdiag_ext64 ext[MEMDIAG_CORE_NR];
@@ -89,6 +94,8 @@ static int assign_counters(void)
 	return 0;
 }
 
+static int cpu_restore(unsigned int cpu);
+
 /**
  * memdiag_core_init() - decide whether the core counters can be used
  * @st: the module state
@@ -137,8 +144,27 @@ int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len)
 	return cpus ? 0 : -ENOMEM;
 }
 
+/*
+ * Unload: a last try at the restores that failed; what still fails is
+ * named in the kernel log with the values to put back by hand.
+ */
 void memdiag_core_exit(void)
 {
+	unsigned int cpu;
+
+	cpus_read_lock();
+	mutex_lock(&memdiag_lock);
+	for_each_possible_cpu(cpu) {
+		struct core_cpu *c = cpus ? &cpus[cpu] : NULL;
+
+		if (!c || !c->restore_failed ||
+		    (cpu_online(cpu) && !cpu_restore(cpu)))
+			continue;
+		pr_err("memdiag: unloading with the core PMU controls of CPU %u not put back (GLOBAL_CTRL was 0x%llx, FIXED_CTR_CTRL 0x%llx): a reboot clears them\n",
+		       cpu, c->saved_global_ctrl, c->saved_fixed_ctrl);
+	}
+	mutex_unlock(&memdiag_lock);
+	cpus_read_unlock();
 	kfree(cpus);
 	cpus = NULL;
 	events = NULL;
@@ -182,9 +208,31 @@ static unsigned int read_ops(struct memdiag_msr_op *op)
 
 #define MAX_OPS	(2 * MEMDIAG_CORE_NR + MAX_GP + 8)
 
+static unsigned int write_ops(struct core_cpu *c, struct memdiag_msr_op *op);
+
+/*
+ * Does @msr of @c hold what memdiag wrote and failed to put back? That is
+ * no other agent's, so it must not lock the user out: a new session takes
+ * it over and the saved originals are put back when that one ends.
+ */
+static bool still_ours(struct core_cpu *c, u32 msr, u64 val)
+{
+	struct memdiag_msr_op ours[MAX_OPS];
+	unsigned int n, i;
+
+	if (!c->restore_failed)
+		return false;
+	n = write_ops(c, ours);
+	for (i = 0; i < n; i++)
+		if (ours[i].msr == msr)
+			return ours[i].val == val;
+	return false;
+}
+
 /* Is any counter memdiag needs already enabled on @cpu? */
 static int cpu_busy(unsigned int cpu, char *msg, size_t len)
 {
+	struct core_cpu *c = &cpus[cpu];
 	struct memdiag_msr_op op[MAX_GP + 1];
 	unsigned int i, n = 0;
 	int err;
@@ -201,14 +249,17 @@ static int cpu_busy(unsigned int cpu, char *msg, size_t len)
 			return -EIO;
 		}
 		if ((gp_used & BIT(i)) &&
-		    (op[i].val & ARCH_PERFMON_EVENTSEL_ENABLE)) {
+		    (op[i].val & ARCH_PERFMON_EVENTSEL_ENABLE) &&
+		    !still_ours(c, MSR_P6_EVNTSEL0 + i, op[i].val)) {
 			snprintf(msg, len,
 				 "core counter %u on CPU %u is in use (PERFEVTSEL%u = 0x%llx): perf, the NMI watchdog or another tool (likwid, PCM) holds the PMU; stop it, or load memdiag with core=perf",
 				 i, cpu, i, op[i].val);
 			return -EBUSY;
 		}
 	}
-	if (op[n_gp].err || (op[n_gp].val & 0xfff)) {
+	if (op[n_gp].err ||
+	    ((op[n_gp].val & 0xfff) &&
+	     !still_ours(c, MSR_CORE_PERF_FIXED_CTR_CTRL, op[n_gp].val))) {
 		snprintf(msg, len,
 			 "fixed counters on CPU %u are in use (FIXED_CTR_CTRL = 0x%llx): perf, the NMI watchdog or another tool holds the PMU; stop it, or load memdiag with core=perf",
 			 cpu, op[n_gp].val);
@@ -253,24 +304,43 @@ static u64 saved_value(struct core_cpu *c, u32 msr)
  * Put back what memdiag found, register by register, but only where the
  * register still holds what memdiag wrote: one another agent has since
  * taken over stays as that agent left it. The global control goes first so
- * that nothing counts half-restored.
+ * that nothing counts half-restored. A failure keeps the originals saved
+ * for the next try (see the top of this file).
  */
-static void cpu_restore(unsigned int cpu)
+static int cpu_restore(unsigned int cpu)
 {
 	struct core_cpu *c = &cpus[cpu];
-	struct memdiag_msr_op ours[MAX_OPS], op[MAX_OPS];
-	unsigned int n = write_ops(c, ours), i, k = 0;
+	struct memdiag_msr_op ours[MAX_OPS];
+	struct memdiag_msr_back back[MAX_OPS];
+	unsigned int n = write_ops(c, ours), i;
+	int err;
 
-	for (i = 0; i < n; i++)
-		op[i] = (struct memdiag_msr_op){ ours[n - 1 - i].msr };
-	if (!plat()->msr_batch(cpu, op, n))
-		for (i = 0; i < n; i++)
-			if (!op[i].err && op[i].val == ours[n - 1 - i].val)
-				op[k++] = (struct memdiag_msr_op){
-					op[i].msr, true, saved_value(c, op[i].msr) };
-	if (k)
-		plat()->msr_batch(cpu, op, k);
+	for (i = 0; i < n; i++) {
+		const struct memdiag_msr_op *o = &ours[n - 1 - i];
+
+		back[i] = (struct memdiag_msr_back){ o->msr, o->val,
+						     saved_value(c, o->msr) };
+	}
+	err = memdiag_msr_put_back(cpu, back, n);
+	if (err && !c->restore_failed)
+		pr_err("memdiag: putting back the core PMU controls of CPU %u failed (%d): kept, retried at the next session start and at unload\n",
+		       cpu, err);
+	else if (!err && c->restore_failed)
+		pr_info("memdiag: the core PMU controls of CPU %u are put back (retried)\n",
+			cpu);
+	c->restore_failed = err != 0;
 	c->programmed = false;
+	return err;
+}
+
+/* Retry the failed restores of the online CPUs no session counts now. */
+static void retry_restores(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpus[cpu].restore_failed && !cpus[cpu].programmed)
+			cpu_restore(cpu);
 }
 
 /* Write memdiag's controls to @cpu, verify them and take its baseline. */
@@ -318,6 +388,9 @@ static int cpu_program(unsigned int cpu, char *msg, size_t len)
 	unsigned int n = 0, i;
 	int err;
 
+	/* left from a failed restore: the originals are saved already */
+	if (c->restore_failed)
+		return cpu_apply(cpu, msg, len);
 	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_GLOBAL_CTRL };
 	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL };
 	op[n++] = (struct memdiag_msr_op){ MSR_OFFCORE_RSP_0 };
@@ -378,6 +451,7 @@ static int msr_start(char *msg, size_t len)
 	unsigned int cpu;
 	int err;
 
+	retry_restores();
 	err = reserve(msg, len);
 	if (err)
 		return err;
@@ -560,6 +634,8 @@ int memdiag_core_cpu_online(unsigned int cpu)
 	if (running && (cpu_busy(cpu, msg, sizeof(msg)) ||
 			cpu_program(cpu, msg, sizeof(msg))))
 		pr_warn("memdiag: not counting CPU %u: %s\n", cpu, msg);
+	else if (!running && cpus[cpu].restore_failed)
+		cpu_restore(cpu);
 	mutex_unlock(&memdiag_lock);
 	return 0;
 }
@@ -588,4 +664,15 @@ int memdiag_core_cpu_offline(unsigned int cpu)
 	c->programmed = false;
 	mutex_unlock(&memdiag_lock);
 	return 0;
+}
+
+/* CPUs whose core PMU controls are not put back yet; memdiag_lock held. */
+unsigned int memdiag_core_restore_failed(void)
+{
+	unsigned int cpu, n = 0;
+
+	if (cpus)
+		for_each_possible_cpu(cpu)
+			n += cpus[cpu].restore_failed;
+	return n;
 }

@@ -131,7 +131,7 @@ static size_t info_reply_size(unsigned int sockets, unsigned int cpus)
 {
 	size_t sz;
 
-	sz = 8 * nla_total_size(sizeof(u32)) +
+	sz = 9 * nla_total_size(sizeof(u32)) +
 	     nla_total_size(sizeof(memdiag.ident.vendor)) +
 	     nla_total_size(sizeof(memdiag.ident.model_name)) +
 	     nla_total_size(32) + 2 * nla_total_size(MEMDIAG_REASON_LEN);
@@ -209,7 +209,9 @@ static int fill_info(struct sk_buff *msg)
 	    nla_put_u32(msg, MEMDIAG_A_INFO_TSC_KHZ, id->tsc_khz) ||
 	    nla_put_u32(msg, MEMDIAG_A_INFO_CORE_MODE, memdiag.core_mode) ||
 	    nla_put_string(msg, MEMDIAG_A_INFO_CORE_MODE_REASON,
-			   memdiag.core_mode_reason))
+			   memdiag.core_mode_reason) ||
+	    nla_put_u32(msg, MEMDIAG_A_INFO_CORE_RESTORE_FAILED_CPUS,
+			memdiag_core_restore_failed()))
 		return -EMSGSIZE;
 
 	for (s = 0; s < memdiag_max_sockets(); s++) {

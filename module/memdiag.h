@@ -168,9 +168,20 @@ void memdiag_imc_stop(void);
 void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
 
 /* core.c */
+/* An MSR to put back: memdiag_msr_put_back() in msr_restore.c */
+struct memdiag_msr_back {
+	u32 msr;
+	u64 ours, orig;		/* what memdiag wrote, what it found */
+};
+
+#define MEMDIAG_MSR_BACK_MAX	24
+int memdiag_msr_put_back(unsigned int cpu, const struct memdiag_msr_back *regs,
+			 unsigned int n);
+
 int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len);
 bool memdiag_core_pmu_free(void);
 void memdiag_core_exit(void);
+unsigned int memdiag_core_restore_failed(void);
 int memdiag_core_start(char *msg, size_t len);
 void memdiag_core_stop(void);
 void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);

@@ -166,6 +166,12 @@ static void info_print(struct printer *p, const struct info *info)
 			     mnl_attr_get_str(tb[MEMDIAG_A_INFO_CORE_MODE_REASON]));
 	if (tb[MEMDIAG_A_INFO_CORE_MODE] || tb[MEMDIAG_A_INFO_CORE_MODE_REASON])
 		print_textf(p, "\n");
+	/* text only when there is something to act on */
+	if (tb[MEMDIAG_A_INFO_CORE_RESTORE_FAILED_CPUS])
+		print_uint(p, u32(tb[MEMDIAG_A_INFO_CORE_RESTORE_FAILED_CPUS]) ?
+			   PRINT_ANY : PRINT_JSON, "core_restore_failed_cpus",
+			   "restore   the core PMU controls of %u CPUs are not put back: kept, retried at the next session start and at unload (see the kernel log)\n",
+			   u32(tb[MEMDIAG_A_INFO_CORE_RESTORE_FAILED_CPUS]));
 	if (tb[MEMDIAG_A_INFO_NR_SOCKETS])
 		print_uint(p, PRINT_ANY, "nr_sockets", "sockets   %u\n",
 			   u32(tb[MEMDIAG_A_INFO_NR_SOCKETS]));

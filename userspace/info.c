@@ -38,6 +38,7 @@ static const enum mnl_attr_data_type info_types[] = {
 	[MEMDIAG_A_INFO_TSC_KHZ] = MNL_TYPE_U32,
 	[MEMDIAG_A_INFO_CORE_MODE] = MNL_TYPE_U32,
 	[MEMDIAG_A_INFO_CORE_MODE_REASON] = MNL_TYPE_NUL_STRING,
+	[MEMDIAG_A_INFO_CORE_RESTORE_FAILED_CPUS] = MNL_TYPE_U32,
 };
 _Static_assert(ARRAY_SIZE(info_types) == MEMDIAG_A_INFO_MAX + 1,
 	       "info_types does not cover MEMDIAG_A_INFO_MAX");

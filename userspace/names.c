@@ -53,6 +53,7 @@ static const char *const info_attr_names[] = {
 	[MEMDIAG_A_INFO_TSC_KHZ] = "tsc-khz",
 	[MEMDIAG_A_INFO_CORE_MODE] = "core-mode",
 	[MEMDIAG_A_INFO_CORE_MODE_REASON] = "core-mode-reason",
+	[MEMDIAG_A_INFO_CORE_RESTORE_FAILED_CPUS] = "core-restore-failed-cpus",
 };
 _Static_assert(ARRAY_SIZE(info_attr_names) == MEMDIAG_A_INFO_MAX + 1,
 	       "info_attr_names does not cover MEMDIAG_A_INFO_MAX");

@@ -10,7 +10,9 @@
 #  - an MSR write that faults, or does not stick, at each point of a
 #    session's start in turn, and an MSR read that faults: each start
 #    either fails with a message or works, and afterwards every control
-#    register holds what it held before.
+#    register holds what it held before; where the fault hits the
+#    restore as the session ends, get-info counts the CPU, and the next
+#    session (not refused) or rmmod puts every register back.
 #
 # Each injected fault is checked to have fired.
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_SIM_UARCHS (default
@@ -56,9 +58,44 @@ load_fault() { # uarch kind [known defect]
 	check "$u: rmmod memdiag" rmmod memdiag
 }
 
+# failed_restore_cnt: get-info's count of CPUs not put back ("" if absent)
+failed_restore_cnt() {
+	"$ctl" -j info 2>/dev/null | jq -r '.core_restore_failed_cpus // ""'
+}
+
+# after_failed_restore POINT HOW: the session ran but its restore failed
+# (registers differ): get-info must count it, and HOW ("session": the next
+# session, which must not be refused; "rmmod": unloading) must put every
+# register back. Sets $why and fails otherwise.
+after_failed_restore() {
+	local n=$1 how=$2 cnt
+	cnt=$(failed_restore_cnt)
+	if [ "${cnt:-0}" -le 0 ]; then
+		why="point $n: registers differ, get-info reports core_restore_failed_cpus '${cnt}';"
+		return 1
+	fi
+	if [ "$how" = rmmod ]; then
+		if ! rmmod memdiag; then
+			why="point $n: rmmod failed;"
+			return 1
+		fi
+	elif ! "$ctl" watch --all --interval 100ms --count 1 > /tmp/out2 2>&1; then
+		why="point $n: the next session was refused: $(head -c 300 /tmp/out2);"
+		return 1
+	fi
+	controls > /tmp/ctl.after
+	if ! cmp -s /tmp/ctl.before /tmp/ctl.after; then
+		why="point $n: after $how still: $(diff /tmp/ctl.before /tmp/ctl.after | grep '^[<>]' | head -2 | tr '\n' ' ');"
+		return 1
+	fi
+	[ "$how" = rmmod ] && ! insmod "$ko" platform=sim && { why="point $n: insmod failed;"; return 1; }
+	cnt=$(failed_restore_cnt)
+	[ "$cnt" = 0 ] || { why="point $n: after $how get-info still reports $cnt;"; return 1; }
+}
+
 # sweep KIND: fail the Nth operation of a session start, N = 0, 1, ...
 session_sweep() { # uarch kind
-	local u=$1 k=$2 n=0 rc h bad= known= fails=0 tried=0
+	local u=$1 k=$2 n=0 rc h bad= ends=0 by_rmmod=0 endbad= fails=0 tried=0 why how
 	# a fresh memdiag: what one sweep taught it cannot hide the next
 	lsmod | grep -q '^memdiag ' && rmmod memdiag
 	insmod "$ko" platform=sim || { not_ok "$u: insmod memdiag for $k"; return; }
@@ -82,9 +119,18 @@ session_sweep() { # uarch kind
 		if cmp -s /tmp/ctl.before /tmp/ctl.after; then
 			:
 		elif [ $rc = 0 ]; then
-			# the session ran: the fault hit its end (known defect)
-			known="$known point $n: $(diff /tmp/ctl.before /tmp/ctl.after | grep '^>' | head -2 | tr '\n' ' ');"
-			repair
+			# the session ran: the fault hit its restore; the first
+			# such point is put back by rmmod, the others by a session
+			ends=$((ends + 1))
+			how=session
+			[ $ends = 1 ] && how=rmmod
+			if after_failed_restore $n $how; then
+				[ $how = rmmod ] && by_rmmod=1
+			else
+				endbad="$endbad $why"
+				lsmod | grep -q '^memdiag ' || insmod "$ko" platform=sim
+				repair
+			fi
 		else
 			bad="$bad point $n (exit $rc): $(diff /tmp/ctl.before /tmp/ctl.after | grep '^[<>]' | head -4 | tr '\n' ' ');"
 			repair
@@ -96,10 +142,50 @@ session_sweep() { # uarch kind
 	else
 		not_ok "$u: $k failing at each point of a session ($n points)" "$bad"
 	fi
-	# core.c drops a restore write that fails when a session ends, and
-	# the next session then finds the counter "in use by another agent"
-	[ -z "$known" ] || skip "$u: $k failing as a session ends: registers put back" \
-		"known defect: the failed restore is not kept or retried:$known"
+	# a write fault or a dropped write must hit some restore, else this
+	# check could not fail
+	if [ -n "$endbad" ]; then
+		not_ok "$u: $k failing as a session ends ($ends points)" "$endbad"
+	elif [ $ends -gt 0 ]; then
+		ok "$u: $k failing as a session ends ($ends points): counted by get-info, put back by rmmod ($by_rmmod) and the next session ($((ends - by_rmmod)))"
+	elif [ "$k" != msr_read ]; then
+		not_ok "$u: $k failing as a session ends" "no point of the sweep hit a session's restore"
+	fi
+}
+
+# sticky_leftover UARCH: from the middle of a session on, writes to the
+# fixed counter control (0x38d) are dropped, so the restore as the session
+# ends fails and memdiag's value stays. get-info must count it; the next
+# session must take memdiag's own leftover over (not refuse it as another
+# agent's) and keep the originals first saved, so that rmmod, once writes
+# stick again, puts every register back.
+sticky_leftover() {
+	local u=$1 pid i=0
+	lsmod | grep -q '^memdiag ' && rmmod memdiag
+	insmod "$ko" platform=sim || { not_ok "$u: insmod memdiag for the leftover"; return; }
+	controls > /tmp/ctl.before
+	"$ctl" watch --all --interval 200ms --count 8 > /tmp/out 2>&1 &
+	pid=$!
+	while [ "$(peek msr 0 0x38d)" = 0x0 ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo 0x38d > $dbg/fail_msr_addr
+	fault msr_nostick 4294967295 0
+	wait $pid
+	check "$u: a session whose FIXED_CTR_CTRL stops taking writes midway ends" \
+		test $? = 0 -a $i -lt 300
+	check "$u: ... its restore fails: get-info counts the CPUs" \
+		test "$(failed_restore_cnt)" -gt 0
+	check "$u: ... the next session takes memdiag's own leftover over" \
+		"$ctl" watch --all --interval 100ms --count 1
+	fault msr_nostick 0 0
+	echo 0 > $dbg/fail_msr_addr
+	check "$u: ... once writes stick, rmmod memdiag" rmmod memdiag
+	controls > /tmp/ctl.after
+	check "$u: ... and every register holds what it held before the first session" \
+		cmp /tmp/ctl.before /tmp/ctl.after || diff /tmp/ctl.before /tmp/ctl.after | head -8 | sed 's/^/#   /'
+	insmod "$ko" platform=sim
 }
 
 # repair: put every control register back to /tmp/ctl.before (0 if absent)
@@ -125,6 +211,7 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	session_sweep "$u" msr_write
 	session_sweep "$u" msr_nostick
 	session_sweep "$u" msr_read
+	sticky_leftover "$u"
 	check "$u: rmmod memdiag" rmmod memdiag
 	check "$u: rmmod memdiag_sim" rmmod memdiag_sim
 done
