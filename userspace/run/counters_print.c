@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * counters_print.c - the counters of "memdiagctl run" as output: each
- * slot's sums turned into bytes, rates and latencies per socket (null with
- * the reason where a counter is missing or broke), the totals and volume
- * ratios, as JSON inside each result and as the text table under them.
+ * counters_print.c - the counters of "memdiagctl run" as output: the
+ * metrics of counters_values.c as JSON inside each result and as the text
+ * table under them (each socket's values through one function, each
+ * metric's renderings in one row of rc_names[]), and as CSV.
  */
 
 #include <inttypes.h>
@@ -17,266 +17,64 @@
 #include "run/counters.h"
 #include "run/counters_int.h"
 
-#define A(x) MEMDIAG_A_SNAPSHOT_##x
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* ---- from sums to metrics, and why a metric is null ---- */
-
-/* The metrics one socket's sums give (@m), as metrics.c computes them. */
-static void socket_metrics(const struct run_counters *c, const struct rc_slot *s,
-			   const struct rc_socket *rs, struct interval *m)
-{
-	struct snap z, t;
-	size_t k;
-
-	memset(&z, 0, sizeof(z));
-	memset(&t, 0, sizeof(t));
-	snap_set(&z, A(SOCKET), rs->id);
-	snap_set(&t, A(SOCKET), rs->id);
-	if (s->ns) {
-		snap_set(&z, A(TIME_NS), 0);
-		snap_set(&t, A(TIME_NS), s->ns);
-	}
-	for (k = 0; !rs->missing && k < rc_nr_counted; k++) {
-		unsigned int at = rc_counted[k].attr;
-
-		if (!snap_has(&rs->sum, at) ||
-		    rs->brk[rc_counted[k].group].why != BREAK_NONE)
-			continue;
-		snap_set(&z, at, 0);
-		snap_set(&t, at, rs->sum.v[at]);
-	}
-	metrics_compute(&z, &t, c->tsc_khz, WATCH_DEFAULT_THRESHOLD, m);
-}
-
-static void describe_break(const struct group_state *b, const char *epoch,
-			   char *buf, size_t size)
-{
-	if (b->why == BREAK_EPOCH)
-		rc_say(buf, size,
-		       "%s changed from %" PRIu64 " to %" PRIu64
-		       " during the run (the counters were reset or reprogrammed), so the interval is invalid",
-		       epoch, b->from, b->to);
-	else
-		rc_say(buf, size,
-		       "%s went backwards without an epoch change, so the interval is invalid",
-		       name_snapshot_attr(b->attr));
-}
-
-/* Why the DRAM counters are absent. */
-static void imc_absent(const struct run_counters *c, char *buf, size_t size)
-{
-	if (c->imc.listed && !c->imc.available)
-		rc_say(buf, size, "%s is unavailable%s%s",
-		       name_capability(MEMDIAG_CAPABILITY_IMC_BANDWIDTH),
-		       c->imc.reason[0] ? ": " : "", c->imc.reason);
-	else
-		rc_say(buf, size, "the memdiag module sent no DRAM counters");
-}
-
-/* Why a counter of the core group is absent. */
-static void core_absent(const struct run_counters *c,
-			const struct info_cap_summary *cap, uint32_t cap_id,
-			const char *what, char *buf, size_t size)
-{
-	if (c->core_mode == MEMDIAG_CORE_MODE_NONE)
-		rc_say(buf, size,
-		       "the core counters are not counted in this session (core-mode none)%s%s",
-		       c->core_mode_reason[0] ? ": " : "", c->core_mode_reason);
-	else if (cap->listed && !cap->available)
-		rc_say(buf, size, "%s is unavailable%s%s", name_capability(cap_id),
-		       cap->reason[0] ? ": " : "", cap->reason);
-	else
-		rc_say(buf, size, "the memdiag module sent no %s counters", what);
-}
-
-enum rc_metric {
-	RC_READ_BYTES,
-	RC_WRITE_BYTES,
-	RC_READ_GBPS,
-	RC_WRITE_GBPS,
-	RC_OFFCORE_BYTES,
-	RC_L1M_LAT,
-	RC_LMR_LAT,
-	NR_RC_METRICS,
-};
-
-static const struct {
-	const char *key;	/* JSON */
-	const char *col;	/* text */
+/* A metric in every rendering: one row each, in the JSON's order. */
+static const struct rc_col {
+	const char *key;	/* JSON and CSV */
+	const char *col;	/* text: the column's head, as the notes say */
+	int width, prec;	/* text: the cell's width and precision */
+	double scale;		/* text: the cell shows value / scale */
+	bool bytes;		/* an exact byte count: an integer in JSON */
 } rc_names[NR_RC_METRICS] = {
-	[RC_READ_BYTES] = { "read_bytes", "rd_MB" },
-	[RC_WRITE_BYTES] = { "write_bytes", "wr_MB" },
-	[RC_READ_GBPS] = { "read_gbps", "rd_GB/s" },
-	[RC_WRITE_GBPS] = { "write_gbps", "wr_GB/s" },
-	[RC_OFFCORE_BYTES] = { "offcore_read_bytes", "ocr_MB" },
-	[RC_L1M_LAT] = { "l1_miss_latency_cycles", "l1m_cyc" },
-	[RC_LMR_LAT] = { "load_miss_real_latency_cycles", "lmr_cyc" },
+	[RC_READ_BYTES] = { "read_bytes", "rd_MB", 10, 1, 1e6, true },
+	[RC_WRITE_BYTES] = { "write_bytes", "wr_MB", 10, 1, 1e6, true },
+	[RC_READ_GBPS] = { "read_gbps", "rd_GB/s", 8, 2, 1, false },
+	[RC_WRITE_GBPS] = { "write_gbps", "wr_GB/s", 8, 2, 1, false },
+	[RC_OFFCORE_BYTES] = { "offcore_read_bytes", "ocr_MB", 10, 1, 1e6,
+			       true },
+	[RC_L1M_LAT] = { "l1_miss_latency_cycles", "l1m_cyc", 8, 1, 1, false },
+	[RC_LMR_LAT] = { "load_miss_real_latency_cycles", "lmr_cyc", 8, 1, 1,
+			 false },
 };
 
-/* A socket's metrics over a slot: values, and why each null one is null. */
-struct rc_values {
-	bool null[NR_RC_METRICS];
-	double v[NR_RC_METRICS];
-	uint64_t bytes[NR_RC_METRICS];	/* the byte counts, exact */
-	char why[NR_RC_METRICS][RUN_COUNTERS_REASON];
+/*
+ * The text table's column order: the byte counts together. The JSON keeps
+ * the order of json.rst (and of watch), so the order is the one thing the
+ * two renderings of a socket do not share.
+ */
+static const enum rc_metric rc_text_order[NR_RC_METRICS] = {
+	RC_READ_BYTES, RC_WRITE_BYTES, RC_OFFCORE_BYTES, RC_READ_GBPS,
+	RC_WRITE_GBPS, RC_L1M_LAT, RC_LMR_LAT,
 };
-
-static void values(const struct run_counters *c, const struct rc_slot *s,
-		   const struct rc_socket *rs, struct rc_values *out)
-{
-	const struct group_state *imc = &rs->brk[GROUP_IMC];
-	const struct group_state *core = &rs->brk[GROUP_CORE];
-	char brk_imc[RUN_COUNTERS_REASON] = "", brk_core[RUN_COUNTERS_REASON] = "";
-	struct interval m;
-	unsigned int k;
-
-	memset(out, 0, sizeof(*out));
-	socket_metrics(c, s, rs, &m);
-	out->bytes[RC_READ_BYTES] = m.read_bytes;
-	out->bytes[RC_WRITE_BYTES] = m.write_bytes;
-	out->bytes[RC_OFFCORE_BYTES] = m.offcore_bytes;
-	out->v[RC_READ_BYTES] = m.have_read_bytes ? (double)m.read_bytes : NAN;
-	out->v[RC_WRITE_BYTES] = m.have_write_bytes ? (double)m.write_bytes : NAN;
-	out->v[RC_READ_GBPS] = m.read_gbps;
-	out->v[RC_WRITE_GBPS] = m.write_gbps;
-	out->v[RC_OFFCORE_BYTES] = m.have_offcore_bytes ?
-				   (double)m.offcore_bytes : NAN;
-	out->v[RC_L1M_LAT] = m.l1_miss_latency;
-	out->v[RC_LMR_LAT] = m.load_miss_real_latency;
-	if (imc->why != BREAK_NONE)
-		describe_break(imc, name_snapshot_attr(A(IMC_EPOCH)), brk_imc,
-			       sizeof(brk_imc));
-	if (core->why != BREAK_NONE)
-		describe_break(core, name_snapshot_attr(A(CORE_EPOCH)), brk_core,
-			       sizeof(brk_core));
-
-	for (k = 0; k < NR_RC_METRICS; k++) {
-		char *why = out->why[k];
-		size_t sz = sizeof(out->why[k]);
-		bool is_imc = k <= RC_WRITE_GBPS;
-
-		out->null[k] = !isfinite(out->v[k]);
-		if (!out->null[k])
-			continue;
-		if (rs->missing)
-			rc_say(why, sz, "socket %u was missing from a snapshot",
-			       rs->id);
-		else if (is_imc && brk_imc[0])
-			rc_say(why, sz, "%s", brk_imc);
-		else if (!is_imc && brk_core[0])
-			rc_say(why, sz, "%s", brk_core);
-		else if (is_imc && !snap_has(&rs->sum, k == RC_READ_BYTES ||
-					     k == RC_READ_GBPS ?
-					     A(DRAM_READ_BYTES) :
-					     A(DRAM_WRITE_BYTES)))
-			imc_absent(c, why, sz);
-		else if (is_imc)
-			rc_say(why, sz, "the interval has no length (the module sent no time)");
-		else if (k == RC_OFFCORE_BYTES)
-			core_absent(c, &c->offcore, MEMDIAG_CAPABILITY_OFFCORE,
-				    "offcore", why, sz);
-		else if (!snap_has(&rs->sum, A(L1D_PEND_MISS)) ||
-			 !snap_has(&rs->sum, A(L1_MISS)))
-			core_absent(c, &c->core, MEMDIAG_CAPABILITY_CORE_LATENCY,
-				    "load latency", why, sz);
-		else if (k == RC_LMR_LAT && !snap_has(&rs->sum, A(L1_MISS_ANY)) &&
-			 !snap_has(&rs->sum, A(LFB_HIT)))
-			core_absent(c, &c->core, MEMDIAG_CAPABILITY_CORE_LATENCY,
-				    "fill-buffer hit", why, sz);
-		else
-			rc_say(why, sz, "no load missed the L1 during the run");
-	}
-}
-
-/* Over all sockets: the totals, the volume ratios, and why null. */
-struct rc_totals {
-	bool have_read, have_write, have_offcore;
-	uint64_t read, write, offcore;
-	double ratio, offcore_ratio;
-	char why_read[RUN_COUNTERS_REASON + 32];
-	char why_write[RUN_COUNTERS_REASON + 32];
-	char why_offcore[RUN_COUNTERS_REASON + 32];
-	char why_ratio[RUN_COUNTERS_REASON + 32];
-	char why_offcore_ratio[RUN_COUNTERS_REASON + 32];
-};
-
-static void totals(const struct run_counters *c, const struct rc_slot *s,
-		   struct rc_totals *t)
-{
-	struct rc_values v;
-	size_t i;
-
-	memset(t, 0, sizeof(*t));
-	t->have_read = t->have_write = t->have_offcore = true;
-	for (i = 0; i < c->nr_sock; i++) {
-		values(c, s, &s->sock[i], &v);
-		if (t->have_read && v.null[RC_READ_BYTES]) {
-			t->have_read = false;
-			rc_say(t->why_read, sizeof(t->why_read), "socket %u: %s",
-			       s->sock[i].id, v.why[RC_READ_BYTES]);
-		}
-		if (t->have_write && v.null[RC_WRITE_BYTES]) {
-			t->have_write = false;
-			rc_say(t->why_write, sizeof(t->why_write), "socket %u: %s",
-			       s->sock[i].id, v.why[RC_WRITE_BYTES]);
-		}
-		if (t->have_offcore && v.null[RC_OFFCORE_BYTES]) {
-			t->have_offcore = false;
-			rc_say(t->why_offcore, sizeof(t->why_offcore),
-			       "socket %u: %s", s->sock[i].id,
-			       v.why[RC_OFFCORE_BYTES]);
-		}
-		t->read += v.bytes[RC_READ_BYTES];
-		t->write += v.bytes[RC_WRITE_BYTES];
-		t->offcore += v.bytes[RC_OFFCORE_BYTES];
-	}
-	t->ratio = t->offcore_ratio = NAN;
-	if (!s->have_traffic)
-		return;
-	if (!t->have_read || !t->have_write)
-		rc_say(t->why_ratio, sizeof(t->why_ratio), "%s",
-		       !t->have_read ? t->why_read : t->why_write);
-	else if (!s->traffic_bytes)
-		rc_say(t->why_ratio, sizeof(t->why_ratio),
-		       "the kernel moved no bytes");
-	else
-		t->ratio = ((double)t->read + (double)t->write) /
-			   (double)s->traffic_bytes;
-	if (!t->have_offcore)
-		rc_say(t->why_offcore_ratio, sizeof(t->why_offcore_ratio), "%s",
-		       t->why_offcore);
-	else if (!s->traffic_read_bytes)
-		rc_say(t->why_offcore_ratio, sizeof(t->why_offcore_ratio),
-		       "the kernel read no bytes");
-	else
-		t->offcore_ratio = (double)t->offcore /
-				   (double)s->traffic_read_bytes;
-}
-
-static bool socket_valid(const struct rc_socket *rs)
-{
-	return !rs->missing && rs->brk[GROUP_IMC].why == BREAK_NONE &&
-	       rs->brk[GROUP_CORE].why == BREAK_NONE;
-}
-
-/* Why @slot has no counters at all, or NULL when it has. */
-static const char *slot_reason(const struct run_counters *c, size_t slot)
-{
-	if (!c)
-		return "counters were not read for this run";
-	if (!c->on)
-		return c->reason;
-	if (slot >= c->nr_slot)
-		return "counters were not read for this kernel";
-	if (c->slot[slot].failed)
-		return c->slot[slot].why;
-	if (!c->slot[slot].intervals)
-		return "nothing was timed";
-	return NULL;
-}
 
 /* ---- output ---- */
+
+/* The notes under the table: each distinct reason once, with its columns. */
+struct notes {
+	char why[32][RUN_COUNTERS_REASON];
+	unsigned int cols[32];	/* bit per enum rc_metric */
+	size_t n;
+	bool more;
+};
+
+static void note(struct notes *ns, unsigned int k, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++) {
+		if (!strcmp(ns->why[i], why)) {
+			ns->cols[i] |= 1u << k;
+			return;
+		}
+	}
+	if (ns->n == ARRAY_SIZE(ns->why)) {
+		ns->more = true;
+		return;
+	}
+	snprintf(ns->why[ns->n], sizeof(ns->why[ns->n]), "%s", why);
+	ns->cols[ns->n++] = 1u << k;
+}
 
 static void json_u64(struct printer *p, const char *key, bool have, uint64_t v)
 {
@@ -286,27 +84,60 @@ static void json_u64(struct printer *p, const char *key, bool have, uint64_t v)
 		print_string(p, PRINT_JSON, key, "%s", NULL);
 }
 
-static void json_socket(struct printer *p, const struct run_counters *c,
-			const struct rc_slot *s, const struct rc_socket *rs)
+/*
+ * Metric @k of @v as each rendering shows it: its JSON value (null when
+ * null), or its text cell ('-' when null).
+ */
+static void metric_print(struct printer *p, const struct rc_values *v,
+			 unsigned int k)
 {
-	struct rc_values v;
-	unsigned int k;
+	const struct rc_col *col = &rc_names[k];
 
-	values(c, s, rs, &v);
-	print_open_object(p, NULL);
-	print_uint(p, PRINT_JSON, "socket", "%u", rs->id);
-	print_bool(p, PRINT_JSON, "valid", "%s", socket_valid(rs));
-	for (k = 0; k < NR_RC_METRICS; k++) {
-		if (k == RC_READ_BYTES || k == RC_WRITE_BYTES ||
-		    k == RC_OFFCORE_BYTES)
-			json_u64(p, rc_names[k].key, !v.null[k], v.bytes[k]);
-		else
-			print_double(p, PRINT_JSON, rc_names[k].key, "%f", v.v[k]);
+	if (v->null[k]) {
+		print_string(p, PRINT_JSON, col->key, "%s", NULL);
+		print_textf(p, " %*s", col->width, "-");
+		return;
 	}
+	if (col->bytes)
+		print_u64(p, PRINT_JSON, col->key, "%" PRIu64, v->bytes[k]);
+	else
+		print_double(p, PRINT_JSON, col->key, "%f", v->v[k]);
+	print_textf(p, " %*.*f", col->width, col->prec, v->v[k] / col->scale);
+}
+
+/*
+ * One socket of slot @s: an object of the result's "sockets" with the
+ * reasons of its nulls, or a row of the text table with the reasons
+ * going to @ns, the notes under it.
+ */
+static void socket_print(struct printer *p, const struct run_counters *c,
+			 const struct rc_slot *s, const struct rc_socket *rs,
+			 struct notes *ns)
+{
+	char buf[RUN_COUNTERS_REASON + 32];
+	struct rc_values v;
+	unsigned int i, k;
+
+	rc_values(c, s, rs, &v);
+	print_open_object(p, NULL);
+	print_string(p, PRINT_TEXT, NULL, "%-8s", s->label);
+	print_uint(p, PRINT_ANY, "socket", " %4u", rs->id);
+	print_bool(p, PRINT_JSON, "valid", "%s", rc_socket_valid(rs));
+	print_double(p, PRINT_TEXT, NULL, " %9.4f", (double)s->ns / 1e9);
+	for (i = 0; i < NR_RC_METRICS; i++)
+		metric_print(p, &v, p->json ? i : rc_text_order[i]);
+	print_textf(p, "\n");
 	print_open_object(p, "null_reasons");
-	for (k = 0; k < NR_RC_METRICS; k++)
-		if (v.null[k])
-			print_string(p, PRINT_JSON, rc_names[k].key, "%s", v.why[k]);
+	for (k = 0; k < NR_RC_METRICS; k++) {
+		if (!v.null[k])
+			continue;
+		print_string(p, PRINT_JSON, rc_names[k].key, "%s", v.why[k]);
+		if (ns && !p->json) {
+			rc_say(buf, sizeof(buf), "socket %u: %s", rs->id,
+			       v.why[k]);
+			note(ns, k, buf);
+		}
+	}
 	print_close_object(p);
 	print_close_object(p);
 }
@@ -314,12 +145,14 @@ static void json_socket(struct printer *p, const struct run_counters *c,
 void run_counters_json(struct printer *p, const struct run_counters *c,
 		       size_t slot)
 {
-	const char *reason = slot_reason(c, slot);
+	const char *reason = rc_slot_reason(c, slot);
 	const struct rc_slot *s;
 	struct rc_totals t;
 	bool valid = true;
 	size_t i;
 
+	if (!p->json)	/* the text: in the table after the results */
+		return;
 	if (reason) {
 		print_string(p, PRINT_JSON, "counters", "%s", NULL);
 		print_string(p, PRINT_JSON, "counters_reason", "%s", reason);
@@ -327,8 +160,8 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
 	}
 	s = &c->slot[slot];
 	for (i = 0; i < c->nr_sock; i++)
-		valid &= socket_valid(&s->sock[i]);
-	totals(c, s, &t);
+		valid &= rc_socket_valid(&s->sock[i]);
+	rc_totals(c, s, &t);
 	print_open_object(p, "counters");
 	json_u64(p, "interval_ns", s->ns != 0, s->ns);
 	print_double(p, PRINT_JSON, "interval_s", "%f",
@@ -364,94 +197,41 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
 	print_close_object(p);
 	print_open_array(p, "sockets");
 	for (i = 0; i < c->nr_sock; i++)
-		json_socket(p, c, s, &s->sock[i]);
+		socket_print(p, c, s, &s->sock[i], NULL);
 	print_close_array(p);
 	print_close_object(p);
 	print_string(p, PRINT_JSON, "counters_reason", "%s", NULL);
-}
-
-/* The notes under the table: each distinct reason once, with its columns. */
-struct notes {
-	char why[32][RUN_COUNTERS_REASON];
-	unsigned int cols[32];	/* bit per enum rc_metric */
-	size_t n;
-	bool more;
-};
-
-static void note(struct notes *ns, unsigned int k, const char *why)
-{
-	size_t i;
-
-	for (i = 0; i < ns->n; i++) {
-		if (!strcmp(ns->why[i], why)) {
-			ns->cols[i] |= 1u << k;
-			return;
-		}
-	}
-	if (ns->n == ARRAY_SIZE(ns->why)) {
-		ns->more = true;
-		return;
-	}
-	snprintf(ns->why[ns->n], sizeof(ns->why[ns->n]), "%s", why);
-	ns->cols[ns->n++] = 1u << k;
-}
-
-static void text_cell(struct printer *p, const struct rc_values *v,
-		      unsigned int k, int width, int prec, double scale)
-{
-	if (v->null[k])
-		print_textf(p, " %*s", width, "-");
-	else
-		print_textf(p, " %*.*f", width, prec, v->v[k] / scale);
 }
 
 /* One row per socket of each slot; the nulls go to @ns. */
 static void text_rows(struct printer *p, const struct run_counters *c,
 		      const char *what, struct notes *ns)
 {
-	char buf[RUN_COUNTERS_REASON + 32];
-	struct rc_values v;
 	bool any = false;
-	size_t i, j;
 	unsigned int k;
+	size_t i, j;
 
 	for (i = 0; i < c->nr_slot; i++)
-		any |= !slot_reason(c, i);
+		any |= !rc_slot_reason(c, i);
 	if (any) {
 		print_textf(p, "counters over %s, per socket (MB: 10^6 bytes; cyc: core cycles):\n",
 			    c->span ? c->span : "the timed part");
-		print_textf(p, "%-8s %4s %9s %10s %10s %10s %8s %8s %8s %8s\n",
-			    what, "sock", "time_s", "rd_MB", "wr_MB", "ocr_MB",
-			    "rd_GB/s", "wr_GB/s", "l1m_cyc", "lmr_cyc");
+		print_textf(p, "%-8s %4s %9s", what, "sock", "time_s");
+		for (k = 0; k < NR_RC_METRICS; k++)
+			print_textf(p, " %*s", rc_names[rc_text_order[k]].width,
+				    rc_names[rc_text_order[k]].col);
+		print_textf(p, "\n");
 	}
 	for (i = 0; i < c->nr_slot; i++) {
 		const struct rc_slot *s = &c->slot[i];
-		const char *reason = slot_reason(c, i);
+		const char *reason = rc_slot_reason(c, i);
 
 		if (reason) {
 			print_textf(p, "%-8s no counters: %s\n", s->label, reason);
 			continue;
 		}
-		for (j = 0; j < c->nr_sock; j++) {
-			values(c, s, &s->sock[j], &v);
-			print_textf(p, "%-8s %4u %9.4f", s->label, s->sock[j].id,
-				    (double)s->ns / 1e9);
-			text_cell(p, &v, RC_READ_BYTES, 10, 1, 1e6);
-			text_cell(p, &v, RC_WRITE_BYTES, 10, 1, 1e6);
-			text_cell(p, &v, RC_OFFCORE_BYTES, 10, 1, 1e6);
-			text_cell(p, &v, RC_READ_GBPS, 8, 2, 1);
-			text_cell(p, &v, RC_WRITE_GBPS, 8, 2, 1);
-			text_cell(p, &v, RC_L1M_LAT, 8, 1, 1);
-			text_cell(p, &v, RC_LMR_LAT, 8, 1, 1);
-			print_textf(p, "\n");
-			for (k = 0; ns && k < NR_RC_METRICS; k++) {
-				if (!v.null[k])
-					continue;
-				rc_say(buf, sizeof(buf), "socket %u: %s",
-				       s->sock[j].id, v.why[k]);
-				note(ns, k, buf);
-			}
-		}
+		for (j = 0; j < c->nr_sock; j++)
+			socket_print(p, c, s, &s->sock[j], ns);
 	}
 }
 
@@ -464,16 +244,16 @@ static void text_volume(struct printer *p, const struct run_counters *c,
 	bool any = false;
 
 	for (i = 0; i < c->nr_slot; i++)
-		any |= !slot_reason(c, i) && c->slot[i].have_traffic;
+		any |= !rc_slot_reason(c, i) && c->slot[i].have_traffic;
 	if (!any)
 		return;
 	print_textf(p, "volume check (IMC read+write bytes / computed bytes with write-allocate):");
 	for (i = 0; i < c->nr_slot; i++) {
 		const struct rc_slot *s = &c->slot[i];
 
-		if (slot_reason(c, i) || !s->have_traffic)
+		if (rc_slot_reason(c, i) || !s->have_traffic)
 			continue;
-		totals(c, s, &t);
+		rc_totals(c, s, &t);
 		if (isnan(t.ratio))
 			print_textf(p, "%s %s -", n++ ? "," : "", s->label);
 		else
@@ -516,8 +296,11 @@ void run_counters_text(struct printer *p, const struct run_counters *c,
 {
 	struct notes *ns;
 
+	if (p->json)	/* the JSON has them in each result */
+		return;
 	if (!c || !c->on) {
-		print_textf(p, "counters: unavailable: %s\n", slot_reason(c, 0));
+		print_textf(p, "counters: unavailable: %s\n",
+			    rc_slot_reason(c, 0));
 		return;
 	}
 	ns = calloc(1, sizeof(*ns));
@@ -554,7 +337,7 @@ void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
 	for (k = 0; k < NR_RC_METRICS; k++)
 		fprintf(f, ",%s", rc_names[k].key);
 	fputs("\n", f);
-	if (slot_reason(c, slot)) {
+	if (rc_slot_reason(c, slot)) {
 		/* the lead columns still say something: every other is null */
 		fprintf(f, "%s%s,,", lead ? lead : "", lead ? "," : "");
 		for (k = 0; k < NR_RC_METRICS; k++)
@@ -564,9 +347,10 @@ void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
 	}
 	s = &c->slot[slot];
 	for (i = 0; i < c->nr_sock; i++) {
-		values(c, s, &s->sock[i], &v);
+		rc_values(c, s, &s->sock[i], &v);
 		fprintf(f, "%s%s%u,%s,", lead ? lead : "", lead ? "," : "",
-			s->sock[i].id, socket_valid(&s->sock[i]) ? "true" : "false");
+			s->sock[i].id,
+			rc_socket_valid(&s->sock[i]) ? "true" : "false");
 		if (s->ns)
 			fprintf(f, "%" PRIu64, s->ns);
 		for (k = 0; k < NR_RC_METRICS; k++)
@@ -578,5 +362,5 @@ void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
 /* Why @slot has no counters, or NULL: for a command that says it itself. */
 const char *run_counters_reason(const struct run_counters *c, size_t slot)
 {
-	return slot_reason(c, slot);
+	return rc_slot_reason(c, slot);
 }
