@@ -47,9 +47,10 @@ same "commands are the command table" "$cmds" "$(complete_words '')"
 same "commands after a global option" "$cmds" "$(complete_words -j '')"
 
 # every long option of every getopt table in userspace/ (the global one
-# included; run's kernel options are rows of run_kopts[]), as --name
+# included; run's kernel options are rows of run_kopts[], the options every
+# command takes rows of opts.c's common[]), as --name
 longopts=$(find "$src" -name '*.c' -exec awk '
-	/struct (option|run_kopt) [a-z_]*\[\] = \{/ { on = 1; next }
+	/struct (option|run_kopt|common_opt) [a-z_]*\[\] = \{/ { on = 1; next }
 	on && /^[ \t]*\};/ { on = 0 }
 	on && match($0, /\{ "[a-z][a-z0-9-]*"/) {
 		print "--" substr($0, RSTART + 3, RLENGTH - 4) }' {} + | sort -u)
