@@ -3,8 +3,9 @@
  * imc_find.c - find every memory controller channel's PMON box at load and
  * tell which socket it belongs to: PCI devices (Haswell-EP to Cascade
  * Lake-SP), MMIO imc_boxes behind a PCI BAR (Ice Lake-SP) or the PMON
- * discovery tables (Sapphire/Emerald Rapids). Firmware tables are input:
- * every read is bounded by its mapping.
+ * discovery tables (Sapphire/Emerald Rapids with the UBOX's bus map,
+ * Granite Rapids and Sierra Forest by the table device's locality).
+ * Firmware tables are input: every read is bounded by its mapping.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -244,10 +245,20 @@ static bool regs_fit(unsigned int ctl0, unsigned int ctr0)
 	       ctr0 + last * imc_type->ctr_stride + sizeof(u64) <= imc_type->box_size;
 }
 
+/* Boxes of @socket found so far: a socket may have a table per die. */
+static unsigned int socket_boxes(int socket)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < imc_n_boxes; i++)
+		n += imc_boxes[i].socket == socket;
+	return n;
+}
+
 /* Parse one PMON discovery table and add its IMC units of @socket. */
 static void parse_discovery(u64 phys, int socket)
 {
-	unsigned int stride, units, i, chan = 0;
+	unsigned int stride, units, i, chan = socket_boxes(socket);
 	void *map;
 	u64 q0;
 
@@ -316,13 +327,31 @@ static int bar_address(const struct memdiag_pci *pci, unsigned int bir,
 	return *phys ? 0 : -EINVAL;
 }
 
+/*
+ * The socket of a discovery table's device: by the UBOX's bus map
+ * (Sapphire/Emerald Rapids), or (Granite Rapids on, which has no such
+ * UBOX) by the CPUs local to the device; where the platform cannot tell,
+ * the kernel's fallback: tables belong to sockets in the order found
+ * (uncore_discovery.c get_device_die_id()), counted in @order.
+ */
+static int table_socket(const struct memdiag_pci *pci, int *order)
+{
+	int s = -1;
+
+	if (imc_desc->socket_map == MEMDIAG_IMC_MAP_UBOX)
+		return bus_socket(pci);
+	if (plat()->pci_socket)
+		s = plat()->pci_socket(pci);
+	return s >= 0 ? s : (*order)++;
+}
+
 /* Sapphire Rapids on: PMON discovery tables behind a DVSEC capability. */
 static void find_discovery_boxes(void)
 {
 	struct memdiag_pci pci;
 	unsigned int idx, ttl;
 	u32 hdr, id, bir;
-	int pos;
+	int pos, order = 0;
 	u64 phys;
 
 	for (idx = 0; !plat()->pci_get(0xffff, idx, &pci); idx++) {
@@ -335,7 +364,7 @@ static void find_discovery_boxes(void)
 			    (id & 0xffff) == DVSEC_ID_PMON &&
 			    !plat()->pci_read(&pci, pos + DVSEC_BIR_REG, &bir) &&
 			    !bar_address(&pci, bir & 7, &phys))
-				parse_discovery(phys, bus_socket(&pci));
+				parse_discovery(phys, table_socket(&pci, &order));
 			pos = hdr >> 20;
 		}
 		plat()->pci_put(&pci);

@@ -79,6 +79,13 @@ struct memdiag_platform_ops {
 			u32 *val);
 	int (*pci_write)(const struct memdiag_pci *pci, unsigned int off,
 			 u32 val);
+	/*
+	 * The socket (logical package) of the CPUs local to @pci: on
+	 * hardware that of an online CPU of the device's NUMA node, as the
+	 * kernel's uncore_device_to_die() finds a discovery table's die;
+	 * -1 when the platform cannot tell (no NUMA information).
+	 */
+	int (*pci_socket)(const struct memdiag_pci *pci);
 
 	/*
 	 * Map @len bytes of MMIO at physical address @phys; NULL if nothing

@@ -6,6 +6,7 @@
 #include <linux/smp.h>
 #include <linux/io.h>
 #include <linux/string.h>
+#include <linux/topology.h>
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
@@ -97,6 +98,21 @@ static int hw_pci_write(const struct memdiag_pci *pci, unsigned int off,
 	return pcibios_err_to_errno(pci_write_config_dword(pci->priv, off, val));
 }
 
+static int hw_pci_socket(const struct memdiag_pci *pci)
+{
+	struct pci_dev *dev = pci->priv;
+	int node = pcibus_to_node(dev->bus);
+	unsigned int cpu;
+
+	if (node == NUMA_NO_NODE)
+		return -1;
+	cpu = cpumask_first_and(cpumask_of_node(node), cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		return -1;
+	/* memdiag numbers sockets by logical package (topology.c) */
+	return topology_logical_package_id(cpu);
+}
+
 static void *hw_mmio_map(u64 phys, size_t len)
 {
 	return (void __force *)ioremap(phys, len);
@@ -134,6 +150,7 @@ const struct memdiag_platform_ops memdiag_hw_platform = {
 	.pci_put	= hw_pci_put,
 	.pci_read	= hw_pci_read,
 	.pci_write	= hw_pci_write,
+	.pci_socket	= hw_pci_socket,
 	.mmio_map	= hw_mmio_map,
 	.mmio_unmap	= hw_mmio_unmap,
 	.mmio_read	= hw_mmio_read,

@@ -78,6 +78,17 @@ static const struct memdiag_imc_event spr_cas[] = {
 	CAS("UNC_M_CAS_COUNT.WR", 0x05, 0xf0, WRITE),
 };
 
+/*
+ * Granite Rapids and Sierra Forest (DDR5): CAS per sub-channel, two
+ * schedulers per channel box; a channel's bytes are both sub-channels'.
+ */
+static const struct memdiag_imc_event gnr_cas[] = {
+	CAS("UNC_M_CAS_COUNT_SCH0.RD", 0x05, 0xcf, READ),
+	CAS("UNC_M_CAS_COUNT_SCH1.RD", 0x06, 0xcf, READ),
+	CAS("UNC_M_CAS_COUNT_SCH0.WR", 0x05, 0xf0, WRITE),
+	CAS("UNC_M_CAS_COUNT_SCH1.WR", 0x06, 0xf0, WRITE),
+};
+
 #define UBOX(dev, node, map, rev)					\
 	.socket_map = MEMDIAG_IMC_MAP_UBOX, .ubox_device = dev,		\
 	.ubox_nodeid = node, .ubox_gidnidmap = map, .ubox_reverse = rev
@@ -112,6 +123,18 @@ static const struct memdiag_imc_desc icx_imc = {
 static const struct memdiag_imc_desc spr_imc = {
 	.box = &generic_mmio_box, .events = spr_cas, .n_events = ARRAY_SIZE(spr_cas),
 	UBOX(0x3250, 0xc0, 0xd4, true),
+	.discovery_type = 6,
+};
+
+/*
+ * Granite Rapids on: no UBOX maps buses to packages (gnr_uncore_init has
+ * no pci2phy map); each discovery table's device belongs to the socket of
+ * its local CPUs, as uncore_discovery.c's get_device_die_id() decides.
+ */
+static const struct memdiag_imc_desc gnr_imc = {
+	.box = &generic_mmio_box,
+	.events = gnr_cas, .n_events = ARRAY_SIZE(gnr_cas),
+	.socket_map = MEMDIAG_IMC_MAP_LOCAL,
 	.discovery_type = 6,
 };
 
@@ -187,10 +210,6 @@ static const struct memdiag_core_event srf_core[MEMDIAG_EV_NR] = {
 	.gp_counters_min = gp
 #define INTEL(n, m, s0, s1, dir)	INTEL_GP(n, m, s0, s1, dir, 4)
 
-#define XEON6_NO_IMC							\
-	.imc_reason =							\
-		"Xeon 6 memory controllers are not yet supported (discovery tables without the UBOX socket map)"
-
 const struct memdiag_uarch memdiag_uarch_table[] = {
 	{ INTEL("Haswell-EP", 0x3f, 0, 0xf, "haswellx"),
 	  .imc = &hswep_imc, .core = hswep_core },
@@ -213,11 +232,11 @@ const struct memdiag_uarch memdiag_uarch_table[] = {
 	 * offcore value, which 6.12's JSON lacks by name.
 	 */
 	{ INTEL("Granite Rapids", 0xad, 0, 0xf, "graniterapids"),
-	  .core = spr_core, XEON6_NO_IMC },
+	  .core = spr_core, .imc = &gnr_imc },
 	{ INTEL("Granite Rapids-D", 0xae, 0, 0xf, "graniterapids"),
-	  .core = spr_core, XEON6_NO_IMC },
+	  .core = spr_core, .imc = &gnr_imc },
 	{ INTEL_GP("Sierra Forest", 0xaf, 0, 0xf, "sierraforest", 1),
-	  .core = srf_core, XEON6_NO_IMC,
+	  .core = srf_core, .imc = &gnr_imc,
 	  .latency_reason =
 		"Sierra Forest's Crestmont E-cores have no L1D_PEND_MISS.PENDING (perf's sierraforest JSON), which both latency metrics need",
 	  .offcore_reason =

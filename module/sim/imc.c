@@ -148,19 +148,39 @@ static u64 kinds_sum(u8 kinds, const u64 *d)
 	u64 sum = 0;
 	unsigned int k;
 
-	for (k = 0; k < MDSIM_IMC_NR; k++)
+	for (k = 0; k < MDSIM_IMC_KINDS; k++)
 		if (kinds & BIT(k))
 			sum += d[k];
 	return sum;
 }
 
-/* Add @d[kind] events to every counter of @b that counts them. */
+/*
+ * Split @d's CAS between the two sub-channels: of a channel's n CAS so
+ * far, sub-channel 0 has (n + 1) / 2 and sub-channel 1 n / 2.
+ */
+static void split_sch(struct mdsim_box *b, u64 *d)
+{
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		u64 old = b->cas[k], new = old + d[MDSIM_K_CAS_RD + k];
+
+		b->cas[k] = new;
+		d[MDSIM_K_CAS_RD_SCH0 + 2 * k] = (new + 1) / 2 - (old + 1) / 2;
+		d[MDSIM_K_CAS_RD_SCH1 + 2 * k] = new / 2 - old / 2;
+	}
+}
+
+/* Add @d[kind] (kinds with a clock) events to @b's counters that count them. */
 static void box_add(struct mdsim_box *b, const u64 *d)
 {
+	u64 all[MDSIM_IMC_KINDS];
 	unsigned int i;
 
+	memcpy(all, d, MDSIM_IMC_NR * sizeof(*d));
+	split_sch(b, all);
 	for (i = 0; i < MDSIM_BOX_CTRS; i++)
-		b->ctr[i] = (b->ctr[i] + kinds_sum(ctr_kinds(b, i), d)) &
+		b->ctr[i] = (b->ctr[i] + kinds_sum(ctr_kinds(b, i), all)) &
 			    MDSIM_CTR_MASK;
 	if (!(b->box_ctl & mdsim.ua->box_frz) && (b->fixed_ctl & FIXED_EN))
 		b->fixed_ctr = (b->fixed_ctr + d[MDSIM_K_DCLK]) & MDSIM_CTR_MASK;

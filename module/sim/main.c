@@ -49,7 +49,7 @@ static const struct kernel_param_ops uarch_ops = {
 };
 
 module_param_cb(uarch, &uarch_ops, NULL, 0444);
-MODULE_PARM_DESC(uarch, "generation to model: skx (default), icx, spr, gnr or srf (the last two: core side only)");
+MODULE_PARM_DESC(uarch, "generation to model: skx (default), icx, spr, gnr or srf");
 
 static int cpuhp_state;
 
@@ -133,6 +133,7 @@ const struct memdiag_platform_ops memdiag_sim_platform = {
 	.pci_put	= mdsim_pci_put,
 	.pci_read	= mdsim_pci_read,
 	.pci_write	= mdsim_pci_write,
+	.pci_socket	= mdsim_pci_socket,
 	.mmio_map	= mdsim_mmio_map,
 	.mmio_unmap	= mdsim_mmio_unmap,
 	.mmio_read	= mdsim_mmio_read,

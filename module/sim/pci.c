@@ -175,6 +175,17 @@ void mdsim_pci_put(struct memdiag_pci *pci)
 	pci->priv = NULL;
 }
 
+/*
+ * The socket of the CPUs local to a function: the socket the sim put it
+ * on, as a real platform tells by the device's NUMA node.
+ */
+int mdsim_pci_socket(const struct memdiag_pci *pci)
+{
+	const struct mdsim_fn *fn = pci->priv;
+
+	return fn ? fn->socket : -1;
+}
+
 static struct mdsim_cfg *fn_cfg(struct mdsim_fn *fn, unsigned int off)
 {
 	unsigned int i;

@@ -89,7 +89,16 @@ enum mdsim_imc_kind {
 	MDSIM_K_CAS_RD,
 	MDSIM_K_CAS_WR,
 	MDSIM_K_DCLK,
-	MDSIM_IMC_NR
+	MDSIM_IMC_NR,		/* the kinds with a clock */
+	/*
+	 * DDR5 (Granite Rapids on): a channel's CAS alternate between its
+	 * two sub-channels, so each counts half, the first the odd one out.
+	 */
+	MDSIM_K_CAS_RD_SCH0 = MDSIM_IMC_NR,
+	MDSIM_K_CAS_RD_SCH1,
+	MDSIM_K_CAS_WR_SCH0,
+	MDSIM_K_CAS_WR_SCH1,
+	MDSIM_IMC_KINDS
 };
 
 /* Per-socket rates, set through debugfs. */
@@ -204,6 +213,7 @@ struct mdsim_box {
 	u64 ctr[MDSIM_BOX_CTRS], fixed_ctr;
 	struct mdsim_clock clk[MDSIM_IMC_NR];
 	u64 last[MDSIM_IMC_NR];		/* clock values at the last advance */
+	u64 cas[2];			/* CAS reads, writes since load */
 	u64 written;			/* bit per layout register */
 };
 
@@ -330,6 +340,7 @@ int mdsim_imc_inject(unsigned int socket, enum mdsim_imc_kind kind,
 /* pci.c: the uncore PCI functions */
 int mdsim_pci_init(void);
 void mdsim_pci_exit(void);
+int mdsim_pci_socket(const struct memdiag_pci *pci);
 int mdsim_pci_get(u16 device, unsigned int index, struct memdiag_pci *pci);
 void mdsim_pci_put(struct memdiag_pci *pci);
 int mdsim_pci_read(const struct memdiag_pci *pci, unsigned int off, u32 *val);

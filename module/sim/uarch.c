@@ -64,6 +64,16 @@ static const struct mdsim_imc_event spr_imc[] = {
 	{ 0x05, 0xcf, RD }, { 0x05, 0xf0, WR }, { 0x05, 0xff, RD | WR },
 };
 
+#define SCH(x)	BIT(MDSIM_K_CAS_##x)
+
+/* UNC_M_CAS_COUNT_SCH0/SCH1.RD, .WR and .ALL: one event per sub-channel */
+static const struct mdsim_imc_event gnr_imc[] = {
+	{ 0x05, 0xcf, SCH(RD_SCH0) }, { 0x05, 0xf0, SCH(WR_SCH0) },
+	{ 0x05, 0xff, SCH(RD_SCH0) | SCH(WR_SCH0) },
+	{ 0x06, 0xcf, SCH(RD_SCH1) }, { 0x06, 0xf0, SCH(WR_SCH1) },
+	{ 0x06, 0xff, SCH(RD_SCH1) | SCH(WR_SCH1) },
+};
+
 /* SNB-EP style box in a channel's config space (skx) */
 static const struct mdsim_box_reg cfg_box_regs[] = {
 	/* 48-bit counters: two dwords each */
@@ -119,6 +129,11 @@ static const struct mdsim_fn_desc spr_fns[] = {
 	{ MDSIM_FN_DISC, 0x09a7, 0, 1 },
 };
 
+/* Granite Rapids: the discovery table and no UBOX to map buses */
+static const struct mdsim_fn_desc gnr_fns[] = {
+	{ MDSIM_FN_DISC, 0x09a7, 0, 1 },
+};
+
 /*
  * Sapphire Rapids discovery table: the eight IMC units (type 6) mixed with
  * CHA (type 0) and IIO (type 1) units reached by MSR, so that a reader has
@@ -133,6 +148,18 @@ static const struct mdsim_disc_unit spr_units[] = {
 	MSR_UNIT(1, 0, 0x3000),
 	IMC_UNIT(4), IMC_UNIT(5), IMC_UNIT(6), IMC_UNIT(7),
 	MSR_UNIT(1, 1, 0x3010),
+};
+
+/*
+ * Granite Rapids: the same IMC units (type 6) among units of types the
+ * kernel's gnr_uncores[] lists (CHA 0, IIO 1, UBOX 5 by MSR); the non-IMC
+ * units are the sim's choice.
+ */
+static const struct mdsim_disc_unit gnr_units[] = {
+	MSR_UNIT(0, 0, 0x2000), MSR_UNIT(5, 0, 0x2fd0),
+	IMC_UNIT(0), IMC_UNIT(1), IMC_UNIT(2), IMC_UNIT(3),
+	MSR_UNIT(1, 0, 0x3000),
+	IMC_UNIT(4), IMC_UNIT(5), IMC_UNIT(6), IMC_UNIT(7),
 };
 
 /* SNB-EP style box control: reset controls, reset counters, freeze, freeze enable */
@@ -165,38 +192,44 @@ static const struct mdsim_uarch icx = {
 	.imc_events = icx_imc, .n_imc_events = ARRAY_SIZE(icx_imc),
 };
 
-/* "Generic" box control: freeze is bit 0; counters need no enable bit */
+/* Golden Cove's core PMU (Sapphire Rapids on) */
+#define GLC_CORE							\
+	.version = 5, .n_gp = 8,					\
+	.global_ctrl_extra = BIT_ULL(48),				\
+	.rsp_mask = 0x3fffffffffULL,					\
+	.rsp_local_dram = 0x104004477ULL,				\
+	.core_events = spr_core, .n_core_events = ARRAY_SIZE(spr_core)
+
+/* Boxes in discovery tables, "generic" box control: freeze is bit 0; counters need no enable bit */
+#define GENERIC_BOX							\
+	.imc = MDSIM_IMC_DISCOVERY, .n_chans = 8, .layout = &mmio_box,	\
+	.box_rst_ctrl = BIT(8), .box_rst_ctrs = BIT(9),			\
+	.box_frz = BIT(0), .box_keep = BIT(0), .ctl_en = 0
+
 static const struct mdsim_uarch spr = {
 	.name = "spr", .model = 0x8f, .stepping = 8,
-	.version = 5, .n_gp = 8,
-	.global_ctrl_extra = BIT_ULL(48),
-	.rsp_mask = 0x3fffffffffULL,
-	.rsp_local_dram = 0x104004477ULL,
-	.core_events = spr_core, .n_core_events = ARRAY_SIZE(spr_core),
-	.imc = MDSIM_IMC_DISCOVERY,
+	GLC_CORE, GENERIC_BOX,
 	.fns = spr_fns, .n_fns = ARRAY_SIZE(spr_fns),
-	.n_chans = 8, .layout = &mmio_box,
-	.box_rst_ctrl = BIT(8), .box_rst_ctrs = BIT(9),
-	.box_frz = BIT(0), .box_keep = BIT(0), .ctl_en = 0,
 	.imc_events = spr_imc, .n_imc_events = ARRAY_SIZE(spr_imc),
 	.units = spr_units, .n_units = ARRAY_SIZE(spr_units),
 };
 
 /*
- * Xeon 6, core side only: Granite Rapids' Redwood Cove counts as SPR's
- * Golden Cove (perf's graniterapids JSON, the kernel's intel_rwc_extra_regs
+ * Xeon 6: Granite Rapids' Redwood Cove counts as SPR's Golden Cove
+ * (perf's graniterapids JSON, the kernel's intel_rwc_extra_regs
  * OFFCORE_RSP mask); Sierra Forest's Crestmont as above, its OFFCORE_RSP
- * mask from intel_cmt_extra_regs. Neither models a memory controller yet:
- * no PCI function, no channel box. Steppings are the sim's choice.
+ * mask from intel_cmt_extra_regs. Both have the same IMC boxes (the
+ * kernel's gnr_uncore_init serves both), found through discovery tables
+ * alone, each counting CAS per sub-channel. Steppings are the sim's choice.
  */
+#define XEON6_IMC							\
+	GENERIC_BOX, .fns = gnr_fns, .n_fns = ARRAY_SIZE(gnr_fns),	\
+	.imc_events = gnr_imc, .n_imc_events = ARRAY_SIZE(gnr_imc),	\
+	.units = gnr_units, .n_units = ARRAY_SIZE(gnr_units)
+
 static const struct mdsim_uarch gnr = {
 	.name = "gnr", .model = 0xad, .stepping = 1,
-	.version = 5, .n_gp = 8,
-	.global_ctrl_extra = BIT_ULL(48),
-	.rsp_mask = 0x3fffffffffULL,
-	.rsp_local_dram = 0x104004477ULL,
-	.core_events = spr_core, .n_core_events = ARRAY_SIZE(spr_core),
-	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+	GLC_CORE, XEON6_IMC,
 };
 
 static const struct mdsim_uarch srf = {
@@ -204,7 +237,7 @@ static const struct mdsim_uarch srf = {
 	.version = 5, .n_gp = 8,
 	.rsp_mask = 0x800ff3ffffffffffULL,
 	.core_events = srf_core, .n_core_events = ARRAY_SIZE(srf_core),
-	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+	XEON6_IMC,
 };
 
 const struct mdsim_uarch * const mdsim_uarchs[] = { &skx, &icx, &spr, &gnr, &srf };

@@ -19,6 +19,8 @@ pmu = os.path.join(ksrc, 'tools/perf/pmu-events/arch/x86')
 intel = os.path.join(ksrc, 'arch/x86/events/intel')
 snbep = open(os.path.join(intel, 'uncore_snbep.c')).read()
 disc_h = open(os.path.join(intel, 'uncore_discovery.h')).read()
+uncore_c = open(os.path.join(intel, 'uncore.c')).read()
+fam_h = open(os.path.join(ksrc, 'arch/x86/include/asm/intel-family.h')).read()
 # the IMC code as one text: the box programming (imc.c), where the boxes
 # are found (imc_find.c) and what the two share (imc.h)
 imc_c = ''.join(open(os.path.join(top, 'module', f)).read()
@@ -85,6 +87,8 @@ GEN = {
     'icelakex': ('icx_uncore_pci_init', None, None),
     'sapphirerapids': ('spr_uncore_pci_init', None, None),
     'emeraldrapids': ('spr_uncore_pci_init', None, None),
+    'graniterapids': ('gnr_uncore_pci_init', None, None),
+    'sierraforest': ('gnr_uncore_pci_init', None, None),
 }
 
 
@@ -96,6 +100,46 @@ def func_body(name):
 def table_body(name):
     m = re.search(r'%s\[\]\s*=\s*\{(.*?)\n\};' % name, snbep, re.S)
     return m.group(1) if m else ''
+
+
+def block(pattern, text):
+    """The body of the C initialiser whose opening matches @pattern."""
+    m = re.search(pattern + r'\s*=\s*\{(.*?)\n\};', text, re.S)
+    return m.group(1) if m else ''
+
+
+def check_local_map(n, model, imc):
+    """A row without the UBOX map: the kernel drives this model's uncore
+    through discovery tables with no PCI bus-to-socket map, and its IMC
+    type (the discovery type's slot) names the row's events."""
+    fams = [m.group(1) for m in re.finditer(
+        r'#define\s+(INTEL_\w+)\s+IFM\(6,\s*0x([0-9A-Fa-f]+)\)', fam_h)
+        if int(m.group(2), 16) == model]
+    init = None
+    for f in fams:
+        m = re.search(r'X86_MATCH_VFM\(%s,\s*&(\w+)\)' % f, uncore_c)
+        init = init or (m and m.group(1))
+    body = block(r'intel_uncore_init_fun\s+%s\s+__initconst' % init, uncore_c) if init else ''
+    pci = re.search(r'\.pci_init\s*=\s*(\w+)', body)
+    mmio = re.search(r'\.mmio_init\s*=\s*(\w+)', body)
+    check(init and re.search(r'\.use_discovery\s*=\s*true', body) and pci and 'pci2phy' not in func_body(pci.group(1)),
+          '%s: uncore.c drives model 0x%x (%s) by discovery tables (%s), no UBOX bus map'
+          % (n, model, ','.join(fams), init))
+    arr = mmio and re.search(r'UNCORE_ACCESS_MMIO,[^;]*?,\s*(\w+)\);', func_body(mmio.group(1)), re.S)
+    slots = [x.strip() for x in block(r'\*%s\[\w+\]' % arr.group(1), snbep).split(',')] if arr else []
+    t = slots[imc['discovery_type']] if imc['discovery_type'] < len(slots) else ''
+    check(t.startswith('&') and t.endswith('_imc'),
+          '%s: discovery type %d is the IMC in %s' % (n, imc['discovery_type'], arr and arr.group(1)),
+          'slot holds %r' % t)
+    descs = block(r'%s\[\]' % (block(r'intel_uncore_type\s+%s' % t[1:], snbep).split(
+        'event_descs')[-1].split('=')[-1].split(',')[0].strip() or 'none'), snbep) if t else ''
+    for e_ in imc['events']:
+        m = re.match(r'UNC_M_CAS_COUNT_SCH(\d)\.(RD|WR)$', e_['perf'])
+        name = m and 'cas_count_%s_sch%s' % ({'RD': 'read', 'WR': 'write'}[m.group(2)], m.group(1))
+        k = name and re.search(r'DESC\(%s,\s*"event=(0x[0-9a-f]+),umask=(0x[0-9a-f]+)"' % name, descs)
+        check(k and int(k.group(1), 16) == e_['event'] and int(k.group(2), 16) == e_['umask'],
+              '%s: %s is the kernel\'s %s in %s' % (n, e_['perf'], name, t[1:]),
+              str(k and k.group(0)))
 
 
 # Offcore values a row takes from a newer event list than 6.12's JSON: the
@@ -245,15 +289,18 @@ for r in rows:
 
     # UBOX: device id, registers and scan direction as the kernel maps buses
     init, ids, imc_const = GEN[d]
-    m = imc['socket_map'] == 'ubox' and re.search(r'snbep_pci2phy_map_init\((0x[0-9a-f]+),\s*(\w+),\s*(\w+),\s*(true|false)\)',
-                  func_body(init))
-    check(m and int(m.group(1), 16) == imc['ubox_device'] and
-          define(snbep, m.group(2)) == imc['ubox_nodeid'] and
-          define(snbep, m.group(3)) == imc['ubox_gidnidmap'] and
-          (m.group(4) == 'true') == imc['ubox_reverse'],
-          '%s: UBOX 8086:%04x node id 0x%x, GIDNIDMAP 0x%x, reverse %s as in %s'
-          % (n, imc['ubox_device'], imc['ubox_nodeid'], imc['ubox_gidnidmap'],
-             imc['ubox_reverse'], init), str(m and m.group(0)))
+    if imc['socket_map'] == 'local':
+        check_local_map(n, r['model'], imc)
+    else:
+        m = re.search(r'snbep_pci2phy_map_init\((0x[0-9a-f]+),\s*(\w+),\s*(\w+),\s*(true|false)\)',
+                      func_body(init))
+        check(m and int(m.group(1), 16) == imc['ubox_device'] and
+              define(snbep, m.group(2)) == imc['ubox_nodeid'] and
+              define(snbep, m.group(3)) == imc['ubox_gidnidmap'] and
+              (m.group(4) == 'true') == imc['ubox_reverse'],
+              '%s: UBOX 8086:%04x node id 0x%x, GIDNIDMAP 0x%x, reverse %s as in %s'
+              % (n, imc['ubox_device'], imc['ubox_nodeid'], imc['ubox_gidnidmap'],
+                 imc['ubox_reverse'], init), str(m and m.group(0)))
 
     if box['access'] == 'pci':
         body = table_body(ids)

@@ -4,8 +4,8 @@
 # checked through its debugfs files only: load-time refusal, the
 # poke/peek/regs formats, core counter rates, enable, reserved bits and
 # wrap, offcore response matching, CPU hotplug, the UBOX socket mapping,
-# IMC injection and rates, icx's MC base registers and spr's discovery
-# capability and table. Prints TAP.
+# IMC injection and rates, icx's MC base registers, spr's discovery
+# capability and table, and gnr's sub-channel CAS events. Prints TAP.
 #
 # Run in a test VM (two sockets):
 #   selftests/vm/run.sh --kernel KVER \
@@ -118,7 +118,7 @@ test_core() { # UARCH
 	case $u in
 	skx) evt=0x4301b7; rsp=0x604000491 ;;
 	icx) evt=0x4301b7; rsp=0x104000477 ;;
-	spr) evt=0x43012a; rsp=0x104004477 ;;
+	spr|gnr) evt=0x43012a; rsp=0x104004477 ;;
 	esac
 	echo 0 > $d/socket0/l1_miss_per_sec
 	for c in "${cpus0[@]}"; do
@@ -253,6 +253,37 @@ test_icx_mc() {
 		bash -c "echo 'mmio 0:8 0x0' > $d/peek"
 }
 
+# gnr: DDR5 sub-channels. A channel's CAS alternate between its two
+# schedulers: SCH0 (event 0x05) and SCH1 (0x06) each count half, SCH0 the
+# odd one out, and .ALL (umask 0xff) counts reads and writes.
+test_gnr_sch() {
+	local ch v0 v1 good=1 msg=
+	check "gnr: no UBOX (8086:3250) at 08.0 of socket 0's bus" \
+		test "$(peek pci 0000:85:08.0 0x0 2>/dev/null)" != 0x32508086
+	for ((ch = 0; ch < 8; ch++)); do
+		poke "mmio 0:$ch 0x40" 0xcf05
+		poke "mmio 0:$ch 0x44" 0xcf06
+		poke "mmio 0:$ch 0x48" 0xf005
+		poke "mmio 0:$ch 0x4c" 0xff06
+	done
+	echo "cas_rd 8008" > $d/socket0/inject
+	for ((ch = 0; ch < 8; ch++)); do
+		v0=$(($(peek "mmio 0:$ch 0x8"))); v1=$(($(peek "mmio 0:$ch 0x10")))
+		[ $v0 = 501 ] && [ $v1 = 500 ] || { good=; msg="$msg ch$ch=$v0+$v1"; }
+	done
+	if [ -n "$good" ]; then
+		ok "gnr: 1001 CAS reads of a channel are 501 on SCH0.RD and 500 on SCH1.RD"
+	else
+		not_ok "gnr: 1001 CAS reads of a channel are 501 on SCH0.RD and 500 on SCH1.RD" "$msg"
+	fi
+	echo "cas_wr 24" > $d/socket0/inject
+	check "gnr: 3 CAS writes of a channel: 2 on SCH0.WR, SCH1.ALL 500 reads + 1 write" \
+		test $(($(peek "mmio 0:0 0x18"))) = 2 -a $(($(peek "mmio 0:0 0x20"))) = 501
+	for ((ch = 0; ch < 8; ch++)); do
+		for v0 in 0x40 0x44 0x48 0x4c; do poke "mmio 0:$ch $v0" 0x0; done
+	done
+}
+
 test_spr_disc() {
 	local f="pci 0000:85:00.1" lo q0 q1 q2 stride units i imc=0 other=0 ids=
 	check "spr: the discovery function (8086:09a7) is at 85:00.1" \
@@ -308,7 +339,7 @@ test_regs_format() { # UARCH
 	check "$u: regs shows PMC0's current value" grep -qx "msr 0 0xc1 $(peek msr 0 0xc1)" $d/regs
 }
 
-for u in skx icx spr; do
+for u in skx icx spr gnr; do
 	if ! insmod "$ko" uarch=$u; then
 		not_ok "insmod memdiag_sim.ko uarch=$u"
 		continue
@@ -318,10 +349,11 @@ for u in skx icx spr; do
 		test "$(find $d -maxdepth 1 -name 'socket*' | wc -l)" = "${#pkgs[@]}"
 	test_core $u
 	test_hotplug $u
-	test_ubox $u
-	test_imc $u
+	[ $u = gnr ] || test_ubox $u
+	[ $u = gnr ] || test_imc $u
 	[ $u = icx ] && test_icx_mc
 	[ $u = spr ] && test_spr_disc
+	[ $u = gnr ] && test_gnr_sch
 	test_regs_format $u
 	check "$u: rmmod memdiag_sim" rmmod memdiag_sim
 	check "$u: rmmod removes the debugfs directory" test ! -e $d
