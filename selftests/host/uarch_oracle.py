@@ -20,6 +20,7 @@ intel = os.path.join(ksrc, 'arch/x86/events/intel')
 snbep = open(os.path.join(intel, 'uncore_snbep.c')).read()
 disc_h = open(os.path.join(intel, 'uncore_discovery.h')).read()
 uncore_c = open(os.path.join(intel, 'uncore.c')).read()
+disc_c = open(os.path.join(intel, 'uncore_discovery.c')).read()
 fam_h = open(os.path.join(ksrc, 'arch/x86/include/asm/intel-family.h')).read()
 # the IMC code as one text: the box programming (imc.c), where the boxes
 # are found (imc_find.c) and what the two share (imc.h)
@@ -345,6 +346,8 @@ for r in rows:
               '%s: IMC discovery type equals UNCORE_SPR_IMC' % n)
         check(box['box_frz'] == define(disc_h, 'GENERIC_PMON_BOX_CTL_FRZ') and box['ctl_en'] == 0,
               '%s: generic box freeze bit, no counter enable bit' % n)
+        check(box['box_size'] == define(disc_c, 'UNCORE_GENERIC_MMIO_SIZE'),
+              '%s: maps 0x%x bytes a box, UNCORE_GENERIC_MMIO_SIZE' % (n, box['box_size']))
 
 # The discovery constants imc.c uses.
 for ours, theirs in [('DVSEC_CAP_ID', 'UNCORE_EXT_CAP_ID_DISCOVERY'),
