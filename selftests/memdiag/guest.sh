@@ -132,8 +132,9 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ]; then
 	# run does not need the counters: it runs and says why there are none
 	"$ctl" -j run read-delay --size 4M --reps 1 > /tmp/run.json 2> /tmp/run.err
 	rc=$?
-	check "memdiagctl run with no counter available: exit 0, nothing on stderr" \
-		sh -c "[ $rc = 0 ] && [ -s /tmp/run.json ] && [ ! -s /tmp/run.err ] || { cat /tmp/run.err; false; }"
+	# stderr: at most run's warnings (4M may fit in the guest's L3)
+	check "memdiagctl run with no counter available: exit 0, nothing but warnings on stderr" \
+		sh -c "[ $rc = 0 ] && [ -s /tmp/run.json ] && ! grep -qv '^memdiagctl: run: warning: ' /tmp/run.err || { cat /tmp/run.err; false; }"
 	check "memdiagctl run with no counter available: counters null, the module's reasons" \
 		sh -c "[ -s /tmp/run.json ] && jq -e '.results[0].counters == null and
 			(.results[0].counters_reason | test(\"^no counter can be read on this machine.*imc-bandwidth: .*core-latency: \"))' /tmp/run.json"

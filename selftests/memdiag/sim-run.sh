@@ -31,8 +31,9 @@ for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0; done
 out=/tmp/rd.json
 "$ctl" -j run read-delay --size 4M --reps 2 --delay 10000 > $out 2> /tmp/rd.err
 rc=$?
-check "run read-delay -j with the module: exit 0, nothing on stderr" \
-	sh -c "[ $rc = 0 ] && [ ! -s /tmp/rd.err ] || { cat /tmp/rd.err; false; }"
+# stderr: at most run's warnings (4M may fit in the guest's L3)
+check "run read-delay -j with the module: exit 0, nothing but warnings on stderr" \
+	sh -c "[ $rc = 0 ] && ! grep -qv '^memdiagctl: run: warning: ' /tmp/rd.err || { cat /tmp/rd.err; false; }"
 r=".results[0].counters"
 check "read-delay: counters valid over 2 intervals, counters_reason null" jqt \
 	"$r.valid == true and $r.intervals == 2 and .results[0].counters_reason == null" $out
@@ -178,7 +179,7 @@ check "counters in use elsewhere: exit 0 and the text says so" \
 poke "msr 1 0x186 0x0"
 
 check "rmmod memdiag" rmmod memdiag
-"$ctl" -j run read-delay --size 4M --reps 1 > /tmp/nomod.json 2>&1
+"$ctl" -j run read-delay --size 4M --reps 1 > /tmp/nomod.json 2> /tmp/nomod.err
 check "run without the module: counters null, the reason says it is not loaded" jqt \
 	'.results[0].counters == null and (.results[0].counters_reason | test("the memdiag module is not loaded"))' /tmp/nomod.json
 check "rmmod memdiag_sim" rmmod memdiag_sim

@@ -23,6 +23,7 @@
 #include "opts.h"
 #include "parse.h"
 #include "run/run.h"
+#include "run/warn.h"
 
 #define RUN_DEFAULT_REPS 5
 #define RUN_MAX_REPS 1000
@@ -478,9 +479,11 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	args_free(&a);
 	orc = MDC_EXIT_OK;
 	if (printed) {	/* else the kernel failed: reported, nothing printed */
+		run_warn_json(&p);
 		print_close_object(&p);
 		orc = cli_output_end(cmd, &p);
 	}
+	run_warn_flush(cmd);	/* after the results, so they stay in view */
 	if (csv_end(cmd, &co, printed && orc == MDC_EXIT_OK) != MDC_EXIT_OK)
 		orc = MDC_EXIT_LOCAL;
 	return rc != MDC_EXIT_OK ? rc : orc;

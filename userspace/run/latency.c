@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "run/run.h"
+#include "run/warn.h"
 
 /* one size in each of L1, L2, L3 and DRAM of a typical server */
 static const uint64_t default_sizes[] = {
@@ -56,12 +57,17 @@ static int latency_main(const char *cmd, struct printer *p,
 			bool *printed)
 {
 	struct latency_result r[RUN_MAX_SIZES];
-	char err[200], sz[32];
+	char err[200], sz[32], row[64];
 	const char *label[] = { sz };
 	double ghz = kern_tsc_ghz();
 	size_t slot[RUN_MAX_SIZES];
+	uint64_t big;
 	size_t i, n;
 
+	/* smaller sizes are meant for the caches: only the largest is DRAM's */
+	for (i = 0, big = 0; i < a->nr_size; i++)
+		big = a->size[i] > big ? a->size[i] : big;
+	run_check_llc(big * a->threads, "the largest latency size");
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
 		slot[i] = run_counters_next(a->counters, 1, label);
@@ -89,7 +95,8 @@ static int latency_main(const char *cmd, struct printer *p,
 		run_stats_json(p, "ns_per_load", &r[i].ns);
 		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.min);
 		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.max);
-		print_double(p, PRINT_ANY, "cov", " %8.4f", r[i].ns.cov);
+		snprintf(row, sizeof(row), "latency %s", sz);
+		run_print_cov(p, " %8.4f", r[i].ns.cov, row);
 		print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f",
 			     ghz > 0 ? r[i].ns.median * ghz : NAN);
 		print_pages(p, &r[i].pages);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "run/run.h"
+#include "run/warn.h"
 
 struct loaded_latency_args {
 	struct run_list delay;	/* --delay, a comma list */
@@ -37,7 +38,7 @@ static int loaded_latency_main(const char *cmd, struct printer *p,
 	struct loaded_latency_point r[RUN_MAX_LIST];
 	unsigned long delay[RUN_MAX_LIST];
 	double ghz, cyc;
-	char err[200], sz[32];
+	char err[200], sz[32], row[64];
 	unsigned int i, n;
 	uint64_t loads = 0;
 	char label[RUN_MAX_LIST][24];
@@ -55,6 +56,7 @@ static int loaded_latency_main(const char *cmd, struct printer *p,
 	}
 	/* each delay is a phase of the run: a slot each */
 	slot = run_counters_next(a->counters, n, lp);
+	run_check_llc(a->size[0] * a->threads, "the loaded-latency buffers");
 	if (loaded_latency_run(cfg, a->size[0], delay, n, r, &loads, err,
 			       sizeof(err))) {
 		cli_err(cmd, "loaded-latency failed", "%s", err);
@@ -81,7 +83,9 @@ static int loaded_latency_main(const char *cmd, struct printer *p,
 		run_stats_json(p, "ns_per_load", &r[i].ns);
 		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.min);
 		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.max);
-		print_double(p, PRINT_ANY, "cov", " %8.4f", r[i].ns.cov);
+		snprintf(row, sizeof(row), "loaded-latency delay %lu",
+			 (unsigned long)r[i].delay);
+		run_print_cov(p, " %8.4f", r[i].ns.cov, row);
 		print_double(p, PRINT_ANY, "cycles_per_load", " %8.1f", cyc);
 		print_double(p, PRINT_ANY, "gbps", " %10.2f", r[i].gbps.median);
 		run_stats_json(p, "gbps", &r[i].gbps);

@@ -96,6 +96,8 @@ void run_print_head(struct printer *p, const struct run_args *a)
 	print_nodes(p, a);
 	print_u64(p, PRINT_ANY, "reps", ", %" PRIu64 " rep", a->reps);
 	print_textf(p, "%s", a->reps == 1 ? "" : "s");
+	/* each row's value is this statistic of its reps, min and max beside */
+	print_string(p, PRINT_ANY, "statistic", " (%s shown)", "median");
 	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
 	if (a->kernel->head)
 		a->kernel->head(p, a);

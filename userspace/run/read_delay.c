@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "run/run.h"
+#include "run/warn.h"
 
 struct read_delay_args {
 	struct run_list delay;	/* one value: --delay N */
@@ -39,12 +40,13 @@ static int read_delay_main(const char *cmd, struct printer *p,
 			   bool *printed)
 {
 	struct read_delay_result r;
-	char err[200], sz[32];
+	char err[200], sz[32], row[64];
 	const char *label[] = { sz };
 	size_t slot;
 
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	slot = run_counters_next(a->counters, 1, label);
+	run_check_llc(a->size[0], "the read-delay array");
 	if (read_delay_run(cfg, a->size[0], delay_of(a), &r, err, sizeof(err))) {
 		cli_err(cmd, "read-delay failed", "%s", err);
 		return MDC_EXIT_LOCAL;
@@ -60,7 +62,8 @@ static int read_delay_main(const char *cmd, struct printer *p,
 	run_print_gbps(p, &r.gbps);
 	/* reads only: what is named is what moves */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
-	print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps.cov);
+	snprintf(row, sizeof(row), "read-delay %s", sz);
+	run_print_cov(p, " %8.4f\n", r.gbps.cov, row);
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);
 	print_u64(p, PRINT_JSON, "records", "%" PRIu64, r.records);
 	run_result_close(p, a, slot);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "run/warn.h"
 
 #define MIN_SWEEPS 8		/* per repetition, rounded up to the groups' */
 #define MODEL_REPS 3		/* triad repetitions; the best one counts */
@@ -375,7 +376,7 @@ static void stencil_row(struct printer *p, const struct run_args *a,
 	run_stats_json(p, "mlups", &r->mlups);
 	print_double(p, PRINT_TEXT, NULL, " %9.1f", r->mlups.min);
 	print_double(p, PRINT_TEXT, NULL, " %9.1f", r->mlups.max);
-	print_double(p, PRINT_ANY, "cov", " %7.4f", r->mlups.cov);
+	run_print_cov(p, " %7.4f", r->mlups.cov, st->label[v]);
 	print_double(p, PRINT_JSON, "bytes_per_lup", "%f", r->bytes_per_lup);
 	print_double(p, PRINT_ANY, "traffic_bytes_per_lup", " %6.1f",
 		     r->traffic_bytes_per_lup);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "run/warn.h"
 
 struct stream_args {
 	bool nt;		/* --nt: non-temporal stores */
@@ -87,7 +88,7 @@ static int stream_main(const char *cmd, struct printer *p,
 	const struct stream_args *args = a->opts;
 	struct stream_opts o = { .nt = args->nt };
 	struct stream_result r;
-	char err[200], sz[32];
+	char err[200], sz[32], row[64];
 	size_t slot;
 	int op;
 
@@ -95,6 +96,7 @@ static int stream_main(const char *cmd, struct printer *p,
 		return MDC_EXIT_USAGE;
 	/* phase op of the harness is op: its counters are slot + op */
 	slot = run_counters_next(a->counters, STREAM_NR_OPS, stream_op_name);
+	run_check_llc(3 * a->size[0], "stream's three arrays");
 	if (stream_run(cfg, a->size[0], &o, &r, err, sizeof(err))) {
 		cli_err(cmd, "stream failed", "%s", err);
 		return MDC_EXIT_LOCAL;
@@ -121,7 +123,8 @@ static int stream_main(const char *cmd, struct printer *p,
 		run_print_gbps(p, &r.gbps[op]);
 		print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
 			     r.traffic_gbps[op].median);
-		print_double(p, PRINT_ANY, "cov", " %8.4f\n", r.gbps[op].cov);
+		snprintf(row, sizeof(row), "stream %s %s", sz, stream_op_name[op]);
+		run_print_cov(p, " %8.4f\n", r.gbps[op].cov, row);
 		print_bool(p, PRINT_JSON, "verified", "%s", r.verified);
 		print_bool(p, PRINT_JSON, "nt", "%s", o.nt);
 		run_result_close(p, a, slot + (size_t)op);

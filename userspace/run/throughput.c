@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "run/warn.h"
 
 /* The widths this CPU can run (as a mask), honouring the test hook. */
 static unsigned int usable_widths(void)
@@ -153,7 +154,7 @@ static void tp_row(struct printer *p, const struct run_args *a,
 		   const struct tp_run *t, size_t i, int m, size_t slot)
 {
 	const struct kern_stats *s = &t->r[i].gbps[m];
-	char sz[32];
+	char sz[32], row[80];
 
 	run_fmt_size(sz, sizeof(sz), a->size[i]);
 	run_result_open(p, a, a->size[i]);
@@ -163,7 +164,8 @@ static void tp_row(struct printer *p, const struct run_args *a,
 	run_print_gbps(p, s);
 	/* loads only: what is named is all that moves */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", s->median);
-	print_double(p, PRINT_ANY, "cov", " %8.4f", s->cov);
+	snprintf(row, sizeof(row), "throughput %s %s", sz, tp_mix_name[m]);
+	run_print_cov(p, " %8.4f", s->cov, row);
 	print_double(p, PRINT_ANY, "bytes_per_cycle", " %8.2f",
 		     t->r[i].bytes_per_cycle[m]);
 	print_u64(p, PRINT_ANY, "passes", " %7" PRIu64 "\n", t->r[i].passes);

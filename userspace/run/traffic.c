@@ -10,6 +10,7 @@
 
 #include "../../kernels/calib.h"
 #include "run/run.h"
+#include "run/warn.h"
 
 struct traffic_args {
 	struct run_list delay;	/* one value: --delay N */
@@ -41,7 +42,7 @@ static int traffic_main(const char *cmd, struct printer *p,
 	const struct traffic_args *o = a->opts;
 	struct traffic_result r;
 	unsigned int mask = 1u << KERN_MIX_READ, m;
-	char err[200], sz[32];
+	char err[200], sz[32], row[64];
 	const char *label[] = { sz };
 	size_t slot;
 	int rc;
@@ -55,6 +56,7 @@ static int traffic_main(const char *cmd, struct printer *p,
 	for (m = 0; !(mask & (1u << m)); m++)
 		;
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
+	run_check_llc(a->size[0], "the traffic array");
 	slot = run_counters_next(a->counters, 1, label);
 	if (traffic_run(cfg, a->size[0], run_list_first(&o->delay),
 			(enum kern_mix)m, &r, err, sizeof(err))) {
@@ -71,7 +73,8 @@ static int traffic_main(const char *cmd, struct printer *p,
 	run_print_gbps(p, &r.gbps);
 	/* read-modify-write: each written line was read by the kernel itself */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
-	print_double(p, PRINT_ANY, "cov", " %8.4f", r.gbps.cov);
+	snprintf(row, sizeof(row), "traffic %s", sz);
+	run_print_cov(p, " %8.4f", r.gbps.cov, row);
 	print_double(p, PRINT_ANY, "read_share", " %10.3f\n",
 		     kern_mix_read_share((enum kern_mix)m));
 	print_u64(p, PRINT_JSON, "traffic_read_bytes", "%" PRIu64, r.bytes.read);

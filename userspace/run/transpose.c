@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run/run.h"
+#include "run/warn.h"
 
 /* rows ahead, as the seed prefetches (PFDIST 8) */
 #define RUN_TR_DEFAULT_DISTANCE 8
@@ -127,7 +128,7 @@ static void transpose_row(struct printer *p, const struct run_args *a,
 	run_print_gbps(p, &r->gbps[v]);
 	print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
 		     r->traffic_gbps[v].median);
-	print_double(p, PRINT_ANY, "cov", " %8.4f", r->gbps[v].cov);
+	run_print_cov(p, " %8.4f", r->gbps[v].cov, tr_variant_name[v]);
 	print_bool(p, PRINT_ANY, "verified", " %9s\n", r->verified[v]);
 	print_u64(p, PRINT_JSON, "mismatches", "%" PRIu64, r->mismatches[v]);
 	run_result_close(p, a, slot);

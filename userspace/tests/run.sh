@@ -321,6 +321,31 @@ gt() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'
 }
 
+# a "DRAM" size within the last-level cache is warned about, on stderr
+# and in -j's "warnings"; sysfs faked with the hook MEMDIAG_TEST_SYSFS_CPU
+fake_llc() { # size: a cpu0 whose only cache is an L3 of that size
+	rm -rf "$tmp/sys"
+	mkdir -p "$tmp/sys/cpu0/cache/index0"
+	echo 3 > "$tmp/sys/cpu0/cache/index0/level"
+	echo "$1" > "$tmp/sys/cpu0/cache/index0/size"
+}
+fake_llc 32768K
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" -j run read-delay --size 1M --reps 1 \
+	> "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && grep -qF "memdiagctl: run: warning: in cache: the read-delay array, 1M in all, within this machine's 32M last-level cache, so this is no DRAM number - use a size well above it" "$tmp/err" &&
+	grep -qF '"warnings":["in cache: the read-delay array' "$tmp/out"
+ok "memdiagctl run read-delay --size 1M in a 32M LLC -> warned, in -j too" $?
+fake_llc 512K
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" -j run read-delay --size 1M --reps 1 \
+	> "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && ! grep -q "in cache" "$tmp/err" && grep -qF '"statistic":"median"' "$tmp/out"
+ok "memdiagctl run read-delay --size 1M above a 512K LLC -> no in-cache warning; statistic median" $?
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run latency --size 16K,256K --reps 1 \
+	> "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && grep -qF "in cache: the largest latency size, 256K in all" "$tmp/err" &&
+	grep -qF "(median shown)" "$tmp/out"
+ok "memdiagctl run latency --size 16K,256K in a 512K LLC -> warned about the largest size" $?
+
 "$bin" run stream --size 4M --reps 2 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
@@ -631,7 +656,10 @@ if [ -d /sys/module/memdiag ]; then
 	skip "memdiagctl run throughput and transpose without the module: counters null, reason" "memdiag is loaded"
 else
 	t 0 out "counters: unavailable: $nomod_run" run read-delay --size 4M --reps 1
-	"$bin" run latency --size 16K,32K --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	# an LLC below the sizes: no in-cache warning either
+	fake_llc 16K
+	MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run latency --size 16K,32K --reps 1 -j \
+		> "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		[ "$(grep -oF "\"counters\":null,\"counters_reason\":\"$nomod_run\"" "$tmp/out" | wc -l)" -eq 2 ]
 	ok "memdiagctl run latency -j without the module: each size's counters null, reason, nothing on stderr" $?
@@ -647,7 +675,9 @@ else
 	t 0 out "counters: unavailable: $nomod_run" run throughput --size 16K --mix load --reps 1
 	t 0 out "counters: unavailable: $nomod_run" run transpose --size 64K --variant sse --reps 1
 fi
-"$bin" run stream --size 1M --reps 1 > "$tmp/out" 2> "$tmp/err"
+fake_llc 16K
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run stream --size 1M --reps 1 \
+	> "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^triad ' "$tmp/out" &&
 	grep -qF 'verified: yes' "$tmp/out"
 ok "memdiagctl run stream (text, not a tty): table, verified, nothing on stderr" $?

@@ -28,6 +28,7 @@ static const struct {
 	{ "watch", unit_watch },
 	{ "watch-chan", unit_watch_chan },
 	{ "run-counters", unit_run_counters },
+	{ "run-warn", unit_run_warn },
 	{ "nl", unit_nl },
 };
 

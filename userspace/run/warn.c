@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * warn.c - the warnings of "memdiagctl run" that qualify its results
+ * rather than fail them: noisy rows and "DRAM" sizes that fit in cache.
+ * They are printed after the results, so that they are the last thing a
+ * terminal shows and never split a table row.
+ */
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "run/run.h"
+#include "run/warn.h"
+
+#define RUN_MAX_WARN 64
+#define RUN_WARN_LEN 256
+
+static char warnings[RUN_MAX_WARN][RUN_WARN_LEN];
+static unsigned int nr_warnings, dropped;
+
+void run_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (nr_warnings == RUN_MAX_WARN) {
+		dropped++;	/* said once, at the end */
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(warnings[nr_warnings++], RUN_WARN_LEN, fmt, ap);
+	va_end(ap);
+}
+
+unsigned int run_warn_count(void)
+{
+	return nr_warnings;
+}
+
+void run_warn_json(struct printer *p)
+{
+	unsigned int i;
+
+	print_open_array(p, "warnings");
+	for (i = 0; i < nr_warnings; i++)
+		print_string(p, PRINT_JSON, NULL, "%s", warnings[i]);
+	print_close_array(p);
+}
+
+void run_warn_flush(const char *cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_warnings; i++)
+		cli_err(cmd, "warning", "%s", warnings[i]);
+	if (dropped)
+		cli_err(cmd, "warning", "%u more warnings not shown", dropped);
+	nr_warnings = 0;
+	dropped = 0;
+}
+
+bool run_cov_noisy(double cov)
+{
+	return !isnan(cov) && cov > RUN_NOISY_COV;
+}
+
+void run_print_cov(struct printer *p, const char *fmt, double cov,
+		   const char *row)
+{
+	bool noisy = run_cov_noisy(cov);
+
+	print_double(p, PRINT_ANY, "cov", fmt, cov);
+	print_bool(p, PRINT_JSON, "noisy", "%s", noisy);
+	if (noisy)
+		run_warn("noisy: %s: CoV %.2f above %.2f - rerun on a quiet machine or raise --reps",
+			 row, cov, RUN_NOISY_COV);
+}
+
+/* A sysfs cache "size" ("32768K", "1M") in bytes; 0 when unreadable. */
+static uint64_t cache_size(const char *path)
+{
+	unsigned long long v;
+	char unit = 0;
+	FILE *f = fopen(path, "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%llu%c", &v, &unit);
+	fclose(f);
+	if (n < 1)
+		return 0;
+	switch (unit) {
+	case 'K':
+		return (uint64_t)v << 10;
+	case 'M':
+		return (uint64_t)v << 20;
+	case 'G':
+		return (uint64_t)v << 30;
+	default:
+		return (uint64_t)v;
+	}
+}
+
+uint64_t run_llc_bytes(const char *cpu_dir)
+{
+	int idx, level, best = -1;
+	uint64_t size = 0, s;
+	char path[512];
+	FILE *f;
+
+	if (!cpu_dir)
+		cpu_dir = "/sys/devices/system/cpu";
+	/* the index numbers are dense from 0; a gap ends the list */
+	for (idx = 0; idx < 16; idx++) {
+		snprintf(path, sizeof(path), "%s/cpu0/cache/index%d/level",
+			 cpu_dir, idx);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fscanf(f, "%d", &level) != 1)
+			level = -1;
+		fclose(f);
+		if (level < best)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu0/cache/index%d/size",
+			 cpu_dir, idx);
+		s = cache_size(path);
+		if (s) {
+			best = level;
+			size = s;
+		}
+	}
+	return size;
+}
+
+void run_check_llc(uint64_t bytes, const char *what)
+{
+	uint64_t llc = run_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"));
+	char a[32], b[32];
+
+	if (!llc || bytes > llc)
+		return;
+	run_fmt_size(a, sizeof(a), bytes);
+	run_fmt_size(b, sizeof(b), llc);
+	run_warn("in cache: %s, %s in all, within this machine's %s last-level cache, so this is no DRAM number - use a size well above it",
+		 what, a, b);
+}
