@@ -10,6 +10,7 @@
 #include <linux/cpu.h>
 #include <linux/slab.h>
 #include <linux/stringify.h>
+#include <linux/xarray.h>
 #include <net/sock.h>
 #include <net/genetlink.h>
 
@@ -274,19 +275,59 @@ unlock:
 }
 
 /*
- * A refusal names the register and the agent that holds it, so its text is
- * built at run time. Extack keeps a pointer to the message until the ack
- * is sent after the handler returns, and 6.1 has no NL_SET_ERR_MSG_FMT
- * (later ones cut it at 80 bytes), so messages live in a ring of static
- * buffers that outlive the handler.
+ * Messages built at run time: a refusal names the register and what to
+ * do. Extack keeps only a pointer, read when netlink_rcv_skb() builds the
+ * ack after the handler has returned and dropped its locks, so the text
+ * must outlive the handler. 6.1 has no NL_SET_ERR_MSG_FMT and 6.12's cuts
+ * at 80 bytes, too short for the advice; a ring of static buffers shared
+ * by all clients let other clients' requests overwrite a slot before the
+ * ack was built. So each netlink socket (port id) gets its own buffer with
+ * its first such message, freed when the socket is released (which cannot
+ * happen while a request of it is in flight) or at unload: no other client
+ * can touch it. Threads sharing one socket share its buffer; its last byte
+ * is never written but as 0, so any text read from it is terminated.
  */
-#define REFUSALS 16
-static char refusal[REFUSALS][MEMDIAG_REASON_LEN];
-static atomic_t refusal_next;
+static DEFINE_XARRAY(err_bufs);
 
-char *memdiag_msg_buf(void)
+/**
+ * memdiag_nl_errf() - set a formatted extack message
+ * @extack: the request's extack (may be NULL)
+ * @portid: the port id of the socket that sent the request
+ * @bad: the attribute at fault, or NULL
+ * @fmt: printf format of the message
+ */
+void memdiag_nl_errf(struct netlink_ext_ack *extack, u32 portid,
+		     const struct nlattr *bad, const char *fmt, ...)
 {
-	return refusal[(unsigned int)atomic_inc_return(&refusal_next) % REFUSALS];
+	char *buf, *old;
+	va_list args;
+
+	if (!extack)
+		return;
+	extack->bad_attr = bad;
+	buf = xa_load(&err_bufs, portid);
+	if (!buf) {
+		buf = kzalloc(MEMDIAG_REASON_LEN, GFP_KERNEL);
+		old = buf ? xa_cmpxchg(&err_bufs, portid, NULL, buf, GFP_KERNEL) : NULL;
+		if (old) {	/* a thread of the same socket won, or no memory */
+			kfree(buf);
+			buf = xa_is_err(old) ? NULL : old;
+		}
+	}
+	if (!buf) {
+		memdiag_set_err_msg(extack, "out of memory for this error's message");
+		return;
+	}
+	va_start(args, fmt);
+	vsnprintf(buf, MEMDIAG_REASON_LEN, fmt, args);
+	va_end(args);
+	memdiag_set_err_msg(extack, buf);
+}
+
+/* The socket @portid is released: its message buffer goes. */
+void memdiag_nl_err_release(u32 portid)
+{
+	kfree(xa_erase(&err_bufs, portid));
 }
 
 /* The header of a reply to the request @info carries. */
@@ -301,8 +342,8 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *ival = info->attrs[MEMDIAG_A_SESSION_INTERVAL_MS];
 	const char *limit = NULL;
 	struct sk_buff *msg;
+	char why[MEMDIAG_REASON_LEN];
 	u32 id, ms, mode;
-	char *why;
 	void *hdr;
 	int err;
 
@@ -323,15 +364,15 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(3 * nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	why = memdiag_msg_buf();
 	err = memdiag_session_start(info->snd_portid,
 				    sock_i_uid(NETLINK_CB(skb).sk), ms, &id,
-				    &mode, &limit, why, MEMDIAG_REASON_LEN);
+				    &mode, &limit, why, sizeof(why));
 	if (err) {
 		if (limit)
 			memdiag_set_err_msg(info->extack, limit);
-		else if (info->extack)
-			info->extack->_msg = why;
+		else
+			memdiag_nl_errf(info->extack, info->snd_portid, NULL,
+					"%s", why);
 		goto free;
 	}
 	hdr = genlmsg_put_reply(msg, info, &memdiag_nl_family, 0,
@@ -388,5 +429,12 @@ int memdiag_genl_init(void)
 
 void memdiag_genl_exit(void)
 {
+	unsigned long portid;
+	char *buf;
+
 	genl_unregister_family(&memdiag_nl_family);
+	/* no request is in flight any more */
+	xa_for_each(&err_bufs, portid, buf)
+		kfree(buf);
+	xa_destroy(&err_bufs);
 }

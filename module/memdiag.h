@@ -237,9 +237,13 @@ struct genl_info;
 extern struct genl_family memdiag_nl_family;
 bool memdiag_nl_perfmon(struct sk_buff *skb);
 struct netlink_ext_ack;
+struct nlattr;
 bool memdiag_nl_allowed(struct sk_buff *skb, struct netlink_ext_ack *extack,
 			u8 cmd);
-char *memdiag_msg_buf(void);
+__printf(4, 5)
+void memdiag_nl_errf(struct netlink_ext_ack *extack, u32 portid,
+		     const struct nlattr *bad, const char *fmt, ...);
+void memdiag_nl_err_release(u32 portid);
 void *memdiag_genl_reply_put(struct sk_buff *msg, struct genl_info *info);
 int memdiag_genl_init(void);
 void memdiag_genl_exit(void);

@@ -38,7 +38,6 @@ static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
 {
 	struct nlattr *sock = info->attrs[MEMDIAG_A_PREFETCH_SOCKET];
 	struct nlattr *attr;
-	char *why;
 	int rem;
 	u32 cpu;
 
@@ -54,13 +53,8 @@ static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
 		}
 		cpu = nla_get_u32(attr);
 		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
-			why = memdiag_msg_buf();
-			snprintf(why, MEMDIAG_REASON_LEN,
-				 "cpu: CPU %u is not online", cpu);
-			if (info->extack) {
-				info->extack->_msg = why;
-				info->extack->bad_attr = attr;
-			}
+			memdiag_nl_errf(info->extack, info->snd_portid, attr,
+					"cpu: CPU %u is not online", cpu);
 			return -EINVAL;
 		}
 		__cpumask_set_cpu(cpu, scope);
@@ -75,14 +69,9 @@ static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
 	*socket = nla_get_u32(sock);
 	if (*socket < 0 || *socket >= MEMDIAG_MAX_SOCKETS ||
 	    memdiag_socket_package(*socket) == UINT_MAX) {
-		why = memdiag_msg_buf();
-		snprintf(why, MEMDIAG_REASON_LEN,
-			 "socket: there is no socket %u with an online CPU (there are %u)",
-			 nla_get_u32(sock), memdiag_nr_sockets());
-		if (info->extack) {
-			info->extack->_msg = why;
-			info->extack->bad_attr = sock;
-		}
+		memdiag_nl_errf(info->extack, info->snd_portid, sock,
+				"socket: there is no socket %u with an online CPU (there are %u)",
+				nla_get_u32(sock), memdiag_nr_sockets());
 		return -EINVAL;
 	}
 	for_each_online_cpu(cpu)
@@ -131,24 +120,20 @@ static int put_prefetchers(struct sk_buff *msg)
 
 /* One cpu-state per CPU of @cpus, each core's register read once. */
 static int put_cpu_states(struct sk_buff *msg, const struct cpumask *cpus,
-			  struct netlink_ext_ack *extack)
+			  struct genl_info *info)
 {
 	struct memdiag_pf_state st = {};
 	unsigned int last = UINT_MAX;
 	unsigned int cpu, core;
 	struct nlattr *nest;
-	char *why;
 
 	for_each_cpu(cpu, cpus) {
 		core = cpumask_first_and(topology_sibling_cpumask(cpu),
 					 cpu_online_mask);
 		if (core != last && memdiag_prefetch_read(core, &st)) {
-			why = memdiag_msg_buf();
-			snprintf(why, MEMDIAG_REASON_LEN,
-				 "reading MSR 0x%x on CPU %u faulted",
-				 memdiag.prefetch->msr, core);
-			if (extack)
-				extack->_msg = why;
+			memdiag_nl_errf(info->extack, info->snd_portid, NULL,
+					"reading MSR 0x%x on CPU %u faulted",
+					memdiag.prefetch->msr, core);
 			return -EIO;
 		}
 		last = core;
@@ -193,7 +178,7 @@ static int pf_reply(struct genl_info *info, struct sk_buff *msg,
 	hdr = memdiag_genl_reply_put(msg, info);
 	err = hdr ? put_prefetchers(msg) : -EMSGSIZE;
 	if (!err)
-		err = put_cpu_states(msg, cpus, info->extack);
+		err = put_cpu_states(msg, cpus, info);
 	if (err) {
 		if (err == -EMSGSIZE)
 			GENL_SET_ERR_MSG(info, "prefetch reply could not be built");
@@ -239,7 +224,6 @@ static int pf_change_check(struct sk_buff *skb, struct genl_info *info,
 {
 	u32 n = memdiag.prefetch ? memdiag.prefetch->n_bits : 0;
 	struct nlattr *which;
-	char *why;
 
 	if (!memdiag_nl_allowed(skb, info->extack, info->genlhdr->cmd))
 		return -EPERM;
@@ -260,14 +244,9 @@ static int pf_change_check(struct sk_buff *skb, struct genl_info *info,
 	*mask = nla_get_u32(which);
 	*off = nla_get_u8(info->attrs[MEMDIAG_A_PREFETCH_DISABLE]);
 	if (!*mask || (*mask & ~GENMASK(n - 1, 0))) {
-		why = memdiag_msg_buf();
-		snprintf(why, MEMDIAG_REASON_LEN,
-			 "prefetchers: 0x%x must name prefetchers 0 to %u of this processor (bits 0x%lx)",
-			 *mask, n - 1, GENMASK(n - 1, 0));
-		if (info->extack) {
-			info->extack->_msg = why;
-			info->extack->bad_attr = which;
-		}
+		memdiag_nl_errf(info->extack, info->snd_portid, which,
+				"prefetchers: 0x%x must name prefetchers 0 to %u of this processor (bits 0x%lx)",
+				*mask, n - 1, GENMASK(n - 1, 0));
 		return -EINVAL;
 	}
 	return 0;
@@ -304,17 +283,16 @@ static int pf_change_apply(const struct cpumask *scope, int socket,
 static int pf_change(struct sk_buff *skb, struct genl_info *info,
 		     bool restore)
 {
+	char why[MEMDIAG_REASON_LEN];
 	struct sk_buff *msg = NULL;
 	cpumask_var_t scope, touched;
 	bool off = false;
 	int socket, err;
 	u32 mask = 0;
-	char *why;
 
 	err = pf_change_check(skb, info, restore, &mask, &off);
 	if (err)
 		return err;
-	why = memdiag_msg_buf();	/* only once the caller may change */
 	if (!memdiag_zalloc_cpumask(&scope))
 		return -ENOMEM;
 	if (!memdiag_zalloc_cpumask(&touched)) {
@@ -334,8 +312,7 @@ static int pf_change(struct sk_buff *skb, struct genl_info *info,
 	}
 	err = pf_change_apply(scope, socket, restore, mask, off, touched, why);
 	if (err) {
-		if (info->extack)
-			info->extack->_msg = why;
+		memdiag_nl_errf(info->extack, info->snd_portid, NULL, "%s", why);
 		nlmsg_free(msg);
 		goto out;
 	}

@@ -345,6 +345,7 @@ static int release_notify(struct notifier_block *nb, unsigned long event,
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
 	    !n->portid || !net_eq(n->net, &init_net))
 		return NOTIFY_DONE;
+	memdiag_nl_err_release(n->portid);
 	/* every generic netlink socket passes here: look before locking more */
 	mutex_lock(&memdiag_lock);
 	list_for_each_entry(s, &sessions, node)
