@@ -14,6 +14,8 @@
  *   fail_mmio_map       an MMIO mapping fails (NULL)
  *   fail_alloc          an allocation memdiag.ko marks as a fault point
  *                       (memdiag_alloc_fails()) fails
+ *   fail_pci_node       the platform cannot tell which CPUs a PCI device
+ *                       is local to (a machine without NUMA information)
  * fail_KIND holds how many operations of the kind fail (0: none, the
  * default; 4294967295: all), fail_KIND_skip how many succeed first, and
  * fail_KIND_hit counts the failures injected (write 0 to reset), so a
@@ -39,6 +41,7 @@ static const char * const fault_names[MDSIM_FAULT_NR] = {
 	[MDSIM_FAULT_PCI_READ]		= "pci_read",
 	[MDSIM_FAULT_MMIO_MAP]		= "mmio_map",
 	[MDSIM_FAULT_ALLOC]		= "alloc",
+	[MDSIM_FAULT_PCI_NODE]		= "pci_node",
 };
 
 static struct mdsim_fault faults[MDSIM_FAULT_NR];

@@ -183,7 +183,9 @@ int mdsim_pci_socket(const struct memdiag_pci *pci)
 {
 	const struct mdsim_fn *fn = pci->priv;
 
-	return fn ? fn->socket : -1;
+	if (!fn || mdsim_fault(MDSIM_FAULT_PCI_NODE, 0))
+		return -1;
+	return fn->socket;
 }
 
 static struct mdsim_cfg *fn_cfg(struct mdsim_fn *fn, unsigned int off)

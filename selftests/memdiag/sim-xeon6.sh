@@ -47,6 +47,22 @@ dram_rates() {
 	check "$1: socket 0 DRAM write 4.0 GB/s within 1% (got $v)" near "$v" 4.0
 }
 
+# no_numa: without NUMA information the discovery tables go to sockets in
+# the order found (the kernel's fallback): every box is still counted
+no_numa() {
+	local v
+	rmmod memdiag
+	echo 0 > "$dbg/fail_pci_node_hit"
+	echo 4294967295 > "$dbg/fail_pci_node"
+	check "gnr: without NUMA information memdiag loads" insmod "$ko" platform=sim
+	echo 0 > "$dbg/fail_pci_node"
+	check "gnr: ... and asked the platform for both tables' locality" \
+		test "$(cat "$dbg/fail_pci_node_hit")" = "$nsock"
+	"$ctl" -j watch --all --interval 500ms --count 2 > /tmp/watch.json 2>/tmp/watch.err
+	v=$(jq -s -r --argjson n "$nsock" '[.[-$n:][] | .read_gbps] | add' /tmp/watch.json)
+	check "gnr: ... and the sockets' reads add up to 10.0 GB/s within 1% (got $v)" near "$v" 10.0
+}
+
 for u in gnr srf; do
 	echo "# simulated $u"
 	if ! insmod "$simko" uarch=$u; then
@@ -93,6 +109,7 @@ for u in gnr srf; do
 		last() { jq -s -r "last | .$1" /tmp/watch.json; }
 		dram_rates srf
 	fi
+	[ $u = gnr ] && no_numa
 	check "$u: rmmod memdiag" rmmod memdiag
 	sim_controls > /tmp/after.regs
 	check "$u: every control register is as before the module" restored
