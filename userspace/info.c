@@ -243,6 +243,10 @@ int info_summarize(const struct nlmsghdr *nlh, struct info_summary *sum,
 	}
 	if (tb[MEMDIAG_A_INFO_TSC_KHZ])
 		sum->tsc_khz = u32(tb[MEMDIAG_A_INFO_TSC_KHZ]);
+	if (tb[MEMDIAG_A_INFO_PLATFORM]) {
+		sum->have_platform = true;
+		sum->platform = u32(tb[MEMDIAG_A_INFO_PLATFORM]);
+	}
 	if (tb[MEMDIAG_A_INFO_CORE_MODE]) {
 		sum->have_core_mode = true;
 		sum->core_mode = u32(tb[MEMDIAG_A_INFO_CORE_MODE]);

@@ -62,6 +62,8 @@ struct info_summary {
 	uint32_t *socket;	/* the socket ids, as listed */
 	size_t nr_socket;
 	uint32_t tsc_khz;	/* 0 when not reported */
+	bool have_platform;
+	uint32_t platform;	/* MEMDIAG_PLATFORM_HW or _SIM */
 	bool have_core_mode;
 	uint32_t core_mode;
 	char core_mode_reason[256];

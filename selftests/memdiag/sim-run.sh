@@ -68,6 +68,9 @@ check "read-delay: interval ($ns ns) >= the span between the marks ($(jqv $out "
 	'BEGIN { exit !(ns / 1e9 >= m - 5e-5 && m + 5e-5 >= t * 0.97) }'
 "$ctl" run read-delay --size 4M --reps 1 --delay 1000 > /tmp/rd.txt 2>&1
 check "read-delay text: the counter table, socket 0 row" grep -Eq '^4M +0 +[0-9.]+ +[0-9.]+ ' /tmp/rd.txt
+check "read-delay text: says the counters are the simulator's" \
+	grep -q '^counters: from the simulated platform (memdiag_sim), not hardware' /tmp/rd.txt
+check "read-delay -j: platform sim" jqt '.platform == "sim"' /tmp/rd.json
 check "read-delay text: the idle socket's latencies are explained" \
 	grep -q "note: - in l1m_cyc, lmr_cyc: socket 1: no load missed the L1" /tmp/rd.txt
 

@@ -75,6 +75,8 @@ static int take_info(struct run_counters *c, const struct info_summary *sum)
 	size_t i;
 
 	c->tsc_khz = sum->tsc_khz;
+	c->have_platform = sum->have_platform;
+	c->platform = sum->platform;
 	c->imc = sum->cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH];
 	c->core = sum->cap[MEMDIAG_CAPABILITY_CORE_LATENCY];
 	c->offcore = sum->cap[MEMDIAG_CAPABILITY_OFFCORE];

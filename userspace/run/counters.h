@@ -64,6 +64,9 @@ struct run_counters {
 	uint32_t core_mode;
 	char core_mode_reason[256];
 	uint32_t tsc_khz;
+	/* get-info's platform: sim counts are the simulator's, not hardware's */
+	bool have_platform;
+	uint32_t platform;
 	struct info_cap_summary imc, core, offcore;	/* from get-info */
 
 	uint32_t *sock_id;	/* the sockets, as get-info lists them */

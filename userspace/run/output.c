@@ -11,6 +11,7 @@
 
 #include "cpulist.h"
 #include "meta.h"
+#include "names.h"
 #include "run/run.h"
 
 /* "64M" when it is a whole multiple, else bytes. */
@@ -74,6 +75,24 @@ static void print_nodes(struct printer *p, const struct run_args *a)
 	}
 }
 
+/*
+ * Where the counters come from: get-info's "platform" (null without
+ * counters), and in text a line when they are the simulator's, so that no
+ * simulated count passes for a hardware one. Times and GB/s stay real.
+ */
+static void print_platform(struct printer *p, const struct run_counters *c)
+{
+	bool known = c->on && c->have_platform;
+
+	if (!known) {
+		print_string(p, PRINT_JSON, "platform", "%s", NULL);
+		return;
+	}
+	print_string(p, PRINT_JSON, "platform", "%s", name_platform(c->platform));
+	if (c->platform == MEMDIAG_PLATFORM_SIM)
+		print_textf(p, "counters: from the simulated platform (memdiag_sim), not hardware; times and GB/s are measured\n");
+}
+
 void run_print_head(struct printer *p, const struct run_args *a)
 {
 	uint32_t cpu[KERN_MAX_THREADS];
@@ -102,6 +121,7 @@ void run_print_head(struct printer *p, const struct run_args *a)
 	if (a->kernel->head)
 		a->kernel->head(p, a);
 	print_textf(p, "\n");
+	print_platform(p, a->counters);
 }
 
 /* The keys every result has, in the same order. */
