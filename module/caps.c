@@ -64,7 +64,10 @@ static void core_cap_set(struct memdiag_state *st, int cap, int ev,
 /* core-latency, offcore and the core mode from memdiag_core_init()'s. */
 void memdiag_caps_core(struct memdiag_state *st, int err, const char *why)
 {
-	core_cap_set(st, MEMDIAG_CAPABILITY_CORE_LATENCY, MEMDIAG_EV_PENDING,
+	/* AMD's latency is the MAB occupancy, Intel's L1D_PEND_MISS */
+	core_cap_set(st, MEMDIAG_CAPABILITY_CORE_LATENCY,
+		     st->uarch->core[MEMDIAG_EV_MAB_OCC].perf ?
+		     MEMDIAG_EV_MAB_OCC : MEMDIAG_EV_PENDING,
 		     st->uarch->latency_reason, err, why);
 	core_cap_set(st, MEMDIAG_CAPABILITY_OFFCORE, MEMDIAG_EV_OFFCORE,
 		     st->uarch->offcore_reason, err, why);

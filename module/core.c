@@ -2,6 +2,9 @@
 /*
  * core.c - the core PMU counters behind the two latency metrics and the
  * offcore DRAM reads, programmed through their MSRs on every online CPU.
+ * Which MSRs those are is the vendor's struct memdiag_core_pmu: Intel's
+ * architectural perfmon with fixed counters, or AMD's PerfCtl/PerfCtr
+ * pairs, where instructions and cycles take general counters too.
  *
  * The core PMU is shared with perf and the NMI watchdog. Before writing
  * anything memdiag checks, on the hardware, perf's counter reservation
@@ -28,10 +31,8 @@
 #include <asm/perf_event.h>
 #include <asm/nmi.h>
 
-#include "memdiag.h"
+#include "core_int.h"
 
-#define MAX_GP		8
-#define FIXED_USED	3
 #define FIXED_CTRL_OS_USR	0x333ULL	/* OS|USR for fixed 0, 1, 2 */
 #define GLOBAL_FIXED_BITS	(7ULL << 32)
 #define EVTSEL_OS_USR_EN	(ARCH_PERFMON_EVENTSEL_USR | \
@@ -49,10 +50,6 @@ struct core_cpu {
 	struct memdiag_ext64 ext[MEMDIAG_CORE_NR];
 };
 
-static const struct memdiag_core_event *events;
-static s8 pmc_of[MEMDIAG_EV_NR];	/* general counter of each event, -1 none */
-static u64 gp_used;			/* mask of general counters used */
-static unsigned int n_gp, ctr_bits;
 static bool reserved, running;
 static struct core_cpu *cpus;
 static u64 offline_total[MEMDIAG_MAX_SOCKETS][MEMDIAG_CORE_NR];
@@ -61,37 +58,6 @@ static u32 core_epoch[MEMDIAG_MAX_SOCKETS];
 static const struct memdiag_platform_ops *plat(void)
 {
 	return memdiag.plat;
-}
-
-/* Give each event a counter, most constrained event first. */
-static int assign_counters(void)
-{
-	bool done[MEMDIAG_EV_NR] = {};
-	int placed, e, best, i;
-
-	memset(pmc_of, -1, sizeof(pmc_of));
-	gp_used = 0;
-	for (placed = 0; placed < MEMDIAG_EV_NR; placed++) {
-		best = -1;
-		for (e = 0; e < MEMDIAG_EV_NR; e++) {
-			if (done[e] || !events[e].perf)
-				continue;
-			if (best < 0 || hweight8(events[e].counters) <
-					hweight8(events[best].counters))
-				best = e;
-		}
-		if (best < 0)
-			break;
-		done[best] = true;
-		for (i = 0; i < n_gp; i++)
-			if ((events[best].counters & BIT(i)) && !(gp_used & BIT(i)))
-				break;
-		if (i == n_gp)
-			return -ENOSPC;
-		pmc_of[best] = i;
-		gp_used |= BIT(i);
-	}
-	return 0;
 }
 
 static int cpu_restore(unsigned int cpu);
@@ -104,42 +70,10 @@ static int cpu_restore(unsigned int cpu);
  */
 int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len)
 {
-	u32 eax = st->ident.cpuid_0a_eax, edx = st->ident.cpuid_0a_edx;
-	unsigned int version = eax & 0xff, n_fixed = edx & 0x1f;
-	const char *vm = st->ident.hypervisor ?
-		" (this is a virtual machine; the hypervisor exposes no PMU)" : "";
+	int err = core_pmu_init(st, reason, len);
 
-	events = st->uarch->core;
-	if (st->core_pref == MEMDIAG_CORE_MODE_PERF) {
-		if (st->platform == MEMDIAG_PLATFORM_SIM) {
-			snprintf(reason, len,
-				 "core=perf counts through the kernel's perf events, which the simulated platform does not model: use core=msr or core=auto");
-			return -EINVAL;
-		}
-		/* perf checks the PMU itself when the events are created */
-		return 0;
-	}
-	n_gp = min_t(unsigned int, (eax >> 8) & 0xff, MAX_GP);
-	ctr_bits = (eax >> 16) & 0xff;
-	if (version < 2 || !ctr_bits || ctr_bits > 64) {
-		snprintf(reason, len,
-			 "CPUID leaf 0xA reports architectural perfmon version %u, memdiag needs 2 or later%s",
-			 version, vm);
-		return -ENODEV;
-	}
-	if (n_gp < st->uarch->gp_counters_min || n_fixed < FIXED_USED) {
-		snprintf(reason, len,
-			 "CPUID leaf 0xA reports %u general and %u fixed counters per CPU, the %s events need %u and %u%s",
-			 n_gp, n_fixed, st->uarch->name,
-			 st->uarch->gp_counters_min, FIXED_USED, vm);
-		return -ENODEV;
-	}
-	if (assign_counters()) {
-		snprintf(reason, len,
-			 "the %s core events do not fit the %u general counters",
-			 st->uarch->name, n_gp);
-		return -ENOSPC;
-	}
+	if (err || st->core_pref == MEMDIAG_CORE_MODE_PERF)
+		return err;
 	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
 	return cpus ? 0 : -ENOMEM;
 }
@@ -167,23 +101,67 @@ void memdiag_core_exit(void)
 	cpus_read_unlock();
 	kfree(cpus);
 	cpus = NULL;
-	events = NULL;
+	ccfg.events = NULL;
+	ccfg.fix = NULL;
 }
 
-static unsigned int ev_ctr(int e)
+/* Intel's fixed counters count instructions, cycles and reference cycles. */
+static bool ev_fixed(int e)
 {
-	return e < MEMDIAG_EV_NR ? MSR_P6_PERFCTR0 + pmc_of[e] :
-	       MSR_CORE_PERF_FIXED_CTR0 + (e - MEMDIAG_FIX_INSTR);
+	return e >= MEMDIAG_EV_NR && ccfg.pmc_of[e] < 0 && ccfg.pmu->fixed_ctr;
 }
 
 static bool ev_used(int e)
 {
-	return e >= MEMDIAG_EV_NR || pmc_of[e] >= 0;
+	return ccfg.pmc_of[e] >= 0 || ev_fixed(e);
+}
+
+static unsigned int ev_ctr(int e)
+{
+	return ev_fixed(e) ? ccfg.pmu->fixed_ctr + (e - MEMDIAG_FIX_INSTR) :
+	       ccfg.pmu->ctr + ccfg.pmc_of[e] * ccfg.pmu->stride;
 }
 
 static u64 evtsel_of(int e)
 {
-	return events[e].event | (u64)events[e].umask << 8 | EVTSEL_OS_USR_EN;
+	const struct memdiag_core_event *d = core_ev_desc(e);
+
+	return d->event | (u64)d->umask << 8 | EVTSEL_OS_USR_EN;
+}
+
+/* What memdiag sets in the global control: its counters (and fixed ones). */
+static u64 global_bits(void)
+{
+	return ccfg.gp_used | (ccfg.pmu->fixed_ctr ? GLOBAL_FIXED_BITS : 0);
+}
+
+/*
+ * Whether the fixed and global controls read at @op[*i] (those the PMU
+ * has, in that order) count what memdiag needs; *i moves past them.
+ */
+static bool ctrls_ok(const struct memdiag_msr_op *op, unsigned int *i)
+{
+	bool ok = true;
+
+	if (ccfg.pmu->fixed_ctrl &&
+	    (op[(*i)++].val & FIXED_CTRL_OS_USR) != FIXED_CTRL_OS_USR)
+		ok = false;
+	if (ccfg.pmu->global_ctrl &&
+	    (op[(*i)++].val & global_bits()) != global_bits())
+		ok = false;
+	return ok;
+}
+
+/* The fixed and global control reads, for the PMU's that exist. */
+static unsigned int ctrl_reads(struct memdiag_msr_op *op)
+{
+	unsigned int n = 0;
+
+	if (ccfg.pmu->fixed_ctrl)
+		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->fixed_ctrl };
+	if (ccfg.pmu->global_ctrl)
+		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->global_ctrl };
+	return n;
 }
 
 /*
@@ -195,11 +173,10 @@ static unsigned int read_ops(struct memdiag_msr_op *op)
 	unsigned int n = 0;
 	int e;
 
-	for (e = 0; e < MEMDIAG_EV_NR; e++)
-		if (ev_used(e))
-			op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + pmc_of[e] };
-	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL };
-	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_GLOBAL_CTRL };
+	for (e = 0; e < MEMDIAG_CORE_NR; e++)
+		if (ccfg.pmc_of[e] >= 0)
+			op[n++] = (struct memdiag_msr_op){ evtsel_msr(ccfg.pmc_of[e]) };
+	n += ctrl_reads(&op[n]);
 	for (e = 0; e < MEMDIAG_CORE_NR; e++)
 		if (ev_used(e))
 			op[n++] = (struct memdiag_msr_op){ ev_ctr(e) };
@@ -237,32 +214,35 @@ static int cpu_busy(unsigned int cpu, char *msg, size_t len)
 	unsigned int i, n = 0;
 	int err;
 
-	for (i = 0; i < n_gp; i++)
-		op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + i };
-	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL };
+	for (i = 0; i < ccfg.n_gp; i++)
+		op[n++] = (struct memdiag_msr_op){ evtsel_msr(i) };
+	if (ccfg.pmu->fixed_ctrl)
+		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->fixed_ctrl };
 	err = plat()->msr_batch(cpu, op, n);
 	if (err)
 		return err;
-	for (i = 0; i < n_gp; i++) {
+	for (i = 0; i < ccfg.n_gp; i++) {
 		if (op[i].err) {
-			snprintf(msg, len, "reading PERFEVTSEL%u on CPU %u faulted", i, cpu);
+			snprintf(msg, len, "reading PERFEVTSEL%u (MSR 0x%x) on CPU %u faulted",
+				 i, evtsel_msr(i), cpu);
 			return -EIO;
 		}
-		if ((gp_used & BIT(i)) &&
+		if ((ccfg.gp_used & BIT(i)) &&
 		    (op[i].val & ARCH_PERFMON_EVENTSEL_ENABLE) &&
-		    !still_ours(c, MSR_P6_EVNTSEL0 + i, op[i].val)) {
+		    !still_ours(c, evtsel_msr(i), op[i].val)) {
 			snprintf(msg, len,
-				 "core counter %u on CPU %u is in use (PERFEVTSEL%u = 0x%llx): perf, the NMI watchdog or another tool (likwid, PCM) holds the PMU; stop it, or load memdiag with core=perf",
-				 i, cpu, i, op[i].val);
+				 "core counter %u on CPU %u is in use (PERFEVTSEL%u, MSR 0x%x = 0x%llx): perf, the NMI watchdog or another tool (likwid, PCM) holds the PMU; stop it, or load memdiag with core=perf",
+				 i, cpu, i, evtsel_msr(i), op[i].val);
 			return -EBUSY;
 		}
 	}
-	if (op[n_gp].err ||
-	    ((op[n_gp].val & 0xfff) &&
-	     !still_ours(c, MSR_CORE_PERF_FIXED_CTR_CTRL, op[n_gp].val))) {
+	if (ccfg.pmu->fixed_ctrl &&
+	    (op[ccfg.n_gp].err ||
+	     ((op[ccfg.n_gp].val & 0xfff) &&
+	      !still_ours(c, ccfg.pmu->fixed_ctrl, op[ccfg.n_gp].val)))) {
 		snprintf(msg, len,
 			 "fixed counters on CPU %u are in use (FIXED_CTR_CTRL = 0x%llx): perf, the NMI watchdog or another tool holds the PMU; stop it, or load memdiag with core=perf",
-			 cpu, op[n_gp].val);
+			 cpu, op[ccfg.n_gp].val);
 		return -EBUSY;
 	}
 	return 0;
@@ -274,30 +254,31 @@ static unsigned int write_ops(struct core_cpu *c, struct memdiag_msr_op *op)
 	unsigned int n = 0;
 	int e;
 
-	if (ev_used(MEMDIAG_EV_OFFCORE))
-		op[n++] = (struct memdiag_msr_op){ MSR_OFFCORE_RSP_0, true,
-						   events[MEMDIAG_EV_OFFCORE].offcore_rsp };
-	for (e = 0; e < MEMDIAG_EV_NR; e++)
-		if (ev_used(e))
-			op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + pmc_of[e],
+	if (ev_used(MEMDIAG_EV_OFFCORE) && ccfg.pmu->offcore_rsp)
+		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->offcore_rsp, true,
+						   ccfg.events[MEMDIAG_EV_OFFCORE].offcore_rsp };
+	for (e = 0; e < MEMDIAG_CORE_NR; e++)
+		if (ccfg.pmc_of[e] >= 0)
+			op[n++] = (struct memdiag_msr_op){ evtsel_msr(ccfg.pmc_of[e]),
 							   true, evtsel_of(e) };
-	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL, true,
-					   c->saved_fixed_ctrl | FIXED_CTRL_OS_USR };
-	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_GLOBAL_CTRL, true,
-					   c->saved_global_ctrl | gp_used |
-					   GLOBAL_FIXED_BITS };
+	if (ccfg.pmu->fixed_ctrl)
+		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->fixed_ctrl, true,
+						   c->saved_fixed_ctrl | FIXED_CTRL_OS_USR };
+	if (ccfg.pmu->global_ctrl)
+		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->global_ctrl, true,
+						   c->saved_global_ctrl | global_bits() };
 	return n;
 }
 
 static u64 saved_value(struct core_cpu *c, u32 msr)
 {
-	if (msr == MSR_OFFCORE_RSP_0)
+	if (msr == ccfg.pmu->offcore_rsp)
 		return c->saved_rsp;
-	if (msr == MSR_CORE_PERF_FIXED_CTR_CTRL)
+	if (msr == ccfg.pmu->fixed_ctrl)
 		return c->saved_fixed_ctrl;
-	if (msr == MSR_CORE_PERF_GLOBAL_CTRL)
+	if (msr == ccfg.pmu->global_ctrl)
 		return c->saved_global_ctrl;
-	return c->saved_evtsel[msr - MSR_P6_EVNTSEL0];
+	return c->saved_evtsel[(msr - ccfg.pmu->evtsel) / ccfg.pmu->stride];
 }
 
 /*
@@ -358,13 +339,11 @@ static int cpu_apply(unsigned int cpu, char *msg, size_t len)
 	for (i = 0; !err && i < n; i++)
 		if (op[i].err)
 			err = -EIO;
-	/* read back: the event selects, then the two controls */
-	for (e = 0, i = r; !err && e < MEMDIAG_EV_NR; e++)
-		if (ev_used(e) && op[i++].val != evtsel_of(e))
+	/* read back: the event selects, then the controls */
+	for (e = 0, i = r; !err && e < MEMDIAG_CORE_NR; e++)
+		if (ccfg.pmc_of[e] >= 0 && op[i++].val != evtsel_of(e))
 			err = -EIO;
-	if (!err && ((op[i].val & FIXED_CTRL_OS_USR) != FIXED_CTRL_OS_USR ||
-		     (op[i + 1].val & (gp_used | GLOBAL_FIXED_BITS)) !=
-		     (gp_used | GLOBAL_FIXED_BITS)))
+	if (!err && !ctrls_ok(op, &i))
 		err = -EIO;
 	if (err) {
 		snprintf(msg, len,
@@ -373,9 +352,9 @@ static int cpu_apply(unsigned int cpu, char *msg, size_t len)
 		cpu_restore(cpu);
 		return err;
 	}
-	for (e = 0, i += 2; e < MEMDIAG_CORE_NR; e++)
+	for (e = 0; e < MEMDIAG_CORE_NR; e++)
 		if (ev_used(e))
-			memdiag_ext64_start(&c->ext[e], op[i++].val, ctr_bits);
+			memdiag_ext64_start(&c->ext[e], op[i++].val, ccfg.ctr_bits);
 	c->lost = false;
 	return 0;
 }
@@ -384,6 +363,9 @@ static int cpu_apply(unsigned int cpu, char *msg, size_t len)
 static int cpu_program(unsigned int cpu, char *msg, size_t len)
 {
 	struct core_cpu *c = &cpus[cpu];
+	/* the controls a PMU lacks read as 0 from a harmless MSR (evtsel 0) */
+	u32 ctl[3] = { ccfg.pmu->global_ctrl, ccfg.pmu->fixed_ctrl,
+		       ev_used(MEMDIAG_EV_OFFCORE) ? ccfg.pmu->offcore_rsp : 0 };
 	struct memdiag_msr_op op[MAX_GP + 3];
 	unsigned int n = 0, i;
 	int err;
@@ -391,23 +373,24 @@ static int cpu_program(unsigned int cpu, char *msg, size_t len)
 	/* left from a failed restore: the originals are saved already */
 	if (c->restore_failed)
 		return cpu_apply(cpu, msg, len);
-	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_GLOBAL_CTRL };
-	op[n++] = (struct memdiag_msr_op){ MSR_CORE_PERF_FIXED_CTR_CTRL };
-	op[n++] = (struct memdiag_msr_op){ MSR_OFFCORE_RSP_0 };
-	for (i = 0; i < n_gp; i++)
-		op[n++] = (struct memdiag_msr_op){ MSR_P6_EVNTSEL0 + i };
+	for (i = 0; i < 3; i++)
+		op[n++] = (struct memdiag_msr_op){ ctl[i] ?: ccfg.pmu->evtsel };
+	for (i = 0; i < ccfg.n_gp; i++)
+		op[n++] = (struct memdiag_msr_op){ evtsel_msr(i) };
 	err = plat()->msr_batch(cpu, op, n);
 	if (err)
 		return err;
-	if (op[0].err || op[1].err ||
-	    (ev_used(MEMDIAG_EV_OFFCORE) && op[2].err)) {
-		snprintf(msg, len, "reading the PMU controls of CPU %u faulted", cpu);
-		return -EIO;
+	for (i = 0; i < n; i++) {
+		if (op[i].err) {
+			snprintf(msg, len, "reading the PMU controls of CPU %u faulted (MSR 0x%x)",
+				 cpu, op[i].msr);
+			return -EIO;
+		}
 	}
-	c->saved_global_ctrl = op[0].val;
-	c->saved_fixed_ctrl = op[1].val;
-	c->saved_rsp = op[2].val;
-	for (i = 0; i < n_gp; i++)
+	c->saved_global_ctrl = ctl[0] ? op[0].val : 0;
+	c->saved_fixed_ctrl = ctl[1] ? op[1].val : 0;
+	c->saved_rsp = ctl[2] ? op[2].val : 0;
+	for (i = 0; i < ccfg.n_gp; i++)
 		c->saved_evtsel[i] = op[3 + i].val;
 	return cpu_apply(cpu, msg, len);
 }
@@ -418,9 +401,9 @@ static void reserve_release(void)
 
 	if (!reserved)
 		return;
-	for (i = 0; i < n_gp; i++)
-		if (gp_used & BIT(i))
-			release_evntsel_nmi(MSR_P6_EVNTSEL0 + i);
+	for (i = 0; i < ccfg.n_gp; i++)
+		if (ccfg.gp_used & BIT(i))
+			release_evntsel_nmi(evtsel_msr(i));
 	reserved = false;
 }
 
@@ -431,12 +414,12 @@ static int reserve(char *msg, size_t len)
 
 	if (!plat()->perf_pmu)
 		return 0;
-	for (i = 0; i < n_gp; i++) {
-		if (!(gp_used & BIT(i)) || reserve_evntsel_nmi(MSR_P6_EVNTSEL0 + i))
+	for (i = 0; i < ccfg.n_gp; i++) {
+		if (!(ccfg.gp_used & BIT(i)) || reserve_evntsel_nmi(evtsel_msr(i)))
 			continue;
 		for (j = 0; j < i; j++)
-			if (gp_used & BIT(j))
-				release_evntsel_nmi(MSR_P6_EVNTSEL0 + j);
+			if (ccfg.gp_used & BIT(j))
+				release_evntsel_nmi(evtsel_msr(j));
 		snprintf(msg, len,
 			 "perf holds the core PMU (the NMI watchdog or a perf event is active): echo 0 > /proc/sys/kernel/nmi_watchdog and stop perf users, or load memdiag with core=perf");
 		return -EBUSY;
@@ -490,12 +473,12 @@ int memdiag_core_start(char *msg, size_t len)
 	int err;
 
 	if (st->core_mode == MEMDIAG_CORE_MODE_PERF)
-		return memdiag_core_perf_start(events, msg, len);
+		return memdiag_core_perf_start(ccfg.events, ccfg.fix, msg, len);
 	err = msr_start(msg, len);
 	/* core=auto: if perf took the PMU since load, count through perf */
 	if (err == -EBUSY && st->core_pref == MEMDIAG_CORE_MODE_NONE &&
 	    plat()->perf_pmu &&
-	    !memdiag_core_perf_start(events, msg, len)) {
+	    !memdiag_core_perf_start(ccfg.events, ccfg.fix, msg, len)) {
 		st->core_mode = MEMDIAG_CORE_MODE_PERF;
 		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
 			 "core=auto: the PMU was busy at session start (%s), so counting through perf events",
@@ -544,12 +527,10 @@ static bool cpu_sample(unsigned int cpu, u64 max)
 
 	if (plat()->msr_batch(cpu, op, n))
 		return false;
-	for (e = 0; e < MEMDIAG_EV_NR; e++)
-		if (ev_used(e) && op[i++].val != evtsel_of(e))
+	for (e = 0; e < MEMDIAG_CORE_NR; e++)
+		if (ccfg.pmc_of[e] >= 0 && op[i++].val != evtsel_of(e))
 			ok = false;
-	if ((op[i].val & FIXED_CTRL_OS_USR) != FIXED_CTRL_OS_USR ||
-	    (op[i + 1].val & (gp_used | GLOBAL_FIXED_BITS)) !=
-	    (gp_used | GLOBAL_FIXED_BITS))
+	if (!ctrls_ok(op, &i))
 		ok = false;
 	if (!ok) {
 		char msg[MEMDIAG_REASON_LEN];
@@ -559,8 +540,8 @@ static bool cpu_sample(unsigned int cpu, u64 max)
 		 * the event selects are still ours or free again, never over
 		 * a foreign one; the saved originals stay as first found.
 		 */
-		for (e = 0, i = 0; e < MEMDIAG_EV_NR; e++)
-			if (ev_used(e) && op[i++].val != evtsel_of(e) &&
+		for (e = 0, i = 0; e < MEMDIAG_CORE_NR; e++)
+			if (ccfg.pmc_of[e] >= 0 && op[i++].val != evtsel_of(e) &&
 			    (op[i - 1].val & ARCH_PERFMON_EVENTSEL_ENABLE))
 				c->lost = true;
 		if (c->lost || cpu_apply(cpu, msg, sizeof(msg))) {
@@ -570,9 +551,9 @@ static bool cpu_sample(unsigned int cpu, u64 max)
 		}
 		return false;
 	}
-	for (i += 2, e = 0; e < MEMDIAG_CORE_NR; e++)
+	for (e = 0; e < MEMDIAG_CORE_NR; e++)
 		if (ev_used(e) &&
-		    !memdiag_ext64_update(&c->ext[e], op[i++].val, ctr_bits, max))
+		    !memdiag_ext64_update(&c->ext[e], op[i++].val, ccfg.ctr_bits, max))
 			ok = false;
 	return ok;
 }
@@ -592,7 +573,7 @@ void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 	unsigned int cpu, s;
 	int e;
 
-	if (!events)
+	if (!ccfg.events)
 		return;
 	if (memdiag.core_mode == MEMDIAG_CORE_MODE_PERF) {
 		memdiag_core_perf_sample(snap, n);

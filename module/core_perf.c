@@ -26,8 +26,24 @@ struct perf_cpu {
 };
 
 static struct perf_cpu *pcpu;
-static const struct memdiag_core_event *events;
+static const struct memdiag_core_event *events, *fix_events;
 static u32 perf_epoch[MEMDIAG_MAX_SOCKETS];
+
+/* The raw event of counter @e: a table row, or NULL for a generic one. */
+static const struct memdiag_core_event *raw_event(int e)
+{
+	if (e < MEMDIAG_EV_NR)
+		return &events[e];
+	return fix_events ? &fix_events[e - MEMDIAG_EV_NR] : NULL;
+}
+
+/* Whether counter @e is counted: AMD has no reference-cycles event. */
+static bool counted(int e)
+{
+	const struct memdiag_core_event *d = raw_event(e);
+
+	return d ? !!d->perf : e >= MEMDIAG_EV_NR;
+}
 
 /* The perf attributes of counter @e: raw event, or a generic fixed one. */
 static void perf_attr(int e, struct perf_event_attr *attr)
@@ -36,18 +52,19 @@ static void perf_attr(int e, struct perf_event_attr *attr)
 		PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
 		PERF_COUNT_HW_REF_CPU_CYCLES,
 	};
+	const struct memdiag_core_event *d = raw_event(e);
 
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	attr->pinned = 1;
-	if (e >= MEMDIAG_EV_NR) {
+	if (!d) {
 		attr->type = PERF_TYPE_HARDWARE;
 		attr->config = fixed[e - MEMDIAG_EV_NR];
 		return;
 	}
 	attr->type = PERF_TYPE_RAW;
-	attr->config = events[e].event | (u64)events[e].umask << 8;
-	attr->config1 = events[e].offcore_rsp;
+	attr->config = d->event | (u64)d->umask << 8;
+	attr->config1 = d->offcore_rsp;
 }
 
 void memdiag_core_perf_stop(void)
@@ -68,10 +85,13 @@ void memdiag_core_perf_stop(void)
 /**
  * memdiag_core_perf_start() - create the events on every online CPU
  * @core: the uarch's core events
+ * @fix: its events for instructions, cycles and reference cycles where
+ *	the PMU has no fixed counters, or NULL
  * @msg: why not, when the return value is negative
  * @len: size of @msg
  */
 int memdiag_core_perf_start(const struct memdiag_core_event *core,
+			    const struct memdiag_core_event *fix,
 			    char *msg, size_t len)
 {
 	struct perf_event_attr attr;
@@ -80,12 +100,13 @@ int memdiag_core_perf_start(const struct memdiag_core_event *core,
 	int e;
 
 	events = core;
+	fix_events = fix;
 	pcpu = kcalloc(nr_cpu_ids, sizeof(*pcpu), GFP_KERNEL);
 	if (!pcpu)
 		return -ENOMEM;
 	for_each_online_cpu(cpu) {
 		for (e = 0; e < MEMDIAG_CORE_NR; e++) {
-			if (e < MEMDIAG_EV_NR && !events[e].perf)
+			if (!counted(e))
 				continue;
 			perf_attr(e, &attr);
 			ev = perf_event_create_kernel_counter(&attr, cpu, NULL,
@@ -121,7 +142,7 @@ void memdiag_core_perf_sample(struct memdiag_snap *snap, unsigned int n)
 		snap[s].has_core = true;
 		snap[s].core_epoch = perf_epoch[s];
 		for (e = 0; e < MEMDIAG_CORE_NR; e++)
-			snap[s].has[e] = e >= MEMDIAG_EV_NR || events[e].perf;
+			snap[s].has[e] = counted(e);
 	}
 	for_each_possible_cpu(cpu) {
 		bool counted = false;

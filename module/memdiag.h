@@ -190,6 +190,7 @@ int memdiag_core_cpu_offline(unsigned int cpu);
 
 /* core_perf.c */
 int memdiag_core_perf_start(const struct memdiag_core_event *core,
+			    const struct memdiag_core_event *fix,
 			    char *msg, size_t len);
 void memdiag_core_perf_stop(void);
 void memdiag_core_perf_sample(struct memdiag_snap *snap, unsigned int n);

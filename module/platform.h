@@ -47,6 +47,8 @@ struct memdiag_cpu_ident {
 	u32 tsc_khz;		/* rate of the reference-cycles counter */
 	u32 cpuid_0a_eax;	/* perfmon version, GP counters, width */
 	u32 cpuid_0a_edx;	/* fixed counters and width */
+	/* AMD PerfMonV2, CPUID 0x80000022: EAX bit 0, EBX counts; else 0 */
+	u32 cpuid_ext22_eax, cpuid_ext22_ebx, cpuid_ext22_ecx;
 };
 
 struct memdiag_platform_ops {

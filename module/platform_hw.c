@@ -17,6 +17,7 @@
 static void hw_cpu_ident(struct memdiag_cpu_ident *id)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	unsigned int dummy;
 
 	memset(id, 0, sizeof(*id));
 	strscpy(id->vendor, c->x86_vendor_id, sizeof(id->vendor));
@@ -30,6 +31,9 @@ static void hw_cpu_ident(struct memdiag_cpu_ident *id)
 		id->cpuid_0a_eax = cpuid_eax(0xa);
 		id->cpuid_0a_edx = cpuid_edx(0xa);
 	}
+	if (boot_cpu_has(X86_FEATURE_PERFMON_V2))
+		cpuid(0x80000022, &id->cpuid_ext22_eax, &id->cpuid_ext22_ebx,
+		      &id->cpuid_ext22_ecx, &dummy);
 }
 
 struct hw_batch {

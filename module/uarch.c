@@ -27,19 +27,25 @@ const struct memdiag_uarch *memdiag_uarch_match(const struct memdiag_cpu_ident *
 		if (strcmp(id->vendor, u->vendor))
 			continue;
 		vendor_known = true;
-		if (id->family == u->family && id->model == u->model &&
-		    id->stepping >= u->stepping_min &&
-		    id->stepping <= u->stepping_max)
+		if (id->family != u->family || id->model < u->model ||
+		    id->model > max(u->model, u->model_max) ||
+		    id->stepping < u->stepping_min ||
+		    id->stepping > u->stepping_max)
+			continue;
+		if (!u->unsupported)
 			return u;
+		snprintf(reason, len, "%s (family 0x%x model 0x%x): %s",
+			 id->vendor, id->family, id->model, u->unsupported);
+		return NULL;
 	}
 
 	if (vendor_known)
 		snprintf(reason, len,
-			 "%s family 0x%x model 0x%x stepping %u is not a supported microarchitecture; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest",
+			 "%s family 0x%x model 0x%x stepping %u is not a supported microarchitecture; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest and AMD Zen 4 and Zen 5",
 			 id->vendor, id->family, id->model, id->stepping);
 	else
 		snprintf(reason, len,
-			 "%s processors (family 0x%x model 0x%x) are not supported; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest",
+			 "%s processors (family 0x%x model 0x%x) are not supported; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest and AMD Zen 4 and Zen 5",
 			 id->vendor[0] ? id->vendor : "unknown-vendor",
 			 id->family, id->model);
 	return NULL;

@@ -109,7 +109,25 @@ enum memdiag_core_ev {
 	MEMDIAG_EV_LFB_HIT,	/* retired loads hitting a fill buffer */
 	MEMDIAG_EV_L1_MISS_ANY,	/* MEM_LOAD_COMPLETED.L1_MISS_ANY (GLC) */
 	MEMDIAG_EV_OFFCORE,	/* OFFCORE_RESPONSE: reads from local DRAM */
+	/*
+	 * AMD's analogue of PENDING / L1 misses: ls_alloc_mab_count (the
+	 * Miss Address Buffers in use, summed every cycle) over
+	 * ls_mab_alloc.load_store_allocations. Named for what they count.
+	 */
+	MEMDIAG_EV_MAB_OCC,
+	MEMDIAG_EV_MAB_ALLOC,
 	MEMDIAG_EV_NR
+};
+
+/*
+ * Where the PMU has no fixed counters (AMD), instructions, cycles and
+ * reference cycles are general-counter events too, in this order.
+ */
+enum memdiag_core_fix {
+	MEMDIAG_GPFIX_INSTR,
+	MEMDIAG_GPFIX_CYCLES,
+	MEMDIAG_GPFIX_REF,
+	MEMDIAG_GPFIX_NR
 };
 
 struct memdiag_core_event {
@@ -119,15 +137,34 @@ struct memdiag_core_event {
 	u64 offcore_rsp;	/* MSR_OFFCORE_RSP_0 value, offcore only */
 };
 
+/*
+ * A vendor's core PMU registers. General counter i is programmed at
+ * evtsel + i * stride and counts at ctr + i * stride.
+ */
+struct memdiag_core_pmu {
+	const char *name;
+	u32 evtsel, ctr;
+	u8 stride;
+	u32 global_ctrl;	/* bit i enables counter i; 0: none */
+	u32 fixed_ctrl, fixed_ctr;	/* 0: no fixed counters */
+	u32 offcore_rsp;	/* OFFCORE_RSP_0; 0: none */
+	u8 ctr_bits;		/* 0: from CPUID leaf 0xA */
+};
+
 struct memdiag_uarch {
 	const char *name;		/* what get-info reports */
 	const char *vendor;		/* CPUID vendor string */
 	u8 family;
-	u8 model;
+	u8 model, model_max;		/* inclusive; model_max 0: model only */
 	u8 stepping_min, stepping_max;	/* inclusive */
 	const char *pmu_events;		/* perf's pmu-events/arch/x86 dir */
+	/* non-NULL: a known processor memdiag does not support, and why */
+	const char *unsupported;
+	const struct memdiag_core_pmu *pmu;
 	const struct memdiag_imc_desc *imc;	/* NULL: see imc_reason */
 	const struct memdiag_core_event *core;	/* [MEMDIAG_EV_NR] */
+	/* [MEMDIAG_GPFIX_NR] where pmu has no fixed counters, else NULL */
+	const struct memdiag_core_event *core_fix;
 	u8 gp_counters_min;		/* core counters the events need */
 	/*
 	 * Why a capability is missing on this processor, for get-info, when

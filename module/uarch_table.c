@@ -10,6 +10,8 @@
  *    request/response values: that directory's JSON files
  *  - IMC PCI ids, UBOX registers, box register offsets and control bits:
  *    arch/x86/events/intel/uncore_snbep.c and uncore_discovery.[ch]
+ *  - AMD family/model ranges: arch/x86/kernel/cpu/amd.c (X86_FEATURE_ZEN*);
+ *    core PMU MSRs: msr-index.h and arch/x86/events/amd/core.c
  */
 #include <linux/kernel.h>
 #include <linux/types.h>
@@ -204,11 +206,82 @@ static const struct memdiag_core_event srf_core[MEMDIAG_EV_NR] = {
 	[MEMDIAG_EV_L1_MISS] = { "MEM_LOAD_UOPS_RETIRED.L1_MISS", 0xd1, 0x40, 0xff },
 };
 
+/*
+ * Zen 4 and Zen 5: the Miss Address Buffer occupancy over its allocations.
+ * ls_alloc_mab_count counts every in-flight L1D miss, prefetcher-allocated
+ * entries included, so the denominator is all allocations (Little's law
+ * needs one population), not only the load/store ones.
+ */
+static const struct memdiag_core_event zen4_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_MAB_OCC] = { "ls_alloc_mab_count", 0x5f, 0x00, 0x3f },
+	[MEMDIAG_EV_MAB_ALLOC] = { "ls_mab_alloc.all_allocations", 0x41, 0x7f, 0x3f },
+};
+
+static const struct memdiag_core_event zen5_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_MAB_OCC] = { "ls_alloc_mab_count", 0x5f, 0x00, 0x3f },
+	[MEMDIAG_EV_MAB_ALLOC] = { "ls_mab_alloc.all_allocations", 0x41, 0x0f, 0x3f },
+};
+
+/* AMD has no fixed counters and no reference-cycles event */
+static const struct memdiag_core_event zen_fix[MEMDIAG_GPFIX_NR] = {
+	[MEMDIAG_GPFIX_INSTR] = { "ex_ret_instr", 0xc0, 0x00, 0x3f },
+	[MEMDIAG_GPFIX_CYCLES] = { "ls_not_halted_cyc", 0x76, 0x00, 0x3f },
+};
+
+/* Architectural perfmon: IA32_PERFEVTSELi, IA32_PMCi, fixed counters */
+static const struct memdiag_core_pmu intel_pmu = {
+	.name = "Intel architectural perfmon",
+	.evtsel = 0x186, .ctr = 0xc1, .stride = 1,
+	.global_ctrl = 0x38f,
+	.fixed_ctrl = 0x38d, .fixed_ctr = 0x309,
+	.offcore_rsp = 0x1a6,
+};
+
+/*
+ * AMD family 0x15 and later (PerfCtl/PerfCtr pairs), with PerfMonV2's
+ * PerfCntrGlobalCtl on Zen 4 and Zen 5; counters are 48 bits.
+ */
+static const struct memdiag_core_pmu amd_pmu = {
+	.name = "AMD PerfMonV2",
+	.evtsel = 0xc0010200, .ctr = 0xc0010201, .stride = 2,
+	.global_ctrl = 0xc0000301,
+	.ctr_bits = 48,
+};
+
 #define INTEL_GP(n, m, s0, s1, dir, gp)					\
 	.name = n, .vendor = "GenuineIntel", .family = 6, .model = m,	\
 	.stepping_min = s0, .stepping_max = s1, .pmu_events = dir,	\
-	.gp_counters_min = gp
+	.pmu = &intel_pmu, .gp_counters_min = gp
 #define INTEL(n, m, s0, s1, dir)	INTEL_GP(n, m, s0, s1, dir, 4)
+
+#define AMD(n, f, m0, m1, dir)						\
+	.name = n, .vendor = "AuthenticAMD", .family = f,		\
+	.model = m0, .model_max = m1, .stepping_max = 0xf,		\
+	.pmu_events = dir, .pmu = &amd_pmu, .gp_counters_min = 4
+
+#define ZEN4(m0, m1)							\
+	{ AMD("AMD Zen 4", 0x19, m0, m1, "amdzen4"), ZEN_REASONS,	\
+	  .core = zen4_core, .core_fix = zen_fix }
+#define ZEN5(m0, m1)							\
+	{ AMD("AMD Zen 5", 0x1a, m0, m1, "amdzen5"), ZEN_REASONS,	\
+	  .core = zen5_core, .core_fix = zen_fix }
+#define ZEN_REASONS .imc_reason = ZEN_NO_UMC, .offcore_reason = ZEN_NO_OFFCORE
+#define ZEN_NO_UMC \
+	"DRAM bandwidth on AMD comes from the UMC counters, which are not supported yet"
+/* the nearest AMD event counts demand fills only: not the same thing */
+#define ZEN_NO_OFFCORE \
+	"AMD has no OFFCORE_RESPONSE; ls_dmnd_fills_from_sys.dram_io_near counts demand fills only, so it is not reported as offcore reads"
+
+/*
+ * Known AMD processors memdiag does not support: their DRAM traffic is
+ * only in the Data Fabric counters (no UMC counters before Zen 4), and
+ * they have no PerfMonV2.
+ */
+#define ZEN_OLD(n, f, m0, m1, dir, why)					\
+	{ AMD(n, f, m0, m1, dir), .unsupported = why }
+
+#define ZEN_DF_ONLY \
+	" has no UMC counters; its DRAM traffic is only in the Data Fabric, which memdiag does not program (it supports AMD from Zen 4)"
 
 const struct memdiag_uarch memdiag_uarch_table[] = {
 	{ INTEL("Haswell-EP", 0x3f, 0, 0xf, "haswellx"),
@@ -242,6 +315,15 @@ const struct memdiag_uarch memdiag_uarch_table[] = {
 	  .offcore_reason =
 		"Sierra Forest has no offcore event for all reads from local DRAM (perf's sierraforest JSON; Intel's perfmon has one for demand reads only)",
 	},
+	/* the model ranges of X86_FEATURE_ZEN4 and ZEN5 in amd.c */
+	ZEN4(0x10, 0x1f), ZEN4(0x60, 0xaf),
+	ZEN5(0x00, 0x2f), ZEN5(0x40, 0x4f), ZEN5(0x60, 0x7f), ZEN5(0xd0, 0xd7),
+	ZEN_OLD("AMD Zen 1/Zen 2", 0x17, 0x00, 0xff, "amdzen2",
+		"AMD Zen 1/Zen 2" ZEN_DF_ONLY),
+	ZEN_OLD("AMD Zen 3", 0x19, 0x00, 0x0f, "amdzen3",
+		"AMD Zen 3" ZEN_DF_ONLY),
+	ZEN_OLD("AMD Zen 3", 0x19, 0x20, 0x5f, "amdzen3",
+		"AMD Zen 3" ZEN_DF_ONLY),
 };
 
 const unsigned int memdiag_uarch_table_len = ARRAY_SIZE(memdiag_uarch_table);

@@ -17,6 +17,14 @@ tools/perf/pmu-events/arch/x86 arch/x86/events/intel
 arch/x86/include/asm/msr-index.h arch/x86/include/asm/intel-family.h
 arch/x86/kernel/cpu/resctrl/pseudo_lock.c scripts/checkpatch.pl
 scripts/spelling.txt scripts/const_structs.checkpatch"
+# --amd: the AMD sources amd_oracle.py reads, in a directory of their own
+# so that the parts above (and whoever reads them) are left alone
+if [ "${1:-}" = --amd ]; then
+	dir=$cache/linux-source-6.12-amd
+	stamp=$dir/.memdiag-unpacked
+	parts="arch/x86/events/amd arch/x86/include/asm/perf_event.h
+arch/x86/kernel/cpu/amd.c"
+fi
 
 if [ ! -f "$stamp" ] || [ "$tarball" -nt "$stamp" ] ||
    [ "$(cat "$stamp")" != "$parts" ]; then
@@ -24,10 +32,11 @@ if [ ! -f "$stamp" ] || [ "$tarball" -nt "$stamp" ] ||
 		echo "linux-src: $tarball not found: apt-get install linux-source-6.12" >&2
 		exit 1
 	fi
-	mkdir -p "$cache"
 	rm -rf "$dir"
+	mkdir -p "$dir"
 	# shellcheck disable=SC2086 # one word per part
-	tar -C "$cache" -xJf "$tarball" $(printf 'linux-source-6.12/%s ' $parts)
+	tar -C "$dir" --strip-components=1 -xJf "$tarball" \
+		$(printf 'linux-source-6.12/%s ' $parts)
 	printf '%s\n' "$parts" > "$stamp"
 fi
 echo "$dir"

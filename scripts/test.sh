@@ -22,7 +22,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle prefetch-oracle completion install rules deb"
+host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle amd-oracle prefetch-oracle completion install rules deb"
 
 if [ "${1:-}" = --list ]; then
 	echo "host steps: $host_steps"
@@ -166,6 +166,9 @@ hstep deb "Debian package: build, lintian, install with DKMS, purge" \
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin
+hstep amd-oracle "AMD rows and core PMUs agree with amd.c, perf's amdzen JSON and msr-index.h" \
+	sh -c '/usr/bin/python3 selftests/host/amd_oracle.py "$1" \
+	"$(scripts/linux-src.sh --amd)" selftests/host/dump_uarch.bin' _ "$LINUX_SRC"
 hstep prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
 	/usr/bin/python3 selftests/host/prefetch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_prefetch.bin

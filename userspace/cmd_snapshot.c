@@ -53,6 +53,8 @@ static const struct snap_row {
 	{ MEMDIAG_A_SNAPSHOT_LFB_HIT, "lfb_hit" },
 	{ MEMDIAG_A_SNAPSHOT_L1_MISS_ANY, "l1_miss_any" },
 	{ MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS, "offcore_dram_reads" },
+	{ MEMDIAG_A_SNAPSHOT_MAB_OCCUPANCY, "mab_occupancy" },
+	{ MEMDIAG_A_SNAPSHOT_MAB_ALLOCATIONS, "mab_allocations" },
 	{ MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED, "prefetch_disabled_mask" },
 	{ MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED, "prefetch_mixed_mask" },
 	{ MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED, "prefetch_changed" },

@@ -47,6 +47,7 @@ void cmd_watch_usage(FILE *f)
 	      "  ocr_GB/s     64 x offcore DRAM reads / s: the cores' reads served by\n"
 	      "               local DRAM; misses lines the L2/LLC prefetchers fetch\n"
 	      "  l1m_lat_cyc  L1 miss latency: L1D_PEND_MISS.PENDING / L1 misses\n"
+	      "               (AMD: MAB occupancy / MAB allocations)\n"
 	      "  lmr_lat_cyc  load miss real latency: L1D_PEND_MISS.PENDING /\n"
 	      "               (L1 misses + fill buffer hits); on Sapphire, Emerald\n"
 	      "               and Granite Rapids / MEM_LOAD_COMPLETED.L1_MISS_ANY\n"

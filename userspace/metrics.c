@@ -22,6 +22,7 @@ static const unsigned int imc_counters[] = {
 static const unsigned int core_counters[] = {
 	A(INSTRUCTIONS), A(CYCLES), A(REF_CYCLES), A(L1D_PEND_MISS),
 	A(L1_MISS), A(LFB_HIT), A(L1_MISS_ANY), A(OFFCORE_DRAM_READS),
+	A(MAB_OCCUPANCY), A(MAB_ALLOCATIONS),
 };
 
 static const struct {
@@ -121,6 +122,15 @@ static void compute_core(const struct snap *a, const struct snap *b,
 		den = (double)delta(a, b, A(L1_MISS)) +
 		      (double)delta(a, b, A(LFB_HIT));
 	m->load_miss_real_latency = ratio(pend, den);
+	/*
+	 * AMD Zen 4/5: Miss Address Buffer occupancy over allocations, the
+	 * average L1D miss latency; there is no fill-buffer-hit split, so
+	 * no load_miss_real_latency.
+	 */
+	if (both(a, b, A(MAB_OCCUPANCY)) && both(a, b, A(MAB_ALLOCATIONS)))
+		m->l1_miss_latency =
+			ratio((double)delta(a, b, A(MAB_OCCUPANCY)),
+			      (double)delta(a, b, A(MAB_ALLOCATIONS)));
 
 	/* TSC frequency x unhalted core cycles per unhalted reference cycle */
 	if (tsc_khz && both(a, b, A(CYCLES)) && both(a, b, A(REF_CYCLES)))

@@ -97,6 +97,8 @@ static const char *const snapshot_attr_names[] = {
 	[MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED] = "prefetch-disabled",
 	[MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED] = "prefetch-mixed",
 	[MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED] = "prefetch-changed",
+	[MEMDIAG_A_SNAPSHOT_MAB_OCCUPANCY] = "mab-occupancy",
+	[MEMDIAG_A_SNAPSHOT_MAB_ALLOCATIONS] = "mab-allocations",
 };
 _Static_assert(ARRAY_SIZE(snapshot_attr_names) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snapshot_attr_names does not cover MEMDIAG_A_SNAPSHOT_MAX");

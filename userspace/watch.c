@@ -198,7 +198,8 @@ static void explain_absent(struct watch *w, const struct snap *s)
 {
 	if (!snap_has(s, MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES))
 		explain(w, EMPTY_IMC, "the memdiag module sends no DRAM counters");
-	if (!snap_has(s, MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS))
+	if (!snap_has(s, MEMDIAG_A_SNAPSHOT_L1D_PEND_MISS) &&
+	    !snap_has(s, MEMDIAG_A_SNAPSHOT_MAB_OCCUPANCY))
 		explain(w, EMPTY_CORE,
 			"the memdiag module sends no load latency counters");
 	if (!snap_has(s, MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS))

@@ -43,14 +43,21 @@ enum mdsim_msr_kind {
 	MK_APMC,	/* IA32_A_PMCi: full-width alias of IA32_PMCi */
 };
 
-/* A run of consecutive MSRs; n == 0: one per general counter. */
+#define MSR_AMD_PREFETCH_CONTROL 0xc0000108	/* not in msr-index.h */
+
+/*
+ * A run of MSRs @stride apart (0: 1); n == 0: one per general counter.
+ * Up to MDSIM_MSR_ROWS rows a vendor.
+ */
 struct mdsim_msr_row {
 	u32 msr;
-	u8 kind, n;
+	u8 kind, n, stride;
 };
 
+#define MDSIM_MSR_ROWS	16
+
 /* Sorted by address, so that walking the slots lists MSRs in order. */
-static const struct mdsim_msr_row msr_rows[] = {
+static const struct mdsim_msr_row intel_rows[] = {
 	{ MSR_IA32_PERFCTR0,		 MK_PMC,	 0 },
 	{ MSR_P6_EVNTSEL0,		 MK_EVTSEL,	 0 },
 	{ MSR_MISC_FEATURE_CONTROL,	 MK_MISC,	 1 },
@@ -62,7 +69,27 @@ static const struct mdsim_msr_row msr_rows[] = {
 	{ MSR_CORE_PERF_GLOBAL_CTRL,	 MK_GLOBAL_CTRL, 1 },
 	{ MSR_CORE_PERF_GLOBAL_OVF_CTRL, MK_OVF_CTRL,	 1 },
 	{ MSR_IA32_PMC0,		 MK_APMC,	 0 },
+	{ }
 };
+
+/*
+ * AMD Zen 4/5 (msr-index.h): PrefetchControl, PerfMonV2's global status,
+ * control and status-clear, then PerfCtl/PerfCtr pairs (full width).
+ */
+static const struct mdsim_msr_row amd_rows[] = {
+	{ MSR_AMD_PREFETCH_CONTROL,		MK_MISC,	1 },
+	{ MSR_AMD64_PERF_CNTR_GLOBAL_STATUS,	MK_STATUS,	1 },
+	{ MSR_AMD64_PERF_CNTR_GLOBAL_CTL,	MK_GLOBAL_CTRL,	1 },
+	{ MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, MK_OVF_CTRL,	1 },
+	{ MSR_F15H_PERF_CTL,			MK_EVTSEL,	0, 2 },
+	{ MSR_F15H_PERF_CTR,			MK_APMC,	0, 2 },
+	{ }
+};
+
+static const struct mdsim_msr_row *msr_rows(void)
+{
+	return mdsim.ua->amd ? amd_rows : intel_rows;
+}
 
 #define EVTSEL_BITS		GENMASK_ULL(33, 0)	/* 63:34 reserved */
 #define EVTSEL_OTHER_EVENT	(ARCH_PERFMON_EVENTSEL_EDGE |	\
@@ -72,7 +99,6 @@ static const struct mdsim_msr_row msr_rows[] = {
 				 ARCH_PERFMON_EVENTSEL_OS)
 #define FIXED_CTRL_BITS		GENMASK_ULL(11, 0)	/* 4 bits per counter */
 #define FIXED_CTRL_RING		0x3ULL			/* OS | USR */
-#define MISC_BITS		GENMASK_ULL(3, 0)	/* prefetcher disables */
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)		/* A_PMCi exist */
 #define FIXED_STATUS		32			/* GLOBAL_* bit of fixed 0 */
 
@@ -83,13 +109,16 @@ static const u8 fixed_kind[MDSIM_FIXED] = {
 
 static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
 {
-	unsigned int i, n;
+	const struct mdsim_msr_row *r;
+	unsigned int n, step, off;
 
-	for (i = 0; i < ARRAY_SIZE(msr_rows); i++) {
-		n = msr_rows[i].n ? msr_rows[i].n : mdsim.ua->n_gp;
-		if (msr >= msr_rows[i].msr && msr - msr_rows[i].msr < n) {
-			*idx = msr - msr_rows[i].msr;
-			return &msr_rows[i];
+	for (r = msr_rows(); r->msr; r++) {
+		n = r->n ? r->n : mdsim.ua->n_gp;
+		step = r->stride ? r->stride : 1;
+		off = msr - r->msr;
+		if (msr >= r->msr && off % step == 0 && off / step < n) {
+			*idx = off / step;
+			return r;
 		}
 	}
 	return NULL;
@@ -97,14 +126,23 @@ static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
 
 static unsigned int msr_slot(const struct mdsim_msr_row *r, unsigned int idx)
 {
-	return (r - msr_rows) * MDSIM_MAX_GP + idx;
+	return (r - msr_rows()) * MDSIM_MAX_GP + idx;
+}
+
+static u32 slot_msr(unsigned int slot)
+{
+	const struct mdsim_msr_row *r = &msr_rows()[slot / MDSIM_MAX_GP];
+
+	return r->msr + slot % MDSIM_MAX_GP * (r->stride ? r->stride : 1);
 }
 
 /* Overflow bits of GLOBAL_STATUS, and what OVF_CTRL may clear. */
 static u64 status_bits(void)
 {
+	/* AMD has no fixed counters */
 	return GENMASK_ULL(mdsim.ua->n_gp - 1, 0) |
-	       GENMASK_ULL(FIXED_STATUS + MDSIM_FIXED - 1, FIXED_STATUS);
+	       (mdsim.ua->amd ? 0 :
+		GENMASK_ULL(FIXED_STATUS + MDSIM_FIXED - 1, FIXED_STATUS));
 }
 
 /* The register behind an MSR; NULL for OVF_CTRL, which holds nothing. */
@@ -153,7 +191,7 @@ static u64 msr_bits(const struct mdsim_msr_row *r, bool poke)
 	case MK_EVTSEL:
 		return EVTSEL_BITS;
 	case MK_MISC:
-		return MISC_BITS;
+		return ua->misc_bits;
 	case MK_RSP:
 		return ua->rsp_mask;
 	case MK_FIXED_CTRL:
@@ -508,7 +546,6 @@ int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val)
 void mdsim_core_show(struct seq_file *m)
 {
 	u64 now = ktime_get_ns(), val;
-	const struct mdsim_msr_row *r;
 	unsigned int cpu, slot;
 
 	lockdep_assert_held(&mdsim.lock);
@@ -516,11 +553,10 @@ void mdsim_core_show(struct seq_file *m)
 		struct mdsim_cpu *c = &mdsim.cpus[cpu];
 
 		core_advance(cpu, now);
-		for_each_set_bit(slot, c->written, ARRAY_SIZE(msr_rows) * MDSIM_MAX_GP) {
-			r = &msr_rows[slot / MDSIM_MAX_GP];
-			msr_read(c, r->msr + slot % MDSIM_MAX_GP, &val);
+		for_each_set_bit(slot, c->written, MDSIM_MSR_ROWS * MDSIM_MAX_GP) {
+			msr_read(c, slot_msr(slot), &val);
 			seq_printf(m, "msr %u 0x%x 0x%llx\n", cpu,
-				   r->msr + slot % MDSIM_MAX_GP, val);
+				   slot_msr(slot), val);
 		}
 	}
 }
@@ -547,7 +583,9 @@ int mdsim_core_init(void)
 {
 	unsigned int cpu, k;
 
-	BUILD_BUG_ON(ARRAY_SIZE(msr_rows) * MDSIM_MAX_GP >
+	BUILD_BUG_ON(ARRAY_SIZE(intel_rows) > MDSIM_MSR_ROWS ||
+		     ARRAY_SIZE(amd_rows) > MDSIM_MSR_ROWS);
+	BUILD_BUG_ON(MDSIM_MSR_ROWS * MDSIM_MAX_GP >
 		     sizeof(((struct mdsim_cpu *)NULL)->written) * BITS_PER_BYTE);
 	mdsim.cpus = kcalloc(nr_cpu_ids, sizeof(*mdsim.cpus), GFP_KERNEL);
 	if (!mdsim.cpus)

@@ -33,7 +33,7 @@ static int uarch_set(const char *val, const struct kernel_param *kp)
 			return 0;
 		}
 	}
-	pr_err("uarch=%s is not valid: use uarch=skx, icx, spr, gnr or srf\n",
+	pr_err("uarch=%s is not valid: use uarch=skx, icx, spr, gnr, srf, zen4 or zen5\n",
 	       val);
 	return -EINVAL;
 }
@@ -110,10 +110,11 @@ static void mdsim_cpu_ident(struct memdiag_cpu_ident *id)
 	const struct mdsim_uarch *ua = mdsim.ua;
 
 	memset(id, 0, sizeof(*id));
-	strscpy(id->vendor, "GenuineIntel", sizeof(id->vendor));
+	strscpy(id->vendor, ua->amd ? "AuthenticAMD" : "GenuineIntel",
+		sizeof(id->vendor));
 	snprintf(id->model_name, sizeof(id->model_name), "memdiag_sim %s",
 		 ua->name);
-	id->family = 6;
+	id->family = ua->family;
 	id->model = ua->model;
 	id->stepping = ua->stepping;
 	id->hypervisor = false;
@@ -123,6 +124,13 @@ static void mdsim_cpu_ident(struct memdiag_cpu_ident *id)
 			   7 << 24;
 	/* three 48-bit fixed counters */
 	id->cpuid_0a_edx = MDSIM_FIXED | MDSIM_CTR_BITS << 5;
+	if (ua->amd) {
+		/* no leaf 0xA; PerfMonV2 (EAX bit 0) and its core counters */
+		id->cpuid_0a_eax = 0;
+		id->cpuid_0a_edx = 0;
+		id->cpuid_ext22_eax = BIT(0);
+		id->cpuid_ext22_ebx = ua->n_gp;
+	}
 }
 
 const struct memdiag_platform_ops memdiag_sim_platform = {
@@ -189,8 +197,9 @@ static int __init mdsim_init(void)
 	if (err)
 		goto err_cpuhp;
 
-	pr_info("modelling %s (family 6 model 0x%x stepping %u) on %u sockets\n",
-		mdsim.ua->name, mdsim.ua->model, mdsim.ua->stepping,
+	pr_info("modelling %s (family 0x%x model 0x%x stepping %u) on %u sockets\n",
+		mdsim.ua->name, mdsim.ua->family, mdsim.ua->model,
+		mdsim.ua->stepping,
 		mdsim.n_sockets);
 	return 0;
 

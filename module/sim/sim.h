@@ -180,8 +180,10 @@ struct mdsim_box_layout {
 /* One generation: every number that differs between skx, icx and spr. */
 struct mdsim_uarch {
 	const char *name;		/* uarch= value */
-	u8 model, stepping;
+	bool amd;			/* AuthenticAMD: AMD's MSRs and CPUID */
+	u8 family, model, stepping;
 	u8 version, n_gp;		/* CPUID.0xA perfmon version, GP counters */
+	u64 misc_bits;			/* prefetch control bits that exist */
 	u64 global_ctrl_extra;		/* GLOBAL_CTRL bits beyond counters */
 	u64 rsp_mask;			/* writable OFFCORE_RSP bits */
 	u64 rsp_local_dram;		/* "all reads from local DRAM" */

@@ -167,8 +167,11 @@ static const struct mdsim_disc_unit gnr_units[] = {
 	.box_rst_ctrl = BIT(0), .box_rst_ctrs = BIT(1),			\
 	.box_frz = BIT(8), .box_keep = BIT(8) | BIT(16), .ctl_en = BIT(22)
 
+#define INTEL_PF_BITS	GENMASK_ULL(3, 0)	/* MSR 0x1A4 bits 0-3 */
+
 static const struct mdsim_uarch skx = {
-	.name = "skx", .model = 0x55, .stepping = 4,
+	.name = "skx", .family = 6, .model = 0x55, .stepping = 4,
+	.misc_bits = INTEL_PF_BITS,
 	.version = 4, .n_gp = 4,
 	.rsp_mask = 0x3fffff8fffULL,
 	.rsp_local_dram = 0x604000491ULL,
@@ -180,7 +183,8 @@ static const struct mdsim_uarch skx = {
 };
 
 static const struct mdsim_uarch icx = {
-	.name = "icx", .model = 0x6a, .stepping = 6,
+	.name = "icx", .family = 6, .model = 0x6a, .stepping = 6,
+	.misc_bits = INTEL_PF_BITS,
 	.version = 5, .n_gp = 8,
 	.global_ctrl_extra = BIT_ULL(48),	/* perf metrics */
 	.rsp_mask = 0x3fffffbfffULL,
@@ -207,7 +211,8 @@ static const struct mdsim_uarch icx = {
 	.box_frz = BIT(0), .box_keep = BIT(0), .ctl_en = 0
 
 static const struct mdsim_uarch spr = {
-	.name = "spr", .model = 0x8f, .stepping = 8,
+	.name = "spr", .family = 6, .model = 0x8f, .stepping = 8,
+	.misc_bits = INTEL_PF_BITS,
 	GLC_CORE, GENERIC_BOX,
 	.fns = spr_fns, .n_fns = ARRAY_SIZE(spr_fns),
 	.imc_events = spr_imc, .n_imc_events = ARRAY_SIZE(spr_imc),
@@ -228,17 +233,59 @@ static const struct mdsim_uarch spr = {
 	.units = gnr_units, .n_units = ARRAY_SIZE(gnr_units)
 
 static const struct mdsim_uarch gnr = {
-	.name = "gnr", .model = 0xad, .stepping = 1,
+	.name = "gnr", .family = 6, .model = 0xad, .stepping = 1,
+	.misc_bits = INTEL_PF_BITS,
 	GLC_CORE, XEON6_IMC,
 };
 
 static const struct mdsim_uarch srf = {
-	.name = "srf", .model = 0xaf, .stepping = 3,
+	.name = "srf", .family = 6, .model = 0xaf, .stepping = 3,
+	.misc_bits = INTEL_PF_BITS,
 	.version = 5, .n_gp = 8,
 	.rsp_mask = 0x800ff3ffffffffffULL,
 	.core_events = srf_core, .n_core_events = ARRAY_SIZE(srf_core),
 	XEON6_IMC,
 };
 
-const struct mdsim_uarch * const mdsim_uarchs[] = { &skx, &icx, &spr, &gnr, &srf };
+/*
+ * Zen 4 and Zen 5 (amdzen4/amdzen5 JSON): the MAB occupancy counts the
+ * sim's pending misses; each L1 miss or fill-buffer hit allocates a MAB
+ * entry (the sim's choice), so occupancy / allocations is the latency knob.
+ */
+static const struct mdsim_core_event zen4_core[] = {
+	{ 0x5f, 0x00, K(PEND), -1 },		/* ls_alloc_mab_count */
+	{ 0x41, 0x7f, K(L1_MISS) | K(LFB_HIT), -1 }, /* ls_mab_alloc.all_allocations */
+	{ 0x76, 0x00, K(CYCLES), -1 },		/* ls_not_halted_cyc */
+	{ 0xc0, 0x00, K(INSTR), -1 },		/* ex_ret_instr */
+};
+
+static const struct mdsim_core_event zen5_core[] = {
+	{ 0x5f, 0x00, K(PEND), -1 },
+	{ 0x41, 0x0f, K(L1_MISS) | K(LFB_HIT), -1 },
+	{ 0x76, 0x00, K(CYCLES), -1 },
+	{ 0xc0, 0x00, K(INSTR), -1 },
+};
+
+/* PrefetchControl 0xC0000108: bits 0-3 and 5; bit 4 is reserved */
+#define AMD_PF_BITS	(GENMASK_ULL(3, 0) | BIT_ULL(5))
+
+/* Genoa (family 0x19 model 0x11) and Turin (0x1a, 0x02): the sim's picks */
+static const struct mdsim_uarch zen4 = {
+	.name = "zen4", .amd = true, .family = 0x19, .model = 0x11,
+	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
+	.core_events = zen4_core, .n_core_events = ARRAY_SIZE(zen4_core),
+	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+};
+
+static const struct mdsim_uarch zen5 = {
+	.name = "zen5", .amd = true, .family = 0x1a, .model = 0x02,
+	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
+	.core_events = zen5_core, .n_core_events = ARRAY_SIZE(zen5_core),
+	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+};
+
+const struct mdsim_uarch * const mdsim_uarchs[] = {
+	&skx, &icx, &spr, &gnr, &srf, &zen4, &zen5
+};
+
 const unsigned int mdsim_n_uarchs = ARRAY_SIZE(mdsim_uarchs);

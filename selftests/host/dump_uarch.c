@@ -20,6 +20,8 @@ static const char *const ev_names[MEMDIAG_EV_NR] = {
 	[MEMDIAG_EV_LFB_HIT] = "lfb_hit",
 	[MEMDIAG_EV_L1_MISS_ANY] = "l1_miss_any",
 	[MEMDIAG_EV_OFFCORE] = "offcore",
+	[MEMDIAG_EV_MAB_OCC] = "mab_occ",
+	[MEMDIAG_EV_MAB_ALLOC] = "mab_alloc",
 };
 
 static const char *const meaning_names[MEMDIAG_IMC_MEANINGS] = {
@@ -36,6 +38,42 @@ static void dump_box(const struct memdiag_imc_box_type *t)
 	       access_names[t->access], t->box_size, t->box_ctl, t->ctl0,
 	       t->ctr0, t->ctl_stride, t->ctr_stride, t->n_ctrs, t->ctr_bits,
 	       t->ctl_en, t->box_frz, t->saturates ? "true" : "false");
+}
+
+static const char *const fix_names[MEMDIAG_GPFIX_NR] = {
+	[MEMDIAG_GPFIX_INSTR] = "instructions",
+	[MEMDIAG_GPFIX_CYCLES] = "cycles",
+	[MEMDIAG_GPFIX_REF] = "ref_cycles",
+};
+
+/* "key":{role:{perf, event, umask, counters, offcore_rsp}, ...} */
+static void dump_events(const char *key, const struct memdiag_core_event *ev,
+			const char *const *roles, int n)
+{
+	int e, first = 1;
+
+	printf(",\"%s\":{", key);
+	for (e = 0; ev && e < n; e++) {
+		const struct memdiag_core_event *c = &ev[e];
+
+		if (!c->perf)
+			continue;
+		printf("%s\"%s\":{\"perf\":\"%s\",\"event\":%u,"
+		       "\"umask\":%u,\"counters\":%u,\"offcore_rsp\":%" PRIu64 "}",
+		       first ? "" : ",", roles[e], c->perf, c->event,
+		       c->umask, c->counters, (uint64_t)c->offcore_rsp);
+		first = 0;
+	}
+	printf("}");
+}
+
+static void dump_pmu(const struct memdiag_core_pmu *p)
+{
+	printf(",\"pmu\":{\"name\":\"%s\",\"evtsel\":%u,\"ctr\":%u,"
+	       "\"stride\":%u,\"global_ctrl\":%u,\"fixed_ctrl\":%u,"
+	       "\"fixed_ctr\":%u,\"offcore_rsp\":%u,\"ctr_bits\":%u}",
+	       p->name, p->evtsel, p->ctr, p->stride, p->global_ctrl,
+	       p->fixed_ctrl, p->fixed_ctr, p->offcore_rsp, p->ctr_bits);
 }
 
 static void dump_imc(const struct memdiag_imc_desc *d)
@@ -78,17 +116,18 @@ static const char *str(const char *s)
 int main(void)
 {
 	unsigned int i;
-	int e, first;
 
 	for (i = 0; i < memdiag_uarch_table_len; i++) {
 		const struct memdiag_uarch *u = &memdiag_uarch_table[i];
 
 		printf("{\"name\":\"%s\",\"vendor\":\"%s\",\"family\":%u,"
-		       "\"model\":%u,\"stepping\":[%u,%u],\"pmu_events\":\"%s\","
+		       "\"model\":%u,\"model_max\":%u,\"stepping\":[%u,%u],"
+		       "\"pmu_events\":\"%s\",\"unsupported\":%s,"
 		       "\"gp_counters_min\":%u,",
 		       u->name, u->vendor, u->family, u->model,
+		       u->model_max > u->model ? u->model_max : u->model,
 		       u->stepping_min, u->stepping_max, u->pmu_events,
-		       u->gp_counters_min);
+		       u->unsupported ? "true" : "false", u->gp_counters_min);
 		if (u->imc)
 			dump_imc(u->imc);
 		else
@@ -96,19 +135,11 @@ int main(void)
 		printf(",\"imc_reason\":\"%s\",\"latency_reason\":\"%s\","
 		       "\"offcore_reason\":\"%s\"", str(u->imc_reason),
 		       str(u->latency_reason), str(u->offcore_reason));
-		printf(",\"core\":{");
-		for (e = 0, first = 1; e < MEMDIAG_EV_NR; e++) {
-			const struct memdiag_core_event *c = &u->core[e];
-
-			if (!c->perf)
-				continue;
-			printf("%s\"%s\":{\"perf\":\"%s\",\"event\":%u,"
-			       "\"umask\":%u,\"counters\":%u,\"offcore_rsp\":%" PRIu64 "}",
-			       first ? "" : ",", ev_names[e], c->perf, c->event,
-			       c->umask, c->counters, (uint64_t)c->offcore_rsp);
-			first = 0;
-		}
-		printf("}}\n");
+		if (u->pmu)
+			dump_pmu(u->pmu);
+		dump_events("core", u->core, ev_names, MEMDIAG_EV_NR);
+		dump_events("core_fix", u->core_fix, fix_names, MEMDIAG_GPFIX_NR);
+		printf("}\n");
 	}
 	return 0;
 }

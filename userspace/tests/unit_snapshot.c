@@ -137,6 +137,8 @@ static void test_snapshot_show(void)
 	       "lfb-hit                          1500000000                    -\n"
 	       "l1-miss-any                               -                    -\n"
 	       "offcore-dram-reads               1000000000                    -\n"
+	       "mab-occupancy                             -                    -\n"
+	       "mab-allocations                           -                    -\n"
 	       "prefetch-disabled                         -                    -\n"
 	       "prefetch-mixed                            -                    -\n"
 	       "prefetch-changed                          -                    -\n"

@@ -30,7 +30,8 @@ enum memdiag_platform {
  *   controllers' CAS counters.
  * @MEMDIAG_CAPABILITY_CORE_LATENCY: L1D_PEND_MISS.PENDING, L1-miss and
  *   fill-buffer-hit loads and cycles from the core PMU (the load latency
- *   metrics).
+ *   metrics); on AMD the Miss Address Buffer occupancy and allocations
+ *   instead.
  * @MEMDIAG_CAPABILITY_OFFCORE: OFFCORE_RESPONSE counts of reads served by
  *   local DRAM.
  * @MEMDIAG_CAPABILITY_PREFETCH_CONTROL: Switching the hardware prefetchers on
@@ -126,6 +127,8 @@ enum {
 	MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED,
 	MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED,
 	MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED,
+	MEMDIAG_A_SNAPSHOT_MAB_OCCUPANCY,
+	MEMDIAG_A_SNAPSHOT_MAB_ALLOCATIONS,
 
 	__MEMDIAG_A_SNAPSHOT_MAX,
 	MEMDIAG_A_SNAPSHOT_MAX = (__MEMDIAG_A_SNAPSHOT_MAX - 1)

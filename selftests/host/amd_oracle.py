@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""amd_oracle.py - check every AMD number in memdiag's uarch table (and the
+core PMU descriptions both vendors use) against Debian's linux-source-6.12:
+family/model ranges against the X86_FEATURE_ZEN* switch of
+arch/x86/kernel/cpu/amd.c and perf's mapfile.csv, event encodings against
+the amdzen4/amdzen5 JSON, MSR addresses against msr-index.h, the counter
+count and width against perf_event.h and arch/x86/events/amd/core.c.
+Prints TAP. Usage: amd_oracle.py LINUX_SRC AMD_SRC DUMP_UARCH, AMD_SRC
+being what scripts/linux-src.sh --amd unpacks."""
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+ksrc, asrc, dump = sys.argv[1], sys.argv[2], sys.argv[3]
+pmu_dir = os.path.join(ksrc, 'tools/perf/pmu-events/arch/x86')
+amd_c = open(os.path.join(asrc, 'arch/x86/kernel/cpu/amd.c')).read()
+msr_h = open(os.path.join(ksrc, 'arch/x86/include/asm/msr-index.h')).read()
+pe_h = open(os.path.join(asrc, 'arch/x86/include/asm/perf_event.h')).read()
+amd_core = open(os.path.join(asrc, 'arch/x86/events/amd/core.c')).read()
+
+results = []
+
+
+def check(ok, name, why=''):
+    results.append((bool(ok), name, why))
+
+
+def define(text, name):
+    m = re.search(r'#define\s+%s\s+\(?\s*(0x[0-9a-fA-F]+|\d+)' % name, text)
+    return int(m.group(1), 0) if m else None
+
+
+def zen_ranges(family):
+    """{feature: [(lo, hi)]} from amd.c's 'case 0xFAM:' model switch."""
+    m = re.search(r'case 0x%x:\s*switch \(c->x86_model\) \{(.*?)\n\t\t\}' % family,
+                  amd_c, re.S)
+    out, pending = {}, []
+    for line in (m.group(1) if m else '').splitlines():
+        r = re.search(r'case (0x[0-9a-f]+)(?: \.\.\. (0x[0-9a-f]+))?:', line)
+        if r:
+            lo = int(r.group(1), 16)
+            pending.append((lo, int(r.group(2), 16) if r.group(2) else lo))
+        f = re.search(r'X86_FEATURE_(ZEN\d)', line)
+        if f:
+            out.setdefault(f.group(1), []).extend(pending)
+            pending = []
+    return out
+
+
+def perf_dir(vendor, family, model):
+    cpuid = '%s-%d-%X' % (vendor, family, model)
+    for line in open(os.path.join(pmu_dir, 'mapfile.csv')):
+        key, _ver, fname, etype = line.strip().split(',')[:4]
+        key = key.replace('[[:xdigit:]]', '[0-9A-F]')   # POSIX class
+        if etype == 'core' and key != 'Family-model' and re.match(key + '$', cpuid):
+            return fname
+    return None
+
+
+def perf_events(d):
+    ev = {}
+    for f in glob.glob(os.path.join(pmu_dir, d, '*.json')):
+        for e in json.load(open(f)):
+            if 'EventName' in e:
+                ev[e['EventName']] = e
+    return ev
+
+
+rows = [json.loads(line) for line in subprocess.run(
+    [dump], check=True, capture_output=True, text=True).stdout.splitlines()]
+amd = [r for r in rows if r['vendor'] == 'AuthenticAMD']
+feature = {'AMD Zen 4': 'ZEN4', 'AMD Zen 5': 'ZEN5'}
+
+# every model range of X86_FEATURE_ZEN4/ZEN5 is a supported row, and back
+for fam, feat in [(0x19, 'ZEN4'), (0x1a, 'ZEN5')]:
+    want = sorted(zen_ranges(fam).get(feat, []))
+    got = sorted((r['model'], r['model_max']) for r in amd
+                 if r['family'] == fam and not r['unsupported'])
+    check(want and got == want,
+          'family 0x%x: supported model ranges are amd.c X86_FEATURE_%s %s' % (fam, feat, want),
+          'table: %s' % got)
+# Zen 1-3 are named and refused with a reason
+for fam, feats in [(0x17, ['ZEN1', 'ZEN2']), (0x19, ['ZEN3'])]:
+    ranges = [rg for f in feats for rg in zen_ranges(fam).get(f, [])]
+    old = [(r['model'], r['model_max']) for r in amd
+           if r['family'] == fam and r['unsupported']]
+    covered = all(any(lo <= a and b <= hi for lo, hi in old) for a, b in ranges)
+    check(ranges and covered,
+          'family 0x%x: %s models are refused with a reason' % (fam, '/'.join(feats)),
+          'amd.c %s, table %s' % (ranges, old))
+
+for r in amd:
+    if r['unsupported']:
+        continue
+    n, d = r['name'], r['pmu_events']
+    feat = feature.get(n)
+    check(feat and (r['model'], r['model_max']) in zen_ranges(r['family']).get(feat, []),
+          '%s: family 0x%x models 0x%02x-0x%02x is an amd.c X86_FEATURE_%s range'
+          % (n, r['family'], r['model'], r['model_max'], feat))
+    dirs = {perf_dir(r['vendor'], r['family'], m)
+            for m in range(r['model'], r['model_max'] + 1)}
+    check(dirs == {d}, '%s: perf mapfile maps models 0x%02x-0x%02x to %s'
+          % (n, r['model'], r['model_max'], d), 'perf: %s' % sorted(map(str, dirs)))
+    ev = perf_events(d)
+    ncore = define(pe_h, 'AMD64_NUM_COUNTERS_CORE')
+    for group in ('core', 'core_fix'):
+        for role, c in r[group].items():
+            e = ev.get(c['perf'])
+            if not e:
+                check(False, '%s: %s is in %s JSON' % (n, c['perf'], d))
+                continue
+            check(int(e['EventCode'], 16) == c['event'] and
+                  int(e.get('UMask', '0'), 16) == c['umask'],
+                  '%s: %s (%s) is event 0x%02x umask 0x%02x'
+                  % (n, c['perf'], role, c['event'], c['umask']),
+                  'perf: %s/%s' % (e['EventCode'], e.get('UMask')))
+            check(c['counters'] == (1 << ncore) - 1,
+                  '%s: %s may run on all AMD64_NUM_COUNTERS_CORE (%d) counters'
+                  % (n, c['perf'], ncore))
+    check('mab_occ' in r['core'] and 'mab_alloc' in r['core'] and
+          'cycles' in r['core_fix'],
+          '%s: the MAB latency events and cycles are in the table' % n)
+    # no perf pairing constraint (Large Increment per Cycle) on these events
+    pair = [int(x, 16) for x in re.findall(r'case (0x[0-9a-f]+):\s*return true;',
+                                           amd_core)]
+    check(pair and not any(c['event'] in pair for g in ('core', 'core_fix')
+                           for c in r[g].values()),
+          '%s: no event is one perf must pair (amd_is_pair_event_code %s)'
+          % (n, [hex(p) for p in pair]))
+
+# the core PMU descriptions against msr-index.h and amd/core.c
+pmus = {r['pmu']['name']: r['pmu'] for r in rows if 'pmu' in r}
+a = pmus.get('AMD PerfMonV2')
+check(a is not None, 'the AMD rows name the AMD PerfMonV2 PMU')
+if a:
+    for k, v in [('evtsel', 'MSR_F15H_PERF_CTL'), ('ctr', 'MSR_F15H_PERF_CTR'),
+                 ('global_ctrl', 'MSR_AMD64_PERF_CNTR_GLOBAL_CTL')]:
+        check(a[k] == define(msr_h, v), 'AMD PMU %s is %s (0x%x)' % (k, v, a[k]),
+              'msr-index.h: %s' % define(msr_h, v))
+    check(a['stride'] == 2 and re.search(r'MSR_F15H_PERF_CTL1\s+\(MSR_F15H_PERF_CTL \+ 2\)', msr_h),
+          'AMD PMU control i is at MSR_F15H_PERF_CTL + 2i')
+    check(re.search(r'\.cntval_bits\s*=\s*%d,' % a['ctr_bits'], amd_core),
+          'AMD PMU counters are %d bits (amd/core.c cntval_bits)' % a['ctr_bits'])
+    check(a['fixed_ctr'] == 0 and a['offcore_rsp'] == 0,
+          'AMD PMU: no fixed counters, no offcore response MSR')
+i = pmus.get('Intel architectural perfmon')
+check(i is not None, 'the Intel rows name the Intel PMU')
+if i:
+    for k, v in [('evtsel', 'MSR_P6_EVNTSEL0'), ('ctr', 'MSR_P6_PERFCTR0'),
+                 ('global_ctrl', 'MSR_CORE_PERF_GLOBAL_CTRL'),
+                 ('fixed_ctrl', 'MSR_CORE_PERF_FIXED_CTR_CTRL'),
+                 ('fixed_ctr', 'MSR_CORE_PERF_FIXED_CTR0'),
+                 ('offcore_rsp', 'MSR_OFFCORE_RSP_0')]:
+        check(i[k] == define(msr_h, v), 'Intel PMU %s is %s (0x%x)' % (k, v, i[k]),
+              'msr-index.h: %s' % define(msr_h, v))
+
+check(len(results) > 30, 'the oracle checked a meaningful number of facts (%d)'
+      % len(results))
+print('TAP version 13')
+print('1..%d' % len(results))
+for k, (ok, name, why) in enumerate(results, 1):
+    print('%s %d - %s' % ('ok' if ok else 'not ok', k, name))
+    if not ok and why:
+        print('#   %s' % why)
+sys.exit(0 if all(r[0] for r in results) else 1)

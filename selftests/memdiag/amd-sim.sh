@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# amd-sim.sh - memdiag on the simulated AMD Zen 4 and Zen 5 (memdiag_sim
+# uarch=zen4, zen5), inside a test VM: detection, the capabilities and
+# their reasons, the core PMU through AMD's PerfCtl/PerfCtr MSRs (the L1
+# miss latency from the Miss Address Buffer within 1 %), a busy counter
+# refused with its MSR named, every register put back after a killed
+# client and after rmmod, and prefetcher control through 0xC0000108.
+#
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_AMD_UARCHS (default
+# "zen4 zen5").
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/memdiag/lib.sh
+
+ko=${MEMDIAG_KO:?}
+simko=${MEMDIAG_SIM_KO:?}
+ncpus=$(nproc)
+
+declare -A NAME=([zen4]="AMD Zen 4" [zen5]="AMD Zen 5")
+declare -A FAMILY=([zen4]=25 [zen5]=26)
+# ls_mab_alloc.all_allocations: umask 0x7f on Zen 4, 0x0f on Zen 5
+declare -A ALLOC=([zen4]=0x437f41 [zen5]=0x430f41)
+
+CTL=0xc0010200		# PerfCtl0; PerfCtl i at +2i
+GLOBAL=0xc0000301	# PerfMonV2 PerfCntrGlobalCtl
+PF=0xc0000108		# PrefetchControl
+
+cleanup() {
+	[ -n "${W_PID:-}" ] && kill "$W_PID" 2>/dev/null
+	grep -q '^memdiag ' /proc/modules && rmmod memdiag
+	grep -q '^memdiag_sim ' /proc/modules && rmmod memdiag_sim
+}
+trap cleanup EXIT
+
+# what the registers hold before memdiag: an idle event in PerfCtl0 and 1,
+# a foreign global-control bit (counter 5), prefetch bit 1 set
+amd_preset() {
+	local cpu
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		poke "msr $cpu $CTL 0x76"
+		poke "msr $cpu 0xc0010202 0xc0"
+		poke "msr $cpu $GLOBAL 0x20"
+		poke "msr $cpu $PF 0x2"
+	done
+}
+
+# every CPU's controls back to amd_preset's values
+amd_restored() { # NAME
+	local cpu i bad=
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		[ "$(reg msr "$cpu" $CTL)" = 0x76 ] || bad="$bad cpu$cpu:ctl0=$(reg msr "$cpu" $CTL)"
+		[ "$(reg msr "$cpu" 0xc0010202)" = 0xc0 ] ||
+			bad="$bad cpu$cpu:ctl1=$(reg msr "$cpu" 0xc0010202)"
+		for i in 0xc0010204 0xc0010206; do
+			case $(reg msr "$cpu" $i) in unset|0x0) ;; *) bad="$bad cpu$cpu:$i=$(reg msr "$cpu" $i)";; esac
+		done
+		[ "$(reg msr "$cpu" $GLOBAL)" = 0x20 ] || bad="$bad cpu$cpu:global=$(reg msr "$cpu" $GLOBAL)"
+		[ "$(reg msr "$cpu" $PF)" = 0x2 ] || bad="$bad cpu$cpu:pf=$(reg msr "$cpu" $PF)"
+	done
+	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "$bad"; fi
+}
+
+for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
+	echo "# simulated $u"
+	if ! insmod "$simko" uarch="$u"; then
+		not_ok "$u: insmod memdiag_sim uarch=$u"
+		continue
+	fi
+	expect_rc "$u: Intel's PERFEVTSEL0 (0x186) is not an AMD register" 1 \
+		"Invalid argument" bash -c "echo 'msr 0 0x186' > $dbg/peek"
+	expect_rc "$u: PrefetchControl bit 4 is reserved" 1 "Invalid argument" \
+		bash -c "echo 'msr 0 $PF 0x10' > $dbg/poke"
+	amd_preset
+	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
+	"$ctl" -j info > /tmp/info.json 2>&1
+	check "$u: info: AuthenticAMD family ${FAMILY[$u]}, ${NAME[$u]}" jqt \
+		".vendor == \"AuthenticAMD\" and .family == ${FAMILY[$u]} and .uarch == \"${NAME[$u]}\"" /tmp/info.json
+	check "$u: core latency available, core mode msr" jqt \
+		'(.capabilities[] | select(.id == "core-latency") | .available) and .core_mode == "msr"' /tmp/info.json
+	check "$u: no DRAM counters yet, and the reason says UMC" jqt \
+		'.capabilities[] | select(.id == "imc-bandwidth") | (.available | not) and (.reason | test("UMC"))' /tmp/info.json
+	check "$u: no offcore counter, with a reason" jqt \
+		'.capabilities[] | select(.id == "offcore") | (.available | not) and (.reason | length > 0)' /tmp/info.json
+	check "$u: prefetch control available" jqt \
+		'.capabilities[] | select(.id == "prefetch-control") | .available' /tmp/info.json
+	nsock=$(jq .nr_sockets /tmp/info.json)
+
+	set_rates 0 0 0 200 1000000 500000 0
+	for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0 0; done
+	"$ctl" -j watch --all --interval 500ms --count 3 > /tmp/watch.json 2>/tmp/watch.err
+	check "$u: watch --count 3 exits 0" sh -c "[ -s /tmp/watch.json ] || { cat /tmp/watch.err; false; }"
+	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .l1_miss_latency_cycles' /tmp/watch.json)
+	check "$u: L1 miss latency (MAB occupancy / allocations) 200 cycles within 1% (got $v)" near "$v" 200
+	check "$u: no interval is invalid" jq -s -e '[.[].valid] | all' /tmp/watch.json
+	"$ctl" -j snapshot --socket 0 > /tmp/snap.json
+	check "$u: snapshot has mab_occupancy, mab_allocations, cycles; no l1d_pend_miss" jqt \
+		'.[0] | has("mab_occupancy") and has("mab_allocations") and has("cycles") and (has("l1d_pend_miss") | not)' /tmp/snap.json
+
+	# a killed client: its session's registers come back
+	"$ctl" -j watch --socket 0 --interval 200ms > /dev/null 2>&1 &
+	W_PID=$!
+	sleep 1
+	check "$u: while counting, PerfCtl holds ls_mab_alloc.all_allocations on some counter" \
+		sh -c "awk '\$1 == \"msr\" && \$2 == 1 && \$4 == \"${ALLOC[$u]}\"' $dbg/regs | grep -q ."
+	kill -9 $W_PID; wait $W_PID 2>/dev/null; W_PID=
+	sleep 0.5
+	amd_restored "$u: after a killed client every PerfCtl, the global control and PrefetchControl are back"
+
+	# a busy counter: refused, its MSR named, nothing written
+	poke "msr 1 $CTL 0x430076"
+	out=$("$ctl" watch --socket 0 --count 1 2>&1)
+	check "$u: a session with PerfCtl0 of CPU 1 enabled is refused, naming MSR 0xc0010200" \
+		sh -c "echo \"\$1\" | grep -q 'MSR 0xc0010200'" _ "$out"
+	check "$u: the refusal wrote nothing" test "$(reg msr 1 $GLOBAL)" = 0x20
+	poke "msr 1 $CTL 0x76"
+
+	# prefetchers through 0xC0000108, then rmmod puts them back
+	check "$u: prefetch disable --socket 0 l1-stream exits 0" \
+		"$ctl" prefetch disable --socket 0 l1-stream
+	cpu0=$(jq '.sockets[0].cpus[0]' /tmp/info.json)
+	check "$u: PrefetchControl of CPU $cpu0 has bit 0 set too (0x3)" \
+		test "$(peek msr "$cpu0" $PF)" = 0x3
+	check "$u: rmmod memdiag" rmmod memdiag
+	amd_restored "$u: after rmmod every register is back"
+	rmmod memdiag_sim
+done
+tap_end
