@@ -112,7 +112,7 @@ enum memdiag_core_ev {
 	/*
 	 * AMD's analogue of PENDING / L1 misses: ls_alloc_mab_count (the
 	 * Miss Address Buffers in use, summed every cycle) over
-	 * ls_mab_alloc.load_store_allocations. Named for what they count.
+	 * ls_mab_alloc.all_allocations. Named for what they count.
 	 */
 	MEMDIAG_EV_MAB_OCC,
 	MEMDIAG_EV_MAB_ALLOC,
