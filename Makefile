@@ -22,7 +22,8 @@ help:
 	@echo "make modules-all  the module for every Debian kernel here, into build/KVER/"
 	@echo "make regen        regenerate the UAPI header and genl_gen.[ch] from the YNL spec"
 	@echo "make check        install what is missing and run every test;"
-	@echo "                  TEST=\"name ...\" only those (scripts/test.sh --list names them)"
+	@echo "                  TEST=\"name ...\" only those (scripts/test.sh --list names them);"
+	@echo "                  JOBS=N VM boots at a time (default: the number of CPUs)"
 	@echo "make stress       the longer VM tests (fuzzer 10^6 messages per kernel, storms)"
 	@echo "make check-debug  the VM tests on a 6.12 kernel built with KASAN, lockdep,"
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
@@ -68,16 +69,16 @@ deps:
 
 # TEST="sim-run guest" runs only those tests (scripts/test.sh --list)
 check:
-	MEMDIAG_TEST="$(TEST)" scripts/test.sh
+	MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
 # the longer runs: the stress rows of selftests/memdiag/vmtests
 stress:
-	MEMDIAG_SUITE=stress MEMDIAG_TEST="$(TEST)" scripts/test.sh
+	MEMDIAG_SUITE=stress MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
 # the VM tests on a 6.12 kernel with KASAN, lockdep, kmemleak and
 # DEBUG_ATOMIC_SLEEP, built once into build/debug-kernel/ (long)
 check-debug:
-	MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" scripts/test.sh
+	MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
 run:
 	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)

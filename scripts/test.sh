@@ -16,6 +16,13 @@
 # get four times the time. MEMDIAG_SUITE=stress (make stress) runs the
 # stress rows of vmtests instead of the check rows, and no host step;
 # MEMDIAG_VM_ONLY=1 skips the host steps too.
+#
+# The host steps run one after the other; then the VM boots run N at a
+# time (test.sh -j N, MEMDIAG_JOBS=N, make check JOBS=N; default: the
+# number of CPUs, each QEMU/TCG guest being one host thread). Each boot's
+# output goes to its log and is printed, and counted, in the table's order
+# once that boot and every one before it has ended, so the output and
+# the summary are those of a sequential run.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -23,6 +30,16 @@ vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
 host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle amd-oracle prefetch-oracle completion install rules deb"
+
+jobs=${MEMDIAG_JOBS:-$(nproc)}
+case "${1:-}" in
+-j) jobs=${2:-}; shift 2 ;;
+-j*) jobs=${1#-j}; shift ;;
+esac
+case "$jobs" in
+'' | *[!0-9]* | 0*) echo "test: -j (MEMDIAG_JOBS, make check JOBS=) needs a number of parallel VM boots, 1 or more; got '$jobs'" >&2
+	exit 2 ;;
+esac
 
 if [ "${1:-}" = --list ]; then
 	echo "host steps: $host_steps"
@@ -71,29 +88,85 @@ count() {
 	done < <(grep -E '^ *(not )?ok [0-9]+' "$log")
 }
 
+logof() { echo "$logdir/$(echo "$1" | tr -c 'A-Za-z0-9._-' '_').log"; }
+
+# report NAME LOG RC SECONDS: print a finished step's output and count it
+report() {
+	local name=$1 log=$2 rc=$3 secs=$4
+	echo "== $name"
+	sed 's/^/   /' "$log"
+	count "$name" "$log"
+	if [ "$rc" = 0 ]; then
+		pass=$((pass + 1))
+		echo "   ok - $name ($secs s)"
+	else
+		fail=$((fail + 1))
+		failures+=("$name: exit status $rc")
+		echo "   not ok - $name (exit status $rc, $secs s)"
+	fi
+}
+
 # step ID NAME COMMAND...: unless ID is deselected ("-": never), run COMMAND; if it
 # prints TAP, count its tests, and count the command's own exit status as
 # one more test either way.
 step() {
-	local id=$1 name=$2 log rc
+	local id=$1 name=$2 log rc t0=$SECONDS
 	shift 2
 	[ "$id" = - ] || wanted "$id" || return 0
-	log=$logdir/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_').log
-	echo "== $name"
-	local t0=$SECONDS
+	log=$(logof "$name")
 	"$@" < /dev/null > "$log" 2>&1 && rc=0 || rc=$?
-	sed 's/^/   /' "$log"
-	count "$name" "$log"
-	if [ $rc = 0 ]; then
-		pass=$((pass + 1))
-		echo "   ok - $name ($((SECONDS - t0)) s)"
-	else
-		fail=$((fail + 1))
-		failures+=("$name: exit status $rc")
-		echo "   not ok - $name (exit status $rc, $((SECONDS - t0)) s)"
-	fi
+	report "$name" "$log" $rc $((SECONDS - t0))
 	return $rc
 }
+
+# VM boots: vmstep queues one (as step would run it), vm_run_all runs
+# them $jobs at a time and reports them in order. A finished boot leaves
+# LOG.rc and LOG.secs next to its log.
+vm_names=()
+vm_cmds=()
+vmstep() { # ID NAME COMMAND...
+	local id=$1 name=$2
+	shift 2
+	wanted "$id" || return 0
+	vm_names+=("$name")
+	vm_cmds+=("$(printf '%q ' "$@")")
+}
+vm_launch() { # INDEX
+	local log
+	log=$(logof "${vm_names[$1]}")
+	rm -f "$log.rc" "$log.secs"
+	(
+		t0=$SECONDS
+		eval "${vm_cmds[$1]}" < /dev/null > "$log" 2>&1 && rc=0 || rc=$?
+		echo $((SECONDS - t0)) > "$log.secs"
+		echo $rc > "$log.rc"
+	) &
+}
+vm_run_all() {
+	local n=${#vm_names[@]} launched=0 printed=0 running i log
+	while [ $printed -lt $n ]; do
+		running=0
+		for ((i = printed; i < launched; i++)); do
+			[ -e "$(logof "${vm_names[$i]}").rc" ] || running=$((running + 1))
+		done
+		while [ $launched -lt $n ] && [ $running -lt "$jobs" ]; do
+			vm_launch $launched
+			launched=$((launched + 1))
+			running=$((running + 1))
+		done
+		log=$(logof "${vm_names[$printed]}")
+		if [ -e "$log.rc" ]; then
+			report "${vm_names[$printed]}" "$log" "$(cat "$log.rc")" "$(cat "$log.secs")"
+			rm -f "$log.rc" "$log.secs"
+			printed=$((printed + 1))
+		else
+			sleep 2	# a boot takes minutes; polling costs nothing
+		fi
+	done
+	wait
+}
+# an interrupted run takes its boots with it (run.sh ends its QEMU)
+trap 'trap - INT TERM; kill $(jobs -p) 2> /dev/null; exit 130' INT TERM
 
 scripts/deps.sh || { echo "test: installing dependencies failed" >&2; exit 1; }
 LINUX_SRC=$(scripts/linux-src.sh) || exit 1
@@ -194,7 +267,7 @@ vmtest() {
 		--env "LINUX_SRC=$LINUX_SRC")
 	for e in $env; do args+=(--env "$e"); done
 	# one guest runs the scripts in order; it fails if any did
-	step "$id" "VM $k $name: $scripts, clean dmesg" \
+	vmstep "$id" "VM $k $name: $scripts, clean dmesg" \
 		selftests/vm/run.sh "${args[@]}" -- bash -c \
 		'rc=0; for t; do echo "# selftests/memdiag/$t"; selftests/memdiag/$t || rc=1; done; exit $rc' \
 		_ $scripts
@@ -226,6 +299,7 @@ while read -r name s kset smp to scripts; do
 		fi
 	done
 done < <(grep -v '^#' $vmtests | awk NF)
+vm_run_all
 
 echo
 for f in "${failures[@]}"; do
