@@ -117,9 +117,14 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 	# intel_uncore driver does on probe): the interval is reported
 	# invalid, then counting resumes.
 	set_rates 0 10000 4000 200 1000000 500000 3000
-	"$ctl" -j watch --all --interval 500ms --count 5 > /tmp/reset.json 2>/tmp/reset.err &
+	"$ctl" -j watch --all --interval 500ms --count 8 > /tmp/reset.json 2>/tmp/reset.err &
 	R_PID=$!
-	sleep 1.6
+	# reset after two samples (not after a wall-clock guess: a loaded
+	# host can delay the session's start), leaving six to resume in
+	for ((i = 0; i < 300; i++)); do
+		[ "$(wc -l < /tmp/reset.json)" -ge $((2 * nsock)) ] && break
+		sleep 0.1
+	done
 	ctl0=$(awk '$1 != "msr" && ($3 == "0xd8" || $3 == "0x40") && $4 != "0x0" { print $1, $2, $3; exit }' $dbg/regs)
 	poke "$ctl0 0x0"
 	wait "$R_PID"
