@@ -221,23 +221,24 @@ else
 	not_ok "validate, the sim counting nothing: exit 8, every IMC check FAILs, said why" \
 		"exit $rc" "$(cat "$tmp/v.json" "$tmp/v.err")"
 fi
-# Told a quarter of what stream moved (its copy's rate, measured here
+# Told a tenth of what stream moved (its copy's rate, measured here
 # first), the copy check fails, saying what share the counters saw. Under
-# TCG stream's speed varies between runs (2.5x seen under load), so the
-# share is only roughly a quarter; the unit tests check the "about half"
-# wording on canned counts.
+# TCG stream's speed varies between runs (6x seen with two VMs at once on
+# two cores), so the share is only roughly a tenth: anything from 0.01 to
+# 0.9 passes; the unit tests check the "about half" wording on canned
+# counts.
 "$ctl" -j run stream --size 4M --reps 1 > "$tmp/st.json" 2> /dev/null
-rd=$(jqv "$tmp/st.json" '.results[0].counters | .traffic_read_bytes / .interval_ns * 250 | floor')
-wr=$(jqv "$tmp/st.json" '.results[0].counters | (.traffic_bytes - .traffic_read_bytes) / .interval_ns * 250 | floor')
+rd=$(jqv "$tmp/st.json" '.results[0].counters | .traffic_read_bytes / .interval_ns * 100 | floor')
+wr=$(jqv "$tmp/st.json" '.results[0].counters | (.traffic_bytes - .traffic_read_bytes) / .interval_ns * 100 | floor')
 rates 0 "$rd" "$wr" 0
 "$ctl" -j validate --size 4M --reps 1 > "$tmp/v.json" 2> "$tmp/v.err"
 rc=$?
 r=$(jqv "$tmp/v.json" '.checks[0].ratio')
 if [ $rc = 8 ] && grep -q "copy normal imc_bytes: the counters saw" "$tmp/v.err" &&
-   awk -v r="$r" 'BEGIN { exit !(r > 0.05 && r < 0.9) }'; then
-	ok "validate, the sim counting a quarter ($rd + $wr MB/s): copy FAILs at ratio $r"
+   awk -v r="$r" 'BEGIN { exit !(r > 0.01 && r < 0.9) }'; then
+	ok "validate, the sim counting a tenth ($rd + $wr MB/s): copy FAILs at ratio $r"
 else
-	not_ok "validate, the sim counting a quarter ($rd + $wr MB/s): copy FAILs" \
+	not_ok "validate, the sim counting a tenth ($rd + $wr MB/s): copy FAILs" \
 		"exit $rc, ratio $r" "$(cat "$tmp/v.json" "$tmp/v.err")"
 fi
 
