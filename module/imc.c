@@ -26,10 +26,34 @@
 
 static u32 imc_epoch[MEMDIAG_MAX_SOCKETS];
 
+/*
+ * MSR boxes (AMD UMC): @msr read or written on an online CPU of the
+ * box's socket; a read that fails gives all-ones, as an absent PCI box.
+ */
+static u64 box_msr(struct imc_box *b, u32 msr, bool write, u64 val)
+{
+	struct memdiag_msr_op op = { msr, write, val };
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (memdiag_socket_of(cpu) == b->socket)
+			break;
+	if (cpu >= nr_cpu_ids || plat()->msr_batch(cpu, &op, 1) || op.err)
+		return U64_MAX;
+	return op.val;
+}
+
+static bool box_is_msr(void)
+{
+	return imc_type->access == MEMDIAG_IMC_MSR;
+}
+
 static u32 box_rd(struct imc_box *b, unsigned int off)
 {
 	u32 v = 0;
 
+	if (box_is_msr())
+		return box_msr(b, off, false, 0);
 	if (b->map)
 		return plat()->mmio_read(b->map, off, 4);
 	if (plat()->pci_read(&b->pci, off, &v))
@@ -39,7 +63,9 @@ static u32 box_rd(struct imc_box *b, unsigned int off)
 
 static void box_wr(struct imc_box *b, unsigned int off, u32 v)
 {
-	if (b->map)
+	if (box_is_msr())
+		box_msr(b, off, true, v);
+	else if (b->map)
 		plat()->mmio_write(b->map, off, 4, v);
 	else
 		plat()->pci_write(&b->pci, off, v);
@@ -57,7 +83,11 @@ static u64 box_ctr(struct imc_box *b, int i)
 
 	u32 hi, lo;
 
-	if (b->map) {
+	if (box_is_msr()) {
+		/* keep the saturation flag (bit ctr_bits) for box_update() */
+		return box_msr(b, off, false, 0) &
+		       GENMASK_ULL(imc_type->ctr_bits, 0);
+	} else if (b->map) {
 		v = plat()->mmio_read(b->map, off, 8);
 	} else {
 		/*
@@ -85,7 +115,7 @@ static bool pick_counters(struct imc_box *b, char *msg, size_t len)
 {
 	unsigned int n = 0;
 	int i;
-	u32 box = box_rd(b, imc_type->box_ctl);
+	u32 box = box_is_msr() ? 0 : box_rd(b, imc_type->box_ctl);
 
 	if (box == ~0u || box & imc_type->box_frz) {
 		snprintf(msg, len,
@@ -93,7 +123,7 @@ static bool pick_counters(struct imc_box *b, char *msg, size_t len)
 			 b->chan, b->socket, box);
 		return false;
 	}
-	for (i = 0; i < imc_type->n_ctrs && n < imc_desc->n_events; i++) {
+	for (i = 0; i < b->n_ctrs && n < imc_desc->n_events; i++) {
 		u32 ctl = box_rd(b, ctl_off(b, i));
 
 		if (!ctl_in_use(ctl)) {
@@ -104,7 +134,7 @@ static bool pick_counters(struct imc_box *b, char *msg, size_t len)
 	if (n < imc_desc->n_events) {
 		snprintf(msg, len,
 			 "IMC channel %u of socket %u has %u free counters of %u, %u needed: another tool (perf's uncore_imc, PCM, likwid) is using them; stop it and retry",
-			 b->chan, b->socket, n, imc_type->n_ctrs,
+			 b->chan, b->socket, n, b->n_ctrs,
 			 imc_desc->n_events);
 		return false;
 	}
@@ -226,6 +256,29 @@ static bool box_check(struct imc_box *b)
 	return ok;
 }
 
+/*
+ * A counter that saturates (AMD UMC) is zeroed once its top bit is set,
+ * long before it can stop: the counts up to @v are kept, those between
+ * the read and the write (nanoseconds' worth) are lost, as in the
+ * kernel's amd_uncore_umc_read(). One that did stop (its flag, bit
+ * ctr_bits, set: nobody zeroed it in time) lost counts: true, the interval
+ * is invalid, and counting restarts from zero.
+ */
+static bool box_saturation(struct imc_box *b, unsigned int k, u64 *v)
+{
+	unsigned int bits = imc_type->ctr_bits;
+	unsigned int off = b->ctr0 + b->ctr[k] * imc_type->ctr_stride;
+	bool stopped = *v & BIT_ULL(bits);
+
+	if (stopped || *v & BIT_ULL(bits - 1)) {
+		if (!stopped)
+			memdiag_ext64_update(&b->ext[k], *v, bits, U64_MAX);
+		box_msr(b, off, true, 0);
+		memdiag_ext64_start(&b->ext[k], 0, bits);
+	}
+	return stopped;
+}
+
 /* Read every counter of @b; false if the interval is not to be trusted. */
 static bool box_update(struct imc_box *b, u64 max)
 {
@@ -234,9 +287,15 @@ static bool box_update(struct imc_box *b, u64 max)
 
 	if (!box_check(b))
 		return false;
-	for (k = 0; k < imc_desc->n_events; k++)
-		ok &= memdiag_ext64_update(&b->ext[k], box_ctr(b, b->ctr[k]),
-					   imc_type->ctr_bits, max);
+	for (k = 0; k < imc_desc->n_events; k++) {
+		u64 v = box_ctr(b, b->ctr[k]);
+
+		if (imc_type->saturates && box_saturation(b, k, &v))
+			ok = false;
+		else
+			ok &= memdiag_ext64_update(&b->ext[k], v,
+						   imc_type->ctr_bits, max);
+	}
 	return ok;
 }
 

@@ -15,6 +15,7 @@ struct imc_box {
 	bool has_pci;
 	void *map;
 	u32 ctl0, ctr0;			/* from the discovery table or type */
+	u8 n_ctrs;			/* the type's, or (MSR boxes) CPUID's */
 	int ctr[MEMDIAG_IMC_MAX_EVENTS];	/* counter used for each event */
 	u32 saved[MEMDIAG_IMC_MAX_EVENTS], prog[MEMDIAG_IMC_MAX_EVENTS];
 	struct memdiag_ext64 ext[MEMDIAG_IMC_MAX_EVENTS];

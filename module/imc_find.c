@@ -162,7 +162,35 @@ static struct imc_box *box_add(int socket, unsigned int chan)
 	b->chan = chan;
 	b->ctl0 = imc_type->ctl0;
 	b->ctr0 = imc_type->ctr0;
+	b->n_ctrs = imc_type->n_ctrs;
 	return b;
+}
+
+/*
+ * AMD UMC: CPUID 0x80000022 gives the UMC counters (EBX[21:16]) and the
+ * active UMCs (ECX); the i-th active UMC owns counters i*n .. i*n+n-1 of
+ * every socket's MSR range (amd/uncore.c amd_uncore_umc_ctx_init()).
+ */
+static void find_msr_boxes(const struct memdiag_cpu_ident *id)
+{
+	unsigned int n_umc = hweight32(id->cpuid_ext22_ecx);
+	unsigned int per = n_umc ? ((id->cpuid_ext22_ebx >> 16) & 0x3f) / n_umc : 0;
+	unsigned int s, i, k = 0;
+	struct imc_box *b;
+
+	for (i = 0; per && i < 32; i++) {
+		if (!(id->cpuid_ext22_ecx & BIT(i)))
+			continue;
+		for (s = 0; s < memdiag_nr_sockets(); s++) {
+			b = box_add(s, i);
+			if (!b)
+				return;
+			b->ctl0 = imc_type->ctl0 + k * per * imc_type->ctl_stride;
+			b->ctr0 = imc_type->ctr0 + k * per * imc_type->ctr_stride;
+			b->n_ctrs = min_t(unsigned int, per, MEMDIAG_IMC_MAX_EVENTS);
+		}
+		k++;
+	}
 }
 
 static void find_pci_boxes(void)
@@ -386,12 +414,15 @@ int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len)
 
 	imc_desc = u->imc;
 	imc_type = imc_desc->box;
-	if (imc_type->saturates) {
-		/* see memdiag_imc_box_type.saturates */
+	if (imc_type->access == MEMDIAG_IMC_MSR) {
+		find_msr_boxes(&st->ident);
+		if (imc_n_boxes)
+			return 0;
 		snprintf(reason, len,
-			 "%s memory controller counters saturate instead of wrapping, which memdiag does not handle yet",
-			 u->name);
-		return -EOPNOTSUPP;
+			 "CPUID leaf 0x80000022 reports no %s UMC counters (EBX 0x%x, active UMCs 0x%x)%s",
+			 u->name, st->ident.cpuid_ext22_ebx,
+			 st->ident.cpuid_ext22_ecx, vm);
+		return -ENODEV;
 	}
 	err = imc_desc->socket_map == MEMDIAG_IMC_MAP_UBOX ? ubox_map(reason, len) : 0;
 	if (err == -EIO)

@@ -21,6 +21,11 @@ enum memdiag_imc_access {
 	MEMDIAG_IMC_PCI,	/* PCI config space, one function per channel */
 	MEMDIAG_IMC_MMIO,	/* MMIO, base addresses from a PCI device */
 	MEMDIAG_IMC_DISCOVERY,	/* MMIO, found through PMON discovery tables */
+	/*
+	 * MSRs of a CPU of the socket, ctl0/ctr0 + stride * counter, no box
+	 * control; counters per box and boxes from CPUID 0x80000022 (AMD UMC)
+	 */
+	MEMDIAG_IMC_MSR,
 };
 
 /* How a box's PCI device is tied to a socket. */
@@ -45,9 +50,9 @@ struct memdiag_imc_box_type {
 	u32 ctl_en;		/* enable bit of a counter control, or 0 */
 	u32 box_frz;		/* freeze bit of the box control */
 	/*
-	 * Counters stop at their top instead of wrapping (AMD's UMC): imc.c
-	 * must zero them before they get there. Not implemented yet; boxes
-	 * of such a type are refused at load with that reason.
+	 * Counters stop at their top instead of wrapping (AMD's UMC) and set
+	 * bit ctr_bits: imc.c zeroes one once its top bit is set, as the
+	 * kernel's amd/uncore.c does, so that it never gets there.
 	 */
 	bool saturates;
 };

@@ -265,9 +265,32 @@ static const struct memdiag_core_pmu amd_pmu = {
 #define ZEN5(m0, m1)							\
 	{ AMD("AMD Zen 5", 0x1a, m0, m1, "amdzen5"), ZEN_REASONS,	\
 	  .core = zen5_core, .core_fix = zen_fix }
-#define ZEN_REASONS .imc_reason = ZEN_NO_UMC, .offcore_reason = ZEN_NO_OFFCORE
-#define ZEN_NO_UMC \
-	"DRAM bandwidth on AMD comes from the UMC counters, which are not supported yet"
+/*
+ * Zen 4 and Zen 5 UMC (one per memory channel): MSRs from msr-index.h
+ * (MSR_F19H_UMC_PERF_CTL/CTR), the layout, enable bit and saturation from
+ * amd/uncore.c and perf_event.h (AMD64_PERFMON_V2_*_UMC); counters per UMC
+ * come from CPUID 0x80000022. umc_cas_cmd's RdWrMask sits in bits 9:8,
+ * where the umask field starts.
+ */
+static const struct memdiag_imc_box_type amd_umc_box = {
+	.access = MEMDIAG_IMC_MSR,
+	.ctl0 = 0xc0010800, .ctr0 = 0xc0010801,
+	.ctl_stride = 2, .ctr_stride = 2, .ctr_bits = 48,
+	.ctl_en = 1u << 31, .saturates = true,
+};
+
+static const struct memdiag_imc_event zen_umc_events[] = {
+	{ "umc_cas_cmd.rd", 0x0a, 0x01, 0, MEMDIAG_IMC_READ, 64 },
+	{ "umc_cas_cmd.wr", 0x0a, 0x02, 0, MEMDIAG_IMC_WRITE, 64 },
+};
+
+static const struct memdiag_imc_desc zen_umc = {
+	.box = &amd_umc_box,
+	.events = zen_umc_events, .n_events = ARRAY_SIZE(zen_umc_events),
+	.socket_map = MEMDIAG_IMC_MAP_LOCAL,	/* MSRs of a CPU of the socket */
+};
+
+#define ZEN_REASONS .imc = &zen_umc, .offcore_reason = ZEN_NO_OFFCORE
 /* the nearest AMD event counts demand fills only: not the same thing */
 #define ZEN_NO_OFFCORE \
 	"AMD has no OFFCORE_RESPONSE; ls_dmnd_fills_from_sys.dram_io_near counts demand fills only, so it is not reported as offcore reads"

@@ -28,67 +28,11 @@
 #include <asm/perf_event.h>
 
 #include "sim.h"
-
-enum mdsim_msr_kind {
-	MK_PMC,		/* IA32_PMCi: writes are 32 bits, sign-extended */
-	MK_EVTSEL,
-	MK_MISC,	/* MSR_MISC_FEATURE_CONTROL: prefetchers */
-	MK_RSP,
-	MK_FIXED,
-	MK_PERF_CAP,	/* read-only */
-	MK_FIXED_CTRL,
-	MK_STATUS,	/* read-only */
-	MK_GLOBAL_CTRL,
-	MK_OVF_CTRL,	/* write 1s to clear status; reads 0 */
-	MK_APMC,	/* IA32_A_PMCi: full-width alias of IA32_PMCi */
-};
-
-#define MSR_AMD_PREFETCH_CONTROL 0xc0000108	/* not in msr-index.h */
-
-/*
- * A run of MSRs @stride apart (0: 1); n == 0: one per general counter.
- * Up to MDSIM_MSR_ROWS rows a vendor.
- */
-struct mdsim_msr_row {
-	u32 msr;
-	u8 kind, n, stride;
-};
-
-#define MDSIM_MSR_ROWS	16
-
-/* Sorted by address, so that walking the slots lists MSRs in order. */
-static const struct mdsim_msr_row intel_rows[] = {
-	{ MSR_IA32_PERFCTR0,		 MK_PMC,	 0 },
-	{ MSR_P6_EVNTSEL0,		 MK_EVTSEL,	 0 },
-	{ MSR_MISC_FEATURE_CONTROL,	 MK_MISC,	 1 },
-	{ MSR_OFFCORE_RSP_0,		 MK_RSP,	 2 },
-	{ MSR_CORE_PERF_FIXED_CTR0,	 MK_FIXED,	 MDSIM_FIXED },
-	{ MSR_IA32_PERF_CAPABILITIES,	 MK_PERF_CAP,	 1 },
-	{ MSR_CORE_PERF_FIXED_CTR_CTRL,	 MK_FIXED_CTRL,	 1 },
-	{ MSR_CORE_PERF_GLOBAL_STATUS,	 MK_STATUS,	 1 },
-	{ MSR_CORE_PERF_GLOBAL_CTRL,	 MK_GLOBAL_CTRL, 1 },
-	{ MSR_CORE_PERF_GLOBAL_OVF_CTRL, MK_OVF_CTRL,	 1 },
-	{ MSR_IA32_PMC0,		 MK_APMC,	 0 },
-	{ }
-};
-
-/*
- * AMD Zen 4/5 (msr-index.h): PrefetchControl, PerfMonV2's global status,
- * control and status-clear, then PerfCtl/PerfCtr pairs (full width).
- */
-static const struct mdsim_msr_row amd_rows[] = {
-	{ MSR_AMD_PREFETCH_CONTROL,		MK_MISC,	1 },
-	{ MSR_AMD64_PERF_CNTR_GLOBAL_STATUS,	MK_STATUS,	1 },
-	{ MSR_AMD64_PERF_CNTR_GLOBAL_CTL,	MK_GLOBAL_CTRL,	1 },
-	{ MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, MK_OVF_CTRL,	1 },
-	{ MSR_F15H_PERF_CTL,			MK_EVTSEL,	0, 2 },
-	{ MSR_F15H_PERF_CTR,			MK_APMC,	0, 2 },
-	{ }
-};
+#include "msr_rows.h"
 
 static const struct mdsim_msr_row *msr_rows(void)
 {
-	return mdsim.ua->amd ? amd_rows : intel_rows;
+	return mdsim.ua->amd ? mdsim_amd_rows : mdsim_intel_rows;
 }
 
 #define EVTSEL_BITS		GENMASK_ULL(33, 0)	/* 63:34 reserved */
@@ -114,6 +58,8 @@ static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
 
 	for (r = msr_rows(); r->msr; r++) {
 		n = r->n ? r->n : mdsim.ua->n_gp;
+		if (r->kind == MK_UMC)
+			n = 2 * mdsim.ua->umc_per * mdsim.ua->n_chans;
 		step = r->stride ? r->stride : 1;
 		off = msr - r->msr;
 		if (msr >= r->msr && off % step == 0 && off / step < n) {
@@ -435,6 +381,8 @@ static int msr_read(struct mdsim_cpu *c, u32 msr, u64 *val)
 	r = msr_find(msr, &i);
 	if (!r)
 		return -EIO;
+	if (r->kind == MK_UMC)
+		return mdsim_umc_access(c - mdsim.cpus, i, false, val);
 	p = msr_reg(c, r, i);
 	*val = p ? *p : 0;
 	return 0;
@@ -448,6 +396,8 @@ static int msr_write(struct mdsim_cpu *c, u32 msr, u64 val)
 	r = msr_find(msr, &i);
 	if (!r || r->kind == MK_STATUS || r->kind == MK_PERF_CAP)
 		return -EIO;
+	if (r->kind == MK_UMC)
+		return mdsim_umc_access(c - mdsim.cpus, i, true, &val);
 	/* IA32_PMCi takes the low 32 bits, sign-extended to the width */
 	if (r->kind == MK_PMC)
 		val = sign_extend64(val, 31) & MDSIM_CTR_MASK;
@@ -512,6 +462,8 @@ int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
 		pr_err("poke: MSR 0x%x is not a register the sim holds\n", msr);
 		return -EINVAL;
 	}
+	if (r->kind == MK_UMC)
+		return mdsim_umc_access(cpu, i, true, &val) ? -EINVAL : 0;
 	bits = msr_bits(r, true);
 	if (val & ~bits) {
 		pr_err("poke: MSR 0x%x cannot hold 0x%llx: bits 0x%llx are reserved\n",
@@ -583,8 +535,6 @@ int mdsim_core_init(void)
 {
 	unsigned int cpu, k;
 
-	BUILD_BUG_ON(ARRAY_SIZE(intel_rows) > MDSIM_MSR_ROWS ||
-		     ARRAY_SIZE(amd_rows) > MDSIM_MSR_ROWS);
 	BUILD_BUG_ON(MDSIM_MSR_ROWS * MDSIM_MAX_GP >
 		     sizeof(((struct mdsim_cpu *)NULL)->written) * BITS_PER_BYTE);
 	mdsim.cpus = kcalloc(nr_cpu_ids, sizeof(*mdsim.cpus), GFP_KERNEL);

@@ -16,6 +16,7 @@
 #include <linux/bitops.h>
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
+#include <linux/topology.h>
 
 #include "sim.h"
 
@@ -134,7 +135,7 @@ static u8 ctr_kinds(const struct mdsim_box *b, unsigned int i)
 	unsigned int e;
 
 	if ((b->box_ctl & ua->box_frz) || (ua->ctl_en && !(ctl & ua->ctl_en)) ||
-	    (ctl & CTL_OTHER_EVENT))
+	    (ctl & CTL_OTHER_EVENT & ~ua->ctl_en))
 		return 0;
 	for (e = 0; e < ua->n_imc_events; e++)
 		if ((ctl & 0xff) == ua->imc_events[e].event &&
@@ -179,9 +180,15 @@ static void box_add(struct mdsim_box *b, const u64 *d)
 
 	memcpy(all, d, MDSIM_IMC_NR * sizeof(*d));
 	split_sch(b, all);
-	for (i = 0; i < MDSIM_BOX_CTRS; i++)
-		b->ctr[i] = (b->ctr[i] + kinds_sum(ctr_kinds(b, i), all)) &
-			    MDSIM_CTR_MASK;
+	for (i = 0; i < MDSIM_BOX_CTRS; i++) {
+		u64 n = b->ctr[i] + kinds_sum(ctr_kinds(b, i), all);
+
+		/* AMD's UMC counters stop at the top and set bit 48 */
+		if (mdsim.ua->umc_per && n > MDSIM_CTR_MASK)
+			b->ctr[i] = MDSIM_CTR_MASK | BIT_ULL(MDSIM_CTR_BITS);
+		else
+			b->ctr[i] = n & MDSIM_CTR_MASK;
+	}
 	if (!(b->box_ctl & mdsim.ua->box_frz) && (b->fixed_ctl & FIXED_EN))
 		b->fixed_ctr = (b->fixed_ctr + d[MDSIM_K_DCLK]) & MDSIM_CTR_MASK;
 }
@@ -346,4 +353,29 @@ int mdsim_imc_inject(unsigned int socket, enum mdsim_imc_kind kind, u64 count)
 		box_add(&sock->box[i], d);
 	}
 	return 0;
+}
+
+/**
+ * mdsim_umc_access() - AMD UMC MSR @idx from 0xC0010800 on @cpu's socket
+ * @cpu: the CPU the access runs on
+ * @idx: MSR - 0xC0010800: control 2i and counter 2i + 1 of the UMC
+ *	counters, umc_per of them per box
+ * @write: write *@val, else read into it
+ * @val: the value
+ *
+ * Return: 0, or -EIO for a bit the register does not have.
+ */
+int mdsim_umc_access(unsigned int cpu, unsigned int idx, bool write, u64 *val)
+{
+	unsigned int s = topology_logical_package_id(cpu);
+	unsigned int per = 2 * mdsim.ua->umc_per;
+	struct mdsim_box *b;
+
+	lockdep_assert_held(&mdsim.lock);
+	if (s >= mdsim.n_sockets || !per || idx / per >= mdsim.ua->n_chans)
+		return -EIO;
+	b = &mdsim.sockets[s].box[idx / per];
+	if (!write)
+		return mdsim_box_peek(b, idx % per, val) ? -EIO : 0;
+	return mdsim_box_poke(b, idx % per, *val) ? -EIO : 0;
 }

@@ -129,7 +129,9 @@ static void mdsim_cpu_ident(struct memdiag_cpu_ident *id)
 		id->cpuid_0a_eax = 0;
 		id->cpuid_0a_edx = 0;
 		id->cpuid_ext22_eax = BIT(0);
-		id->cpuid_ext22_ebx = ua->n_gp;
+		id->cpuid_ext22_ebx = ua->n_gp |
+				      (ua->n_chans * ua->umc_per) << 16;
+		id->cpuid_ext22_ecx = GENMASK(ua->n_chans - 1, 0);
 	}
 }
 

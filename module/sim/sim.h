@@ -184,6 +184,7 @@ struct mdsim_uarch {
 	u8 family, model, stepping;
 	u8 version, n_gp;		/* CPUID.0xA perfmon version, GP counters */
 	u64 misc_bits;			/* prefetch control bits that exist */
+	u8 umc_per;			/* AMD: counters per UMC box, 0: none */
 	u64 global_ctrl_extra;		/* GLOBAL_CTRL bits beyond counters */
 	u64 rsp_mask;			/* writable OFFCORE_RSP bits */
 	u64 rsp_local_dram;		/* "all reads from local DRAM" */
@@ -327,6 +328,7 @@ int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val);
 void mdsim_core_show(struct seq_file *m);
 
 /* imc.c: the channel boxes' registers and counts */
+int mdsim_umc_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);
 void mdsim_box_init(struct mdsim_box *b, unsigned int socket, unsigned int id);
 void mdsim_box_advance(struct mdsim_box *b);
 u32 mdsim_box_read32(struct mdsim_box *b, unsigned int off);

@@ -266,6 +266,32 @@ static const struct mdsim_core_event zen5_core[] = {
 	{ 0xc0, 0x00, K(INSTR), -1 },
 };
 
+/* umc_cas_cmd.rd, .wr and .all: RdWrMask 1, 2, 3 in bits 9:8 */
+static const struct mdsim_imc_event zen_umc[] = {
+	{ 0x0a, 0x01, RD }, { 0x0a, 0x02, WR }, { 0x0a, 0x03, RD | WR },
+};
+
+/* a UMC's control i at MSR offset 2i, its counter at 2i + 1 */
+static const struct mdsim_box_reg umc_box_regs[] = {
+	{ 0, 8, MDSIM_BOX_CTLN, 0 }, { 1, 8, MDSIM_BOX_CTR, 0 },
+	{ 2, 8, MDSIM_BOX_CTLN, 1 }, { 3, 8, MDSIM_BOX_CTR, 1 },
+	{ 4, 8, MDSIM_BOX_CTLN, 2 }, { 5, 8, MDSIM_BOX_CTR, 2 },
+	{ 6, 8, MDSIM_BOX_CTLN, 3 }, { 7, 8, MDSIM_BOX_CTR, 3 },
+};
+
+static const struct mdsim_box_layout umc_box = {
+	umc_box_regs, ARRAY_SIZE(umc_box_regs)
+};
+
+/*
+ * Eight UMCs of four counters (the sim's choice; Genoa has twelve),
+ * enable bit 31, no box control, counters that saturate.
+ */
+#define ZEN_UMC								\
+	.imc = MDSIM_IMC_PCI, .layout = &umc_box, .n_chans = 8,		\
+	.umc_per = 4, .ctl_en = BIT(31),				\
+	.imc_events = zen_umc, .n_imc_events = ARRAY_SIZE(zen_umc)
+
 /* PrefetchControl 0xC0000108: bits 0-3 and 5; bit 4 is reserved */
 #define AMD_PF_BITS	(GENMASK_ULL(3, 0) | BIT_ULL(5))
 
@@ -274,14 +300,14 @@ static const struct mdsim_uarch zen4 = {
 	.name = "zen4", .amd = true, .family = 0x19, .model = 0x11,
 	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
 	.core_events = zen4_core, .n_core_events = ARRAY_SIZE(zen4_core),
-	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+	ZEN_UMC,
 };
 
 static const struct mdsim_uarch zen5 = {
 	.name = "zen5", .amd = true, .family = 0x1a, .model = 0x02,
 	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
 	.core_events = zen5_core, .n_core_events = ARRAY_SIZE(zen5_core),
-	.imc = MDSIM_IMC_PCI, .layout = &cfg_box,
+	ZEN_UMC,
 };
 
 const struct mdsim_uarch * const mdsim_uarchs[] = {

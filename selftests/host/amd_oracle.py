@@ -133,6 +133,50 @@ for r in amd:
           '%s: no event is one perf must pair (amd_is_pair_event_code %s)'
           % (n, [hex(p) for p in pair]))
 
+# the UMC box and events against msr-index.h, perf_event.h, amd/uncore.c and
+# the JSON (bandwidth = CAS x 64 in recommended.json)
+uncore = open(os.path.join(asrc, 'arch/x86/events/amd/uncore.c')).read()
+m = re.search(r'#define AMD64_PERFMON_V2_ENABLE_UMC\s+BIT_ULL\((\d+)\)', pe_h)
+umc_en = 1 << int(m.group(1)) if m else None
+m = re.search(r'#define AMD64_PERFMON_V2_EVENTSEL_RDWRMASK_UMC\s+GENMASK_ULL\((\d+), (\d+)\)', pe_h)
+rdwr_shift = int(m.group(2)) if m else None
+for r in amd:
+    if r['unsupported']:
+        continue
+    n, d, imc = r['name'], r['pmu_events'], r['imc']
+    check(imc is not None, '%s: DRAM counters are described (UMC)' % n)
+    if not imc:
+        continue
+    box = imc['box']
+    check(box['access'] == 'msr', '%s: UMC counters are MSRs' % n)
+    for k, v in [('ctl0', 'MSR_F19H_UMC_PERF_CTL'), ('ctr0', 'MSR_F19H_UMC_PERF_CTR')]:
+        check(box[k] == define(msr_h, v), '%s: UMC %s is %s' % (n, k, v),
+              '%s vs %s' % (box[k], define(msr_h, v)))
+    check(box['ctl_stride'] == 2 and box['ctr_stride'] == 2 and
+          'pmu->msr_base + (2 * hwc->idx)' in uncore and
+          'MSR_F19H_UMC_PERF_CTL + i * pmu->num_counters * 2' in uncore,
+          '%s: UMC counter i at +2i, UMC k after k x counters x 2 (amd/uncore.c)' % n)
+    check(box['ctl_en'] == umc_en, '%s: UMC enable is AMD64_PERFMON_V2_ENABLE_UMC' % n)
+    check(box['ctr_bits'] == 64 - define(uncore, 'COUNTER_SHIFT'),
+          '%s: UMC counters are 64 - COUNTER_SHIFT bits' % n)
+    check(box['saturates'] and 'UMC counters saturate' in uncore,
+          '%s: UMC counters saturate (amd_uncore_umc_read)' % n)
+    ev = perf_events(d)
+    rec = ' '.join(e.get('MetricExpr', '') for e in json.load(
+        open(os.path.join(pmu_dir, d, 'recommended.json'))))
+    for e in imc['events']:
+        j = ev.get(e['perf'])
+        check(j and int(j['EventCode'], 16) == e['event'] and
+              int(j.get('RdWrMask', '0'), 16) == e['umask'] and j.get('Unit') == 'UMCPMC',
+              '%s: %s is UMC event 0x%02x RdWrMask %d' % (n, e['perf'], e['event'], e['umask']),
+              'perf: %s' % j)
+        check(rdwr_shift == 8, '%s: RdWrMask starts at bit 8, where the umask goes' % n)
+        check('%s * %d' % (e['perf'], e['bytes']) in rec,
+              '%s: %s moves %d bytes (recommended.json)' % (n, e['perf'], e['bytes']))
+    check(sorted(e['meaning'] for e in imc['events']) == ['read', 'write'] and
+          [e['perf'].split('.')[-1] for e in imc['events']] == ['rd', 'wr'],
+          '%s: .rd counts reads, .wr writes' % n)
+
 # the core PMU descriptions against msr-index.h and amd/core.c
 pmus = {r['pmu']['name']: r['pmu'] for r in rows if 'pmu' in r}
 a = pmus.get('AMD PerfMonV2')

@@ -12,6 +12,7 @@ static const char *const access_names[] = {
 	[MEMDIAG_IMC_PCI] = "pci",
 	[MEMDIAG_IMC_MMIO] = "mmio",
 	[MEMDIAG_IMC_DISCOVERY] = "discovery",
+	[MEMDIAG_IMC_MSR] = "msr",
 };
 
 static const char *const ev_names[MEMDIAG_EV_NR] = {

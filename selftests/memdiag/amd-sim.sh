@@ -58,6 +58,13 @@ amd_restored() { # NAME
 		[ "$(reg msr "$cpu" $GLOBAL)" = 0x20 ] || bad="$bad cpu$cpu:global=$(reg msr "$cpu" $GLOBAL)"
 		[ "$(reg msr "$cpu" $PF)" = 0x2 ] || bad="$bad cpu$cpu:pf=$(reg msr "$cpu" $PF)"
 	done
+	# no UMC control of either socket is left holding an event
+	for cpu in 0 $((ncpus - 1)); do
+		for i in $(seq $((0xc0010800)) 2 $((0xc0010800 + 63))); do
+			v=$(peek msr "$cpu" "$(printf 0x%x "$i")")
+			[ "$v" = 0x0 ] || bad="$bad cpu$cpu:$(printf 0x%x "$i")=$v"
+		done
+	done
 	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "$bad"; fi
 }
 
@@ -78,21 +85,54 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 		".vendor == \"AuthenticAMD\" and .family == ${FAMILY[$u]} and .uarch == \"${NAME[$u]}\"" /tmp/info.json
 	check "$u: core latency available, core mode msr" jqt \
 		'(.capabilities[] | select(.id == "core-latency") | .available) and .core_mode == "msr"' /tmp/info.json
-	check "$u: no DRAM counters yet, and the reason says UMC" jqt \
-		'.capabilities[] | select(.id == "imc-bandwidth") | (.available | not) and (.reason | test("UMC"))' /tmp/info.json
+	check "$u: DRAM bandwidth (UMC counters) available" jqt \
+		'.capabilities[] | select(.id == "imc-bandwidth") | .available' /tmp/info.json
 	check "$u: no offcore counter, with a reason" jqt \
 		'.capabilities[] | select(.id == "offcore") | (.available | not) and (.reason | length > 0)' /tmp/info.json
 	check "$u: prefetch control available" jqt \
 		'.capabilities[] | select(.id == "prefetch-control") | .available' /tmp/info.json
 	nsock=$(jq .nr_sockets /tmp/info.json)
 
-	set_rates 0 0 0 200 1000000 500000 0
+	set_rates 0 6400 3200 200 1000000 500000 0
 	for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0 0; done
 	"$ctl" -j watch --all --interval 500ms --count 3 > /tmp/watch.json 2>/tmp/watch.err
 	check "$u: watch --count 3 exits 0" sh -c "[ -s /tmp/watch.json ] || { cat /tmp/watch.err; false; }"
 	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .l1_miss_latency_cycles' /tmp/watch.json)
 	check "$u: L1 miss latency (MAB occupancy / allocations) 200 cycles within 1% (got $v)" near "$v" 200
 	check "$u: no interval is invalid" jq -s -e '[.[].valid] | all' /tmp/watch.json
+	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .read_gbps' /tmp/watch.json)
+	check "$u: UMC reads 6.4 GB/s within 1% (got $v)" near "$v" 6.4
+	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .write_gbps' /tmp/watch.json)
+	check "$u: UMC writes 3.2 GB/s within 1% (got $v)" near "$v" 3.2
+
+	# saturating UMC counters: put every read counter of socket 0 256
+	# counts below bit 47, then cross it; memdiag zeroes each once bit 47
+	# is set, and no count is lost
+	set_rates 0 0 0 200 1000000 500000 0
+	"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
+	W_PID=$!
+	sleep 1.5
+	cpu0=$(jq '.sockets[0].cpus[0]' /tmp/info.json)
+	rd=()
+	for m in $(seq $((0xc0010800)) 2 $((0xc0010800 + 63))); do
+		[ "$(peek msr "$cpu0" "$(printf 0x%x "$m")")" = 0x8000010a ] &&
+			rd+=("$(printf 0x%x $((m + 1)))")
+	done
+	check "$u: memdiag counts umc_cas_cmd.rd on 8 UMC counters (${#rd[@]})" test "${#rd[@]}" = 8
+	for m in "${rd[@]}"; do poke "msr $cpu0 $m 0x7fffffffff00"; done
+	snap 0 read_bytes > /dev/null
+	r0=$(snap 0 read_bytes)
+	echo "cas_rd 6000" > $dbg/socket0/inject
+	r1=$(snap 0 read_bytes)
+	check "$u: 6000 CAS reads across bit 47 are exactly 384000 bytes ($r0 -> $r1)" \
+		test "$((r1 - r0))" = 384000
+	check "$u: memdiag zeroed the counter that crossed bit 47 ($(peek msr "$cpu0" "${rd[0]}"))" \
+		test "$(($(peek msr "$cpu0" "${rd[0]}") < 0x800000000000))" = 1
+	echo "cas_rd 6000" > $dbg/socket0/inject
+	r2=$(snap 0 read_bytes)
+	check "$u: and the next 6000 exactly 384000 bytes more ($r1 -> $r2)" \
+		test "$((r2 - r1))" = 384000
+	kill $W_PID; wait $W_PID 2>/dev/null; W_PID=
 	"$ctl" -j snapshot --socket 0 > /tmp/snap.json
 	check "$u: snapshot has mab_occupancy, mab_allocations, cycles; no l1d_pend_miss" jqt \
 		'.[0] | has("mab_occupancy") and has("mab_allocations") and has("cycles") and (has("l1d_pend_miss") | not)' /tmp/snap.json
