@@ -249,3 +249,31 @@ int cli_open_output(const char *cmd, const char *path, FILE **out)
 	*out = f;
 	return MDC_EXIT_OK;
 }
+
+int cli_name_list(const char *cmd, const char *opt, const char *s,
+		  const char *const *names, unsigned int nr, unsigned int *mask)
+{
+	char buf[128], *tok, *save = NULL;
+	unsigned int i;
+
+	*mask = 0;
+	if (!*s || strlen(s) >= sizeof(buf) || s[strlen(s) - 1] == ',')
+		return cli_usage(cmd, "option '%s': '%s' is not a comma list of names",
+				 opt, s);
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < nr && strcmp(tok, names[i]); i++)
+			;
+		if (i == nr)
+			return cli_usage(cmd, "option '%s': unknown '%s' (one of: %s%s%s%s%s)",
+					 opt, tok, names[0], nr > 1 ? ", " : "",
+					 nr > 1 ? names[1] : "", nr > 2 ? ", " : "",
+					 nr > 2 ? names[2] : "");
+		if (*mask & (1u << i))
+			return cli_usage(cmd, "option '%s': '%s' given twice",
+					 opt, tok);
+		*mask |= 1u << i;
+	}
+	return MDC_EXIT_OK;
+}

@@ -112,4 +112,12 @@ int cli_open_output(const char *cmd, const char *path, FILE **out);
 /* Finish @p; MDC_EXIT_LOCAL (reported) when the output was not written. */
 int cli_output_end(const char *cmd, struct printer *p);
 
+/*
+ * A comma list of @names (@nr of them, at most 3 named in the error) into
+ * a mask of their indexes: an exit code, a usage error naming option
+ * @opt when a name is unknown or given twice.
+ */
+int cli_name_list(const char *cmd, const char *opt, const char *s,
+		  const char *const *names, unsigned int nr, unsigned int *mask);
+
 #endif /* MEMDIAGCTL_CLI_H */

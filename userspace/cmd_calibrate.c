@@ -92,36 +92,6 @@ static const struct option cal_options[] = {
 
 static const char *const pf_names[] = { "on", "off" };
 
-/* A comma list of @names into a mask; 0 and a usage error if bad. */
-static int parse_list(const char *cmd, const char *opt, const char *s,
-		      const char *const *names, unsigned int nr,
-		      unsigned int *mask)
-{
-	char buf[128], *tok, *save = NULL;
-	unsigned int i;
-
-	*mask = 0;
-	if (!*s || strlen(s) >= sizeof(buf) || s[strlen(s) - 1] == ',')
-		return cli_usage(cmd, "option '%s': '%s' is not a comma list of names",
-				 opt, s);
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < nr && strcmp(tok, names[i]); i++)
-			;
-		if (i == nr)
-			return cli_usage(cmd, "option '%s': unknown '%s' (one of: %s%s%s%s%s)",
-					 opt, tok, names[0], nr > 1 ? ", " : "",
-					 nr > 1 ? names[1] : "", nr > 2 ? ", " : "",
-					 nr > 2 ? names[2] : "");
-		if (*mask & (1u << i))
-			return cli_usage(cmd, "option '%s': '%s' given twice",
-					 opt, tok);
-		*mask |= 1u << i;
-	}
-	return MDC_EXIT_OK;
-}
-
 static int parse_args(struct cal_args *a, struct opts *o, int argc,
 		      char **argv)
 {
@@ -143,14 +113,14 @@ static int parse_args(struct cal_args *a, struct opts *o, int argc,
 			a->socket = (uint32_t)v;
 			break;
 		case OPT_MIX:
-			rc = parse_list(cmd, "--mix", optarg, kern_mix_name,
-					KERN_NR_MIXES, &a->mixes);
+			rc = cli_name_list(cmd, "--mix", optarg, kern_mix_name,
+					   KERN_NR_MIXES, &a->mixes);
 			if (rc)
 				return rc;
 			break;
 		case OPT_PREFETCH:
-			rc = parse_list(cmd, "--prefetch", optarg, pf_names, 2,
-					&a->pf);
+			rc = cli_name_list(cmd, "--prefetch", optarg, pf_names, 2,
+					   &a->pf);
 			if (rc)
 				return rc;
 			break;
