@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cli.h"
@@ -39,11 +40,20 @@ int calib_main(const char *cmd, const struct opts *o,
  */
 const char *calib_pf_live(const char *cmd);
 
+/*
+ * Whether the prefetchers can be switched here (the module loaded with
+ * prefetch-set, a prefetcher to switch, CAP_SYS_ADMIN and CAP_SYS_RAWIO);
+ * if not, why in @why. Quiet: validate then leaves them as they are.
+ */
+bool calib_pf_can(const char *cmd, char *why, size_t len);
+
 /* The prefetchers of one socket, switched through the module. */
 struct calib_pf;
+/* calib_pf_open()'s @socket for every socket (validate's stream runs) */
+#define CALIB_PF_ALL UINT32_MAX
 /*
- * Connect and check that the prefetchers of @socket can be switched: an
- * exit code (reported), *@pf allocated on success.
+ * Connect and check that the prefetchers of @socket (or CALIB_PF_ALL) can
+ * be switched: an exit code (reported), *@pf allocated on success.
  */
 int calib_pf_open(const char *cmd, uint32_t socket, struct calib_pf **pf);
 /* All of them on (@on) or off: an exit code (reported). */

@@ -10,6 +10,7 @@
 
 /* One counter against the computed volume; a row of the table. */
 struct vcheck {
+	const char *prefetch;	/* "on", "off", "unchanged" (cmd_validate.c) */
 	const char *op;
 	bool nt;
 	const char *counter;	/* imc_bytes, imc_read_bytes, offcore_read_bytes */

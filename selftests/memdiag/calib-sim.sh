@@ -10,7 +10,10 @@
 #  - SIGINT in the middle: calibrate dies of it, stores nothing, and the
 #    prefetchers are back;
 #  - the fingerprint records the prefetcher state calibrate found, so that
-#    watch finds a curve taken without --prefetch ("unchanged").
+#    watch finds a curve taken without --prefetch ("unchanged");
+#  - validate: on, then off on every socket by default, the state in each
+#    row, the originals back after it and after SIGINT; unchanged touches
+#    nothing; refused (nobody) with exit 3.
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
 set -u
 cd "$(dirname "$0")/../.."
@@ -71,6 +74,45 @@ originals "SIGINT: the prefetchers' originals are back"
 grep -q 'interrupted' /tmp/int.out && ok "SIGINT: says it was interrupted" ||
 	not_ok "SIGINT: says it was interrupted" "$(cat /tmp/int.out)"
 
+
+# validate checks with the prefetchers of every socket on, then off, by
+# default (root, prefetcher control), and puts the originals back; the
+# sim counts what it is told, so the checks themselves may FAIL (exit 8).
+"$ctl" -j validate --size 4M --reps 1 > /tmp/v.json 2> /tmp/v.err
+rc=$?
+if { [ $rc = 0 ] || [ $rc = 8 ]; } && jqt '[.checks[].prefetch] ==
+	[range(12) | "on"] + [range(12) | "off"]' /tmp/v.json > /dev/null; then
+	ok "validate: every check with prefetchers on, then off, the state in each row (exit $rc)"
+else
+	not_ok "validate: every check with prefetchers on, then off, the state in each row" \
+		"exit $rc" "$(cat /tmp/v.json /tmp/v.err)"
+fi
+originals "validate: the prefetchers' originals are back on both sockets"
+"$ctl" validate --prefetch unchanged --size 4M --reps 1 > /tmp/v.txt 2>&1
+check "validate --prefetch unchanged: the rows say so (text), nothing switched" \
+	sh -c "grep -q '^prefetch  *op' /tmp/v.txt && [ \$(grep -c '^unchanged ' /tmp/v.txt) = 12 ]"
+originals "validate --prefetch unchanged: the registers untouched"
+expect_rc "validate --prefetch sideways: exit 1 naming the option" 1 \
+	"option '--prefetch': unknown 'sideways'" "$ctl" validate --prefetch sideways
+expect_rc "validate --prefetch off as nobody: exit 3, says why" 3 \
+	"needs CAP_" "${nobody[@]}" "$ctl" validate --prefetch off
+originals "validate refused: the registers untouched"
+
+env --default-signal=INT "$ctl" validate --prefetch off --size 32M --reps 100 \
+	> /tmp/vint.out 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+	[ "$(pf 0)" = 0xf ] && [ "$(pf 3)" = 0xf ] && break
+	sleep 0.1
+done
+check "while validating with --prefetch off: every socket's prefetchers off" \
+	test "$(pf 0)$(pf 1)$(pf 2)$(pf 3)" = "0xf0xf0xf0xf"
+kill -INT $pid
+wait $pid
+rc=$?
+check "validate, SIGINT: dies of it (status 130), says it was interrupted" \
+	sh -c "[ $rc = 130 ] && grep -q 'interrupted' /tmp/vint.out"
+originals "validate, SIGINT: the prefetchers' originals are back"
 
 # Without --prefetch the curve is "unchanged": it describes the live state,
 # which the fingerprint records, so watch finds it with every prefetcher

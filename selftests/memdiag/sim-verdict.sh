@@ -211,7 +211,7 @@ check "watch --csv --curve: verdict_* columns in the header, the label in the ro
 # nothing, every IMC check fails loudly.
 rates 0 0 0 0
 rates 1 0 0 0
-"$ctl" -j validate --size 4M --reps 1 > "$tmp/v.json" 2> "$tmp/v.err"
+"$ctl" -j validate --prefetch unchanged --size 4M --reps 1 > "$tmp/v.json" 2> "$tmp/v.err"
 rc=$?
 if [ $rc = 8 ] && grep -q "saw almost none of the traffic" "$tmp/v.err" &&
    jqt '.pass == false and ([.checks[] | select(.counter == "imc_bytes") |
@@ -231,7 +231,7 @@ fi
 rd=$(jqv "$tmp/st.json" '.results[0].counters | .traffic_read_bytes / .interval_ns * 100 | floor')
 wr=$(jqv "$tmp/st.json" '.results[0].counters | (.traffic_bytes - .traffic_read_bytes) / .interval_ns * 100 | floor')
 rates 0 "$rd" "$wr" 0
-"$ctl" -j validate --size 4M --reps 1 > "$tmp/v.json" 2> "$tmp/v.err"
+"$ctl" -j validate --prefetch unchanged --size 4M --reps 1 > "$tmp/v.json" 2> "$tmp/v.err"
 rc=$?
 r=$(jqv "$tmp/v.json" '.checks[0].ratio')
 if [ $rc = 8 ] && grep -q "copy normal imc_bytes: the counters saw" "$tmp/v.err" &&
