@@ -33,22 +33,8 @@
 
 #include "core_int.h"
 
-#define FIXED_CTRL_OS_USR	0x333ULL	/* OS|USR for fixed 0, 1, 2 */
-#define GLOBAL_FIXED_BITS	(7ULL << 32)
-#define EVTSEL_OS_USR_EN	(ARCH_PERFMON_EVENTSEL_USR | \
-				 ARCH_PERFMON_EVENTSEL_OS | \
-				 ARCH_PERFMON_EVENTSEL_ENABLE)
 /* No core counter advances 10^12 times a second (pending misses * cycles). */
 #define CORE_MAX_PER_SEC	1000000000000ULL
-
-struct core_cpu {
-	bool programmed;
-	bool lost;
-	bool restore_failed;	/* saved_* not all put back yet */
-	u64 saved_evtsel[MAX_GP];
-	u64 saved_fixed_ctrl, saved_global_ctrl, saved_rsp;
-	struct memdiag_ext64 ext[MEMDIAG_CORE_NR];
-};
 
 static bool reserved, running;
 static struct core_cpu *cpus;
@@ -105,88 +91,6 @@ void memdiag_core_exit(void)
 	ccfg.fix = NULL;
 }
 
-/* Intel's fixed counters count instructions, cycles and reference cycles. */
-static bool ev_fixed(int e)
-{
-	return e >= MEMDIAG_EV_NR && ccfg.pmc_of[e] < 0 && ccfg.pmu->fixed_ctr;
-}
-
-static bool ev_used(int e)
-{
-	return ccfg.pmc_of[e] >= 0 || ev_fixed(e);
-}
-
-static unsigned int ev_ctr(int e)
-{
-	return ev_fixed(e) ? ccfg.pmu->fixed_ctr + (e - MEMDIAG_FIX_INSTR) :
-	       ccfg.pmu->ctr + ccfg.pmc_of[e] * ccfg.pmu->stride;
-}
-
-static u64 evtsel_of(int e)
-{
-	const struct memdiag_core_event *d = core_ev_desc(e);
-
-	return d->event | (u64)d->umask << 8 | EVTSEL_OS_USR_EN;
-}
-
-/* What memdiag sets in the global control: its counters (and fixed ones). */
-static u64 global_bits(void)
-{
-	return ccfg.gp_used | (ccfg.pmu->fixed_ctr ? GLOBAL_FIXED_BITS : 0);
-}
-
-/*
- * Whether the fixed and global controls read at @op[*i] (those the PMU
- * has, in that order) count what memdiag needs; *i moves past them.
- */
-static bool ctrls_ok(const struct memdiag_msr_op *op, unsigned int *i)
-{
-	bool ok = true;
-
-	if (ccfg.pmu->fixed_ctrl &&
-	    (op[(*i)++].val & FIXED_CTRL_OS_USR) != FIXED_CTRL_OS_USR)
-		ok = false;
-	if (ccfg.pmu->global_ctrl &&
-	    (op[(*i)++].val & global_bits()) != global_bits())
-		ok = false;
-	return ok;
-}
-
-/* The fixed and global control reads, for the PMU's that exist. */
-static unsigned int ctrl_reads(struct memdiag_msr_op *op)
-{
-	unsigned int n = 0;
-
-	if (ccfg.pmu->fixed_ctrl)
-		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->fixed_ctrl };
-	if (ccfg.pmu->global_ctrl)
-		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->global_ctrl };
-	return n;
-}
-
-/*
- * The batch that reads a CPU's state: every used event select, the fixed
- * and global controls, then every counter. Returns the number of ops.
- */
-static unsigned int read_ops(struct memdiag_msr_op *op)
-{
-	unsigned int n = 0;
-	int e;
-
-	for (e = 0; e < MEMDIAG_CORE_NR; e++)
-		if (ccfg.pmc_of[e] >= 0)
-			op[n++] = (struct memdiag_msr_op){ evtsel_msr(ccfg.pmc_of[e]) };
-	n += ctrl_reads(&op[n]);
-	for (e = 0; e < MEMDIAG_CORE_NR; e++)
-		if (ev_used(e))
-			op[n++] = (struct memdiag_msr_op){ ev_ctr(e) };
-	return n;
-}
-
-#define MAX_OPS	(2 * MEMDIAG_CORE_NR + MAX_GP + 8)
-
-static unsigned int write_ops(struct core_cpu *c, struct memdiag_msr_op *op);
-
 /*
  * Does @msr of @c hold what memdiag wrote and failed to put back? That is
  * no other agent's, so it must not lock the user out: a new session takes
@@ -199,7 +103,7 @@ static bool still_ours(struct core_cpu *c, u32 msr, u64 val)
 
 	if (!c->restore_failed)
 		return false;
-	n = write_ops(c, ours);
+	n = core_write_ops(c, ours);
 	for (i = 0; i < n; i++)
 		if (ours[i].msr == msr)
 			return ours[i].val == val;
@@ -248,39 +152,6 @@ static int cpu_busy(unsigned int cpu, char *msg, size_t len)
 	return 0;
 }
 
-/* What memdiag writes to a CPU, in the order it writes it. */
-static unsigned int write_ops(struct core_cpu *c, struct memdiag_msr_op *op)
-{
-	unsigned int n = 0;
-	int e;
-
-	if (ev_used(MEMDIAG_EV_OFFCORE) && ccfg.pmu->offcore_rsp)
-		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->offcore_rsp, true,
-						   ccfg.events[MEMDIAG_EV_OFFCORE].offcore_rsp };
-	for (e = 0; e < MEMDIAG_CORE_NR; e++)
-		if (ccfg.pmc_of[e] >= 0)
-			op[n++] = (struct memdiag_msr_op){ evtsel_msr(ccfg.pmc_of[e]),
-							   true, evtsel_of(e) };
-	if (ccfg.pmu->fixed_ctrl)
-		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->fixed_ctrl, true,
-						   c->saved_fixed_ctrl | FIXED_CTRL_OS_USR };
-	if (ccfg.pmu->global_ctrl)
-		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->global_ctrl, true,
-						   c->saved_global_ctrl | global_bits() };
-	return n;
-}
-
-static u64 saved_value(struct core_cpu *c, u32 msr)
-{
-	if (msr == ccfg.pmu->offcore_rsp)
-		return c->saved_rsp;
-	if (msr == ccfg.pmu->fixed_ctrl)
-		return c->saved_fixed_ctrl;
-	if (msr == ccfg.pmu->global_ctrl)
-		return c->saved_global_ctrl;
-	return c->saved_evtsel[(msr - ccfg.pmu->evtsel) / ccfg.pmu->stride];
-}
-
 /*
  * Put back what memdiag found, register by register, but only where the
  * register still holds what memdiag wrote: one another agent has since
@@ -293,14 +164,14 @@ static int cpu_restore(unsigned int cpu)
 	struct core_cpu *c = &cpus[cpu];
 	struct memdiag_msr_op ours[MAX_OPS];
 	struct memdiag_msr_back back[MAX_OPS];
-	unsigned int n = write_ops(c, ours), i;
+	unsigned int n = core_write_ops(c, ours), i;
 	int err;
 
 	for (i = 0; i < n; i++) {
 		const struct memdiag_msr_op *o = &ours[n - 1 - i];
 
 		back[i] = (struct memdiag_msr_back){ o->msr, o->val,
-						     saved_value(c, o->msr) };
+						     core_saved_value(c, o->msr) };
 	}
 	err = memdiag_msr_put_back(cpu, back, n);
 	if (err && !c->restore_failed)
@@ -332,8 +203,8 @@ static int cpu_apply(unsigned int cpu, char *msg, size_t len)
 	unsigned int n, i, r;
 	int e, err;
 
-	r = write_ops(c, op);
-	n = r + read_ops(&op[r]);
+	r = core_write_ops(c, op);
+	n = r + core_read_ops(&op[r]);
 	c->programmed = true;	/* from here on, restore on failure */
 	err = plat()->msr_batch(cpu, op, n);
 	for (i = 0; !err && i < n; i++)
@@ -341,9 +212,9 @@ static int cpu_apply(unsigned int cpu, char *msg, size_t len)
 			err = -EIO;
 	/* read back: the event selects, then the controls */
 	for (e = 0, i = r; !err && e < MEMDIAG_CORE_NR; e++)
-		if (ccfg.pmc_of[e] >= 0 && op[i++].val != evtsel_of(e))
+		if (ccfg.pmc_of[e] >= 0 && op[i++].val != core_evtsel_of(e))
 			err = -EIO;
-	if (!err && !ctrls_ok(op, &i))
+	if (!err && !core_ctrls_ok(op, &i))
 		err = -EIO;
 	if (err) {
 		snprintf(msg, len,
@@ -353,7 +224,7 @@ static int cpu_apply(unsigned int cpu, char *msg, size_t len)
 		return err;
 	}
 	for (e = 0; e < MEMDIAG_CORE_NR; e++)
-		if (ev_used(e))
+		if (core_ev_used(e))
 			memdiag_ext64_start(&c->ext[e], op[i++].val, ccfg.ctr_bits);
 	c->lost = false;
 	return 0;
@@ -365,7 +236,7 @@ static int cpu_program(unsigned int cpu, char *msg, size_t len)
 	struct core_cpu *c = &cpus[cpu];
 	/* the controls a PMU lacks read as 0 from a harmless MSR (evtsel 0) */
 	u32 ctl[3] = { ccfg.pmu->global_ctrl, ccfg.pmu->fixed_ctrl,
-		       ev_used(MEMDIAG_EV_OFFCORE) ? ccfg.pmu->offcore_rsp : 0 };
+		       core_ev_used(MEMDIAG_EV_OFFCORE) ? ccfg.pmu->offcore_rsp : 0 };
 	struct memdiag_msr_op op[MAX_GP + 3];
 	unsigned int n = 0, i;
 	int err;
@@ -521,16 +392,16 @@ static bool cpu_sample(unsigned int cpu, u64 max)
 {
 	struct core_cpu *c = &cpus[cpu];
 	struct memdiag_msr_op op[MAX_OPS];
-	unsigned int n = read_ops(op), i = 0;
+	unsigned int n = core_read_ops(op), i = 0;
 	bool ok = true;
 	int e;
 
 	if (plat()->msr_batch(cpu, op, n))
 		return false;
 	for (e = 0; e < MEMDIAG_CORE_NR; e++)
-		if (ccfg.pmc_of[e] >= 0 && op[i++].val != evtsel_of(e))
+		if (ccfg.pmc_of[e] >= 0 && op[i++].val != core_evtsel_of(e))
 			ok = false;
-	if (!ctrls_ok(op, &i))
+	if (!core_ctrls_ok(op, &i))
 		ok = false;
 	if (!ok) {
 		char msg[MEMDIAG_REASON_LEN];
@@ -541,7 +412,7 @@ static bool cpu_sample(unsigned int cpu, u64 max)
 		 * a foreign one; the saved originals stay as first found.
 		 */
 		for (e = 0, i = 0; e < MEMDIAG_CORE_NR; e++)
-			if (ccfg.pmc_of[e] >= 0 && op[i++].val != evtsel_of(e) &&
+			if (ccfg.pmc_of[e] >= 0 && op[i++].val != core_evtsel_of(e) &&
 			    (op[i - 1].val & ARCH_PERFMON_EVENTSEL_ENABLE))
 				c->lost = true;
 		if (c->lost || cpu_apply(cpu, msg, sizeof(msg))) {
@@ -552,7 +423,7 @@ static bool cpu_sample(unsigned int cpu, u64 max)
 		return false;
 	}
 	for (e = 0; e < MEMDIAG_CORE_NR; e++)
-		if (ev_used(e) &&
+		if (core_ev_used(e) &&
 		    !memdiag_ext64_update(&c->ext[e], op[i++].val, ccfg.ctr_bits, max))
 			ok = false;
 	return ok;
@@ -583,7 +454,7 @@ void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 		snap[s].has_core = true;
 		snap[s].core_epoch = core_epoch[s];
 		for (e = 0; e < MEMDIAG_CORE_NR; e++) {
-			snap[s].has[e] = ev_used(e);
+			snap[s].has[e] = core_ev_used(e);
 			snap[s].ctr[e] = offline_total[s][e];
 		}
 	}
