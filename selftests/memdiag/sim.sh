@@ -130,8 +130,13 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 	wait "$R_PID"
 	check "$u: a reset IMC control invalidates one interval ($ctl0)" jq -s -e \
 		'[.[] | select(.valid == false)] | length >= 1' /tmp/reset.json
-	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .read_gbps' /tmp/reset.json)
-	check "$u: counting resumes at 10.0 GB/s after the reset (got $v)" near "$v" 10.0
+	# the median of socket 0's valid intervals after the invalid one: one
+	# sample delayed on a loaded host skews a 500 ms interval, not three
+	v=$(jq -s -r '[.[] | select(.socket == 0)] as $s |
+		([$s | to_entries[] | select(.value.valid == false) | .key] | first) as $bad |
+		[$s[($bad + 1):][] | select(.valid) | .read_gbps] | sort |
+		if length == 0 then "none" else .[length / 2 | floor] end' /tmp/reset.json)
+	check "$u: counting resumes at 10.0 GB/s after the reset (median $v)" near "$v" 10.0
 	check "$u: memdiag took its control back ($ctl0)" test "$(reg $ctl0)" != 0x0
 	set_rates 0 0 0 0 0 0 0
 
