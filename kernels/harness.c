@@ -436,3 +436,26 @@ double kern_tsc_ghz(void)
 	return 0;
 #endif
 }
+
+int kern_scratch_alloc(struct kern_scratch *s, const struct kern_cfg *cfg,
+		       unsigned int nphases, size_t thread_size,
+		       char *err, size_t errsz)
+{
+	s->sec = calloc((size_t)cfg->reps * nphases, sizeof(*s->sec));
+	s->v = calloc(cfg->reps, sizeof(*s->v));
+	s->t = calloc(cfg->nthreads, thread_size);
+	if (s->sec && s->v && s->t)
+		return 0;
+	kern_scratch_free(s);
+	kern_oom(err, errsz);
+	return -1;
+}
+
+void kern_scratch_free(struct kern_scratch *s)
+{
+	free(s->sec);
+	free(s->v);
+	free(s->t);
+	s->sec = s->v = NULL;
+	s->t = NULL;
+}

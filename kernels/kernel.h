@@ -145,6 +145,22 @@ struct kern_ops {
 };
 
 /*
+ * What a multi-phase kernel keeps besides its buffers: reps * nphases
+ * phase times, one value per rep and one @thread_size slot per thread.
+ * kern_scratch_alloc() returns 0, or -1 with kern_oom()'s reason in @err
+ * and nothing allocated.
+ */
+struct kern_scratch {
+	double *sec, *v;
+	void *t;
+};
+
+int kern_scratch_alloc(struct kern_scratch *s, const struct kern_cfg *cfg,
+		       unsigned int nphases, size_t thread_size,
+		       char *err, size_t errsz);
+void kern_scratch_free(struct kern_scratch *s);
+
+/*
  * Run @ops on cfg->nthreads pinned threads. @sec gets reps * nphases
  * times in seconds, rep-major (sec[rep * nphases + phase]). Returns 0, or
  * -1 with a reason in @err.

@@ -245,6 +245,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 		st_setup, st_body, st_teardown, STREAM_NR_OPS
 	};
 	double aj = 1.0, bj = 2.0, cj = 0.0, sum[3] = { 0, 0, 0 };
+	struct kern_scratch scratch;
 	double *sec, *v;
 	struct st_thread *t;
 	struct st_ctx ctx;
@@ -287,16 +288,11 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 	ctx.expect[1] = bj;
 	ctx.expect[2] = cj;
 	ctx.cfg = cfg;
-	sec = calloc((size_t)cfg->reps * STREAM_NR_OPS, sizeof(*sec));
-	v = calloc(cfg->reps, sizeof(*v));
-	t = calloc(cfg->nthreads, sizeof(*t));
-	if (!sec || !v || !t) {
-		free(sec);
-		free(v);
-		free(t);
-		kern_oom(err, errsz);
+	if (kern_scratch_alloc(&scratch, cfg, STREAM_NR_OPS, sizeof(*t), err, errsz))
 		return -1;
-	}
+	sec = scratch.sec;
+	v = scratch.v;
+	t = scratch.t;
 	ctx.t = t;
 	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
 	if (!rc) {
@@ -332,8 +328,6 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 				r->verified = false;
 		}
 	}
-	free(sec);
-	free(v);
-	free(t);
+	kern_scratch_free(&scratch);
 	return rc;
 }

@@ -142,6 +142,7 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 	struct tp_ctx ctx;
 	unsigned int i, k, m, tid;
 	uint64_t slowest;
+	struct kern_scratch scratch;
 	double *sec, *v;
 	int rc;
 
@@ -175,16 +176,11 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 	ctx.width = width;
 	ctx.passes = (TP_TARGET_BYTES + bytes - 1) / bytes;
 	ops.nphases = ctx.nmix;
-	sec = calloc((size_t)cfg->reps * ctx.nmix, sizeof(*sec));
-	v = calloc(cfg->reps, sizeof(*v));
-	t = calloc(cfg->nthreads, sizeof(*t));
-	if (!sec || !v || !t) {
-		free(sec);
-		free(v);
-		free(t);
-		kern_oom(err, errsz);
+	if (kern_scratch_alloc(&scratch, cfg, ctx.nmix, sizeof(*t), err, errsz))
 		return -1;
-	}
+	sec = scratch.sec;
+	v = scratch.v;
+	t = scratch.t;
 	ctx.t = t;
 	/* the harness's wall-clock times are not used: each thread's TSC is */
 	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
@@ -212,8 +208,6 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 	}
 	for (tid = 0; tid < cfg->nthreads; tid++)
 		free(t[tid].cycles);
-	free(sec);
-	free(v);
-	free(t);
+	kern_scratch_free(&scratch);
 	return rc;
 }
