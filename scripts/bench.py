@@ -189,7 +189,11 @@ class Bench:
 
     def likwid_run(self, test, size, threads, gbps_hint):
         key = (test, size, threads)
-        argv = ["likwid-bench", "-t", test, "-W", "S0:%dB:%d" % (size, threads)]
+        # likwid-bench reads a byte count as a 32-bit int: above 2 GB its
+        # kB (10^3 bytes, rounded; a difference of < 1 ppm)
+        wsz = ("%dB" % size if size < 2 ** 31
+               else "%dkB" % ((size + 500) // 1000))
+        argv = ["likwid-bench", "-t", test, "-W", "S0:%s:%d" % (wsz, threads)]
         # How many iterations (each moves SIZE named bytes) last --seconds:
         # from memdiag's GB/s on the same pair, which the first trial
         # measures first. Otherwise likwid-bench calibrates itself, which
@@ -236,6 +240,35 @@ def fmt_size(v):
         if v >= m and v % m == 0:
             return "%d%s" % (v // m, unit)
     return str(v)
+
+
+def llc_bytes():
+    """The largest cache in sysfs (cpu0's highest level), 0 if none."""
+    best = 0
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return 0
+    for n in names:
+        try:
+            with open(os.path.join(base, n, "size")) as f:
+                v = f.read().strip()
+        except OSError:
+            continue
+        m = re.fullmatch(r"(\d+)([KMG]?)", v)
+        if m:
+            best = max(best, int(m.group(1)) <<
+                       {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)])
+    return best
+
+
+def dram_default(floor):
+    """A DRAM working set: 4x this machine's last-level cache (so that it
+    cannot be served from it), at least @floor, a multiple of 768 KiB."""
+    step = 768 * K
+    want = max(floor, 4 * llc_bytes())
+    return (want + step - 1) // step * step
 
 
 def machine():
@@ -334,8 +367,10 @@ def main():
     ap.add_argument("--seconds", type=float, default=0.3 if quick else 1.0,
                     help="about how long each likwid-bench run measures "
                     "(default 1, BENCH_QUICK=1: 0.3)")
-    ap.add_argument("--dram", default="192M" if quick else "384M",
-                    help="DRAM working set per thread (K, M or G)")
+    ap.add_argument("--dram", default=None,
+                    help="DRAM working set per thread (K, M or G; default "
+                    "4x the last-level cache in sysfs, at least 384M, "
+                    "BENCH_QUICK=1: 192M)")
     ap.add_argument("--only", default=None,
                     help="only pairs whose name matches this regex "
                     "(e.g. 'triad.*DRAM')")
@@ -353,20 +388,25 @@ def main():
     args = ap.parse_args()
     if args.trials < 1 or args.reps < 1:
         ap.error("--trials and --reps must be at least 1")
-    m = re.fullmatch(r"(\d+)([KMG])", args.dram)
-    if not m:
-        ap.error("--dram: '%s' is not a size like 384M" % args.dram)
-    dram = int(m.group(1)) << {"K": 10, "M": 20, "G": 30}[m.group(2)]
+    if args.dram is None:
+        dram = dram_default(192 * M if quick else 384 * M)
+    else:
+        m = re.fullmatch(r"(\d+)([KMG])", args.dram)
+        if not m:
+            ap.error("--dram: '%s' is not a size like 384M" % args.dram)
+        dram = int(m.group(1)) << {"K": 10, "M": 20, "G": 30}[m.group(2)]
     if dram % 768:
         ap.error("--dram: must be a multiple of 768 bytes (3 arrays of "
                  "256-byte steps)")
 
+    # the latency chase's DRAM level: the same rule, one buffer
+    lat_levels = dict(LAT_LEVELS, DRAM=dram_default(LAT_LEVELS["DRAM"]))
     b = Bench(args)
     result = {"machine": machine(), "quick": quick,
               "config": {"trials": args.trials, "reps": args.reps,
                          "likwid_seconds": args.seconds,
                          "levels": dict(BW_LEVELS, DRAM=dram),
-                         "latency_levels": LAT_LEVELS},
+                         "latency_levels": lat_levels},
               "notes": [], "pairs": []}
 
     # which memdiag kernels exist
@@ -385,7 +425,7 @@ def main():
     inst = []
     for idx, (name, kern, levels, threads, md, get, peer, unit) in \
             enumerate(PAIRS):
-        ws = dict(LAT_LEVELS) if peer[0] == "chase" else dict(BW_LEVELS,
+        ws = dict(lat_levels) if peer[0] == "chase" else dict(BW_LEVELS,
                                                               DRAM=dram)
         if quick:
             levels = [lv for lv in levels if lv in QUICK_LEVELS]
