@@ -369,8 +369,8 @@ def main():
                     "(default 1, BENCH_QUICK=1: 0.3)")
     ap.add_argument("--dram", default=None,
                     help="DRAM working set per thread (K, M or G; default "
-                    "4x the last-level cache in sysfs, at least 384M, "
-                    "BENCH_QUICK=1: 192M)")
+                    "4x the last-level cache in sysfs, at least 384M "
+                    "(192M with BENCH_QUICK=1))")
     ap.add_argument("--only", default=None,
                     help="only pairs whose name matches this regex "
                     "(e.g. 'triad.*DRAM')")
