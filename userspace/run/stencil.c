@@ -32,40 +32,21 @@ static size_t grid_n(uint64_t bytes)
 	return (size_t)n;
 }
 
+/* The first CPU of a sysfs shared_cpu_list ("0-3,8"). */
+static bool take_first_cpu(FILE *f, void *out)
+{
+	return fscanf(f, "%d", (int *)out) == 1;
+}
+
 /*
  * The first CPU sharing @cpu's last-level cache (the highest cache level
  * sysfs lists for it), which names that cache; -1 when unknown.
  */
 static int llc_of(int cpu)
 {
-	int idx, level, best = -1, id = -1, first;
-	char path[128];
-	FILE *f;
+	int id = -1;
 
-	for (idx = 0; idx < 16; idx++) {
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/cache/index%d/level",
-			 cpu, idx);
-		f = fopen(path, "r");
-		if (!f)
-			break;
-		if (fscanf(f, "%d", &level) != 1)
-			level = -1;
-		fclose(f);
-		if (level < best)
-			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
-			 cpu, idx);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%d", &first) == 1) {
-			best = level;
-			id = first;
-		}
-		fclose(f);
-	}
+	run_llc_read(NULL, cpu, "shared_cpu_list", take_first_cpu, &id);
 	return id;
 }
 

@@ -79,36 +79,38 @@ void run_print_cov(struct printer *p, const char *fmt, double cov,
 			 row, cov, RUN_NOISY_COV);
 }
 
-/* A sysfs cache "size" ("32768K", "1M") in bytes; 0 when unreadable. */
-static uint64_t cache_size(const char *path)
+/* A sysfs cache "size" ("32768K", "1M") in bytes; false when unreadable. */
+static bool take_size(FILE *f, void *out)
 {
 	unsigned long long v;
 	char unit = 0;
-	FILE *f = fopen(path, "r");
-	int n;
+	uint64_t bytes;
 
-	if (!f)
-		return 0;
-	n = fscanf(f, "%llu%c", &v, &unit);
-	fclose(f);
-	if (n < 1)
-		return 0;
+	if (fscanf(f, "%llu%c", &v, &unit) < 1)
+		return false;
 	switch (unit) {
 	case 'K':
-		return (uint64_t)v << 10;
+		bytes = (uint64_t)v << 10;
+		break;
 	case 'M':
-		return (uint64_t)v << 20;
+		bytes = (uint64_t)v << 20;
+		break;
 	case 'G':
-		return (uint64_t)v << 30;
+		bytes = (uint64_t)v << 30;
+		break;
 	default:
-		return (uint64_t)v;
+		bytes = (uint64_t)v;
 	}
+	if (!bytes)
+		return false;
+	*(uint64_t *)out = bytes;
+	return true;
 }
 
-uint64_t run_llc_bytes(const char *cpu_dir)
+int run_llc_read(const char *cpu_dir, int cpu, const char *file,
+		 bool (*take)(FILE *f, void *out), void *out)
 {
 	int idx, level, best = -1;
-	uint64_t size = 0, s;
 	char path[512];
 	FILE *f;
 
@@ -116,8 +118,8 @@ uint64_t run_llc_bytes(const char *cpu_dir)
 		cpu_dir = "/sys/devices/system/cpu";
 	/* the index numbers are dense from 0; a gap ends the list */
 	for (idx = 0; idx < 16; idx++) {
-		snprintf(path, sizeof(path), "%s/cpu0/cache/index%d/level",
-			 cpu_dir, idx);
+		snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level",
+			 cpu_dir, cpu, idx);
 		f = fopen(path, "r");
 		if (!f)
 			break;
@@ -126,14 +128,23 @@ uint64_t run_llc_bytes(const char *cpu_dir)
 		fclose(f);
 		if (level < best)
 			continue;
-		snprintf(path, sizeof(path), "%s/cpu0/cache/index%d/size",
-			 cpu_dir, idx);
-		s = cache_size(path);
-		if (s) {
+		snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/%s",
+			 cpu_dir, cpu, idx, file);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (take(f, out))
 			best = level;
-			size = s;
-		}
+		fclose(f);
 	}
+	return best;
+}
+
+uint64_t run_llc_bytes(const char *cpu_dir)
+{
+	uint64_t size = 0;
+
+	run_llc_read(cpu_dir, 0, "size", take_size, &size);
 	return size;
 }
 

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "print.h"
 
@@ -47,6 +48,16 @@ unsigned int run_warn_count(void);
  * /sys/devices/system/cpu); 0 when sysfs does not say.
  */
 uint64_t run_llc_bytes(const char *cpu_dir);
+
+/*
+ * Walk @cpu's caches in @cpu_dir (NULL: /sys/devices/system/cpu) and give
+ * @file of each index whose level is at least the best so far to @take;
+ * the highest level whose @file @take accepts (returns true, having
+ * written @out) wins, the last index on a tie. Returns that level, or -1
+ * when none was accepted (@out untouched).
+ */
+int run_llc_read(const char *cpu_dir, int cpu, const char *file,
+		 bool (*take)(FILE *f, void *out), void *out);
 
 /*
  * Warn when @bytes, the working set @what meant to be in DRAM ("stream
