@@ -76,7 +76,9 @@ void cmd_stat_usage(FILE *f)
 		       "JSON: one document; with --interval one object\n"
 		       "per line per socket and interval, then the\n"
 		       "result (the object with \"command\")");
-	fputs("      --csv               CSV: a header row, one row per socket; with\n"
+	fputs("      --csv               CSV: a header row, one row per socket, each\n"
+	      "                          with -j's meta.* (host, CPU, kernel, version,\n"
+	      "                          commit, date, argv); with\n"
 	      "                          --interval the timeline's rows (watch --csv)\n"
 	      "                          come first, then an empty line\n"
 	      "  -o, --output FILE       write the results to FILE (created or truncated)\n",
@@ -305,11 +307,25 @@ static void print_csv(const struct stat_cfg *s, const struct stat_child *ch,
 		      const struct stat_marker *m)
 {
 	const char *reason = run_counters_reason(c, slot);
-	char lead[64];
+	char *mhead = NULL, *mrow = NULL, *head = NULL, *lead = NULL;
 
-	snprintf(lead, sizeof(lead), "%d,%.6f", ch->exit_code,
-		 stat_child_elapsed(ch));
-	run_counters_csv(s->out, c, slot, "exit_status,elapsed_s", lead);
+	/* the archive metadata of -j's "meta", as run --csv has it */
+	if (meta_csv(&mhead, &mrow) < 0 ||
+	    asprintf(&head, "exit_status,elapsed_s,%s", mhead) < 0)
+		head = NULL;
+	if (head && asprintf(&lead, "%d,%.6f,%s", ch->exit_code,
+			     stat_child_elapsed(ch), mrow) < 0)
+		lead = NULL;
+	free(mhead);
+	free(mrow);
+	if (!lead) {
+		free(head);
+		cli_err(s->cmd, "out of memory", "%s", strerror(ENOMEM));
+		return;
+	}
+	run_counters_csv(s->out, c, slot, head, lead);
+	free(head);
+	free(lead);
 	if (reason)
 		cli_err(s->cmd, "note", "no counts: %s", reason);
 	/* the regions' table after an empty line, as the timeline's */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csv.c - one JSON object of memdiagctl's printer as a CSV row (json-c). */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -213,6 +215,50 @@ int csv_table(FILE *f, const char *json, const char *array_key)
 	table(f, cols, rows);
 	rc = 0;
 out:
+	json_object_put(rows);
+	json_object_put(cols);
+	json_object_put(doc);
+	return rc;
+}
+
+int csv_flat(const char *json, char **head, char **row)
+{
+	struct json_object *doc = json_tokener_parse(json);
+	struct json_object *cols = json_object_new_object();
+	struct json_object *rows = json_object_new_array();
+	struct json_object *r = json_object_new_object();
+	char *buf = NULL, *nl;
+	size_t len = 0;
+	FILE *f = NULL;
+	int rc = -1;
+
+	*head = *row = NULL;
+	json_object_array_add(rows, r);
+	if (!doc || !json_object_is_type(doc, json_type_object) ||
+	    flatten(r, cols, "", doc, NULL) < 0)
+		goto out;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		goto out;
+	table(f, cols, rows);
+	if (fclose(f) == EOF)
+		goto out;
+	/* "header\nrow\n": two strings */
+	nl = strchr(buf, '\n');
+	if (!nl)
+		goto out;
+	*nl = '\0';
+	*head = strdup(buf);
+	*row = strndup(nl + 1, strlen(nl + 1) - 1);
+	if (*head && *row)
+		rc = 0;
+out:
+	if (rc) {
+		free(*head);
+		free(*row);
+		*head = *row = NULL;
+	}
+	free(buf);
 	json_object_put(rows);
 	json_object_put(cols);
 	json_object_put(doc);

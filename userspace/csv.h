@@ -32,4 +32,12 @@ int csv_row(FILE *f, const char *json, bool header);
  */
 int csv_table(FILE *f, const char *json, const char *array_key);
 
+/*
+ * The JSON object @json flattened as csv_table() flattens a row, into a
+ * header line and one row (no newline at their end, both malloc()ed):
+ * columns for a command that writes its own table. 0, or -1 (nothing
+ * allocated) when @json is no object or memory runs out.
+ */
+int csv_flat(const char *json, char **head, char **row);
+
 #endif /* MEMDIAGCTL_CSV_H */

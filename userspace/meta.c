@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "meta.h"
 
 #ifndef MEMDIAGCTL_VERSION
@@ -69,4 +70,25 @@ void meta_print(struct printer *p)
 	print_argv(p);
 	print_close_object(p);
 	free(model);
+}
+
+int meta_csv(char **head, char **row)
+{
+	struct printer p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	if (!f)
+		return -1;
+	/* -j's object, so the columns are run --csv's "meta.*" ones */
+	print_init(&p, f, true, false);
+	print_open_object(&p, NULL);
+	meta_print(&p);
+	print_close_object(&p);
+	rc = print_end(&p);
+	rc = fclose(f) == EOF || rc ? -1 : csv_flat(buf, head, row);
+	free(buf);
+	return rc;
 }

@@ -24,4 +24,11 @@ char *cpuinfo_value(const char *key);
  */
 void meta_print(struct printer *p);
 
+/*
+ * The same as CSV columns ("meta.hostname", ..., "meta.argv" with ';'
+ * between the words): a header and a row, malloc()ed, for a table that
+ * is not made from a -j document (stat --csv). 0, or -1 (out of memory).
+ */
+int meta_csv(char **head, char **row);
+
 #endif /* MEMDIAGCTL_META_H */

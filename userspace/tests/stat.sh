@@ -52,9 +52,26 @@ ok "$([ ! -s "$tmp/err" ] && [ ! -s "$tmp/out" ] && echo 1)" \
 ok "$(jq -e '.command == ["sh", "-c", "exit 4"] and .exit_status == 4 and .signal == null and .elapsed_s >= 0 and .scope == "socket" and .counters == null and (.counters_reason | test("not loaded")) and .start_time_unix_ns > 1600000000000000000' "$tmp/r.json" > /dev/null && echo 1)" \
 	"stat -j: the result document, counters null with the reason" "$tmp/r.json"
 st 0 "--csv -- true" --csv -o "$tmp/r.csv" -- true
-ok "$(head -1 "$tmp/r.csv" | grep -q '^exit_status,elapsed_s,socket,valid,interval_ns,read_bytes,write_bytes,read_gbps,write_gbps,offcore_read_bytes,' &&
-      sed -n 2p "$tmp/r.csv" | grep -Eq '^0,[0-9.]+,,,,,,,,,,$' && [ "$(wc -l < "$tmp/r.csv")" = 2 ] && echo 1)" \
+ok "$(head -1 "$tmp/r.csv" | grep -q '^exit_status,elapsed_s,meta\.hostname,.*,meta\.argv,socket,valid,interval_ns,read_bytes,write_bytes,read_gbps,write_gbps,offcore_read_bytes,' &&
+      sed -n 2p "$tmp/r.csv" | grep -Eq '^0,[0-9.]+,.*,,,,,,,,,$' && [ "$(wc -l < "$tmp/r.csv")" = 2 ] && echo 1)" \
 	"stat --csv: the header, and one row with the exit status and empty counters" "$tmp/r.csv"
+# the row carries -j's archive metadata, column for column
+"$bin" stat -j -o "$tmp/m.json" -- true 2> /dev/null
+ok "$(python3 -c 'import csv, json, os, sys
+rows = list(csv.reader(open(sys.argv[1])))
+got = dict(zip(rows[0], rows[1]))
+m = json.load(open(sys.argv[2]))["meta"]
+for k in ("hostname", "cpu_model", "kernel_release", "machine",
+          "memdiag_version", "memdiag_commit"):
+    want = "" if m[k] is None else m[k]
+    assert got["meta." + k] == want, (k, got["meta." + k], want)
+assert got["meta.hostname"] == os.uname().nodename
+assert got["meta.argv"].split(";")[1:] == ["stat", "--csv", "-o", sys.argv[1], "--", "true"], got["meta.argv"]
+import datetime
+datetime.datetime.strptime(got["meta.date"], "%Y-%m-%dT%H:%M:%SZ")
+' "$tmp/r.csv" "$tmp/m.json" > "$tmp/py" 2>&1 && echo 1)" \
+	"stat --csv: meta.* columns with -j's host, CPU model, kernel, version, commit, date, argv" \
+	"$tmp/r.csv" "$tmp/py"
 ok "$(grep -q "note: no counts: the memdiag module is not loaded" "$tmp/err" && echo 1)" \
 	"stat --csv: the reason on stderr" "$tmp/err"
 
