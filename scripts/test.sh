@@ -273,11 +273,13 @@ vmtest() {
 		_ $scripts
 }
 
-# A selection of VM tests alone still needs the CLI and the test programs.
+# A selection of VM tests alone still needs the CLI and the test programs:
+# a failed build counts (the boots would fail for want of them)
 if { [ -n "$only" ] || [ -n "$vm_only" ]; } && [ -n "$need_modules" ]; then
-	host build || make -s -C userspace > /dev/null || echo "test: memdiagctl does not build" >&2
+	host build || make -s -C userspace > /dev/null ||
+		{ fail=$((fail + 1)); failures+=("memdiagctl build"); }
 	host selftests-build || make -s -C selftests > /dev/null ||
-		echo "test: the selftest programs do not build" >&2
+		{ fail=$((fail + 1)); failures+=("selftest programs build"); }
 fi
 while read -r name s kset smp to scripts; do
 	[ "$s" = "$suite" ] && wanted "$name" || continue
