@@ -11,18 +11,16 @@ import re
 import subprocess
 import sys
 
+from oracle import Results, define, intel_model
+
 ksrc, dump = sys.argv[1], sys.argv[2]
 family_h = open(ksrc + '/arch/x86/include/asm/intel-family.h').read()
 msr_h = open(ksrc + '/arch/x86/include/asm/msr-index.h').read()
 plock = open(ksrc + '/arch/x86/kernel/cpu/resctrl/pseudo_lock.c').read()
 rows = [json.loads(l) for l in subprocess.check_output([dump]).decode().splitlines()]
 
-results = []
-
-
-def check(ok, name, why=''):
-    results.append((bool(ok), name, why))
-
+tap = Results('prefetch: ')
+check = tap.check
 
 # What the SDM's descriptions (as the kernel quotes them) mean, in
 # memdiag's names: the meaning of each name is what is under test here.
@@ -36,17 +34,16 @@ SDM_NAMES = {
 # 1. model numbers: the kernel's name for each must have that number
 for r in rows:
     for model, kname in r['models'] or []:
-        m = re.search(r'#define\s+INTEL_%s\s+IFM\((\d+),\s*(0x[0-9A-Fa-f]+)\)' % kname,
-                      family_h)
-        check(m and int(m.group(1)) == r['family'] and int(m.group(2), 16) == model,
+        fm = intel_model(family_h, kname)
+        check(fm == (r['family'], model),
               '%s: model 0x%x is INTEL_%s in intel-family.h' % (r['name'], model, kname),
-              m.group(0) if m else 'INTEL_%s not found' % kname)
+              'intel-family.h: %s' % (fm and 'family %d model 0x%x' % fm))
 
 # 2. the Intel register
-m = re.search(r'#define\s+MSR_MISC_FEATURE_CONTROL\s+(0x[0-9a-fA-F]+)', msr_h)
+misc = define(msr_h, 'MSR_MISC_FEATURE_CONTROL')
 for r in rows:
     if r['vendor'] == 'GenuineIntel':
-        check(m and int(m.group(1), 16) == r['msr'],
+        check(misc is not None and misc == r['msr'],
               '%s: MSR 0x%x is MSR_MISC_FEATURE_CONTROL' % (r['name'], r['msr']))
 
 # 3. no model in two rows; names and bits unique within a row
@@ -88,8 +85,8 @@ for case in re.finditer(r'((?:\s*case\s+INTEL_\w+:)+)(.*?)return\s+(0x[0-9A-Fa-f
 # (Documentation/prefetch.rst): resctrl and LIKWID name none of Xeon 6
 for kname in ('GRANITERAPIDS_X', 'GRANITERAPIDS_D', 'ATOM_CRESTMONT_X',
               'ATOM_DARKMONT_X'):
-    m = re.search(r'#define\s+INTEL_%s\s+IFM\(6,\s*(0x[0-9A-Fa-f]+)\)' % kname, family_h)
-    model = int(m.group(1), 16) if m else None
+    fm = intel_model(family_h, kname)
+    model = fm[1] if fm and fm[0] == 6 else None
     check(model and kname not in plock and
           not any(r['vendor'] == 'GenuineIntel' and r['family'] == 6 and
                   (not r['models'] or any(x == model for x, _ in r['models']))
@@ -97,14 +94,4 @@ for kname in ('GRANITERAPIDS_X', 'GRANITERAPIDS_D', 'ATOM_CRESTMONT_X',
           'INTEL_%s (0x%x) is left out: no source gives its prefetcher bits'
           % (kname, model or 0))
 
-check(len(results) > 60, 'the oracle checked a meaningful number of facts (%d)'
-      % len(results))
-
-n = 0
-for ok, name, why in results:
-    n += 1
-    print('%s %d - prefetch: %s' % ('ok' if ok else 'not ok', n, name))
-    if not ok and why:
-        print('#   ' + str(why))
-print('1..%d' % n)
-sys.exit(0 if all(r[0] for r in results) else 1)
+tap.finish(more_than=60)

@@ -5,17 +5,18 @@ against sources nobody on the project wrote: perf's pmu-events (mapfile
 and JSON event files) and the kernel's Intel uncore driver, all from
 Debian's linux-source-6.12. Prints TAP."""
 
-import glob
 import json
 import os
 import re
 import subprocess
 import sys
-import warnings
+
+from oracle import PmuEvents, Results, codes, define, intel_model
 
 top = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 ksrc, dump = sys.argv[1], sys.argv[2]
-pmu = os.path.join(ksrc, 'tools/perf/pmu-events/arch/x86')
+pmu = PmuEvents(ksrc)
+perf_dir, perf_events = pmu.directory, pmu.events
 intel = os.path.join(ksrc, 'arch/x86/events/intel')
 snbep = open(os.path.join(intel, 'uncore_snbep.c')).read()
 disc_h = open(os.path.join(intel, 'uncore_discovery.h')).read()
@@ -27,56 +28,8 @@ fam_h = open(os.path.join(ksrc, 'arch/x86/include/asm/intel-family.h')).read()
 imc_c = ''.join(open(os.path.join(top, 'module', f)).read()
                 for f in ('imc.c', 'imc_find.c', 'imc.h'))
 
-# perf's mapfile keys hold '[[' that Python's re warns may change meaning
-warnings.filterwarnings('ignore', category=FutureWarning)
-
-results = []
-
-
-def check(ok, name, why=''):
-    results.append((bool(ok), name, why))
-
-
-def define(text, name):
-    m = re.search(r'#define\s+%s\s+\(?\s*(0x[0-9a-fA-F]+|\d+)(?:\s*<<\s*(\d+))?'
-                  % name, text)
-    if not m:
-        return None
-    v = int(m.group(1), 0)
-    return v << int(m.group(2)) if m.group(2) else v
-
-
-def perf_dir(vendor, family, model, stepping):
-    """The directory perf picks: mapfile keys are regexes over
-    'Vendor-Family-Model[-Stepping]'."""
-    cpuid = '%s-%d-%X-%X' % (vendor, family, model, stepping)
-    for line in open(os.path.join(pmu, 'mapfile.csv')):
-        key, _ver, fname, etype = line.strip().split(',')[:4]
-        if etype != 'core' or key == 'Family-model':
-            continue
-        if re.match(key + '$', cpuid) or re.match(key + '$', cpuid.rsplit('-', 1)[0]):
-            return fname
-    return None
-
-
-_events = {}
-
-
-def perf_events(d):
-    if d not in _events:
-        ev = {}
-        for f in glob.glob(os.path.join(pmu, d, '*.json')):
-            j = json.load(open(f))
-            if isinstance(j, list):
-                for e in j:
-                    if 'EventName' in e:
-                        ev[e['EventName']] = e
-        _events[d] = ev
-    return _events[d]
-
-
-def codes(s):
-    return [int(x, 16) for x in str(s).replace(' ', '').split(',') if x]
+tap = Results()
+check = tap.check
 
 
 # The kernel's init function, id table and IMC constant for each generation.
@@ -241,9 +194,8 @@ names = [r['name'] for r in rows]
 
 # Clearwater Forest is in intel-family.h, but perf has no event list for it:
 # no row until one can be checked (README says so)
-family_h = open(os.path.join(ksrc, 'arch/x86/include/asm/intel-family.h')).read()
-m = re.search(r'INTEL_ATOM_DARKMONT_X\s+IFM\(6,\s*(0x[0-9a-fA-F]+)\)', family_h)
-cwf = int(m.group(1), 16) if m else None
+fm = intel_model(fam_h, 'ATOM_DARKMONT_X')
+cwf = fm[1] if fm and fm[0] == 6 else None
 check(cwf and not any(perf_dir('GenuineIntel', 6, cwf, st) for st in range(16)) and
       not any(r['model'] == cwf and r['family'] == 6 for r in rows),
       'Clearwater Forest (INTEL_ATOM_DARKMONT_X 0x%x): no perf JSON, so no row' % (cwf or 0))
@@ -360,10 +312,4 @@ for ours, theirs in [('DVSEC_CAP_ID', 'UNCORE_EXT_CAP_ID_DISCOVERY'),
     check(a is not None and a == b, 'imc.c %s equals uncore_discovery.h %s' % (ours, theirs),
           '%s vs %s' % (a, b))
 
-print('TAP version 13')
-print('1..%d' % len(results))
-for i, (ok, name, why) in enumerate(results, 1):
-    print('%s %d - %s' % ('ok' if ok else 'not ok', i, name))
-    if not ok and why:
-        print('#   %s' % why)
-sys.exit(0 if all(r[0] for r in results) else 1)
+tap.finish()
