@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # lib.sh - the one home of the helpers memdiag's shell selftests share
-# (sourced from the repository's top directory): TAP output, checks, and
-# the simulated platform's debugfs (poke, peek, reg, set_rates).
+# (sourced from the repository's top directory): TAP output, checks, the
+# simulated platform's debugfs (poke, peek, reg, set_rates), loading it
+# (sim_load, sim_start), and what watch reports of the rates it was told
+# (sim_busy, sim_watch, check_rate) or of injected counts (check_inject).
 
 ctl=userspace/memdiagctl
 dbg=/sys/kernel/debug/memdiag_sim
@@ -140,17 +142,67 @@ sim_controls() {
 snap() {
 	"$ctl" -j snapshot --socket "$1" | jq -r ".[0][\"$2\"]"
 }
-# sim_start: insmod memdiag_sim (uarch $MEMDIAG_SIM_UARCH, default skx)
-# and memdiag platform=sim from $MEMDIAG_SIM_KO and $MEMDIAG_KO, as TAP;
-# sets nsock. Exits the script (TAP ended) when the simulator does not load.
+# sim_load PREFIX UARCH PRESET: insmod memdiag_sim uarch=UARCH, run the
+# command PRESET (what the registers hold before memdiag: sim_preset, or
+# ":"), insmod memdiag platform=sim; get-info goes to /tmp/info.json and
+# nsock, cps (socket 0's CPUs) are set from it. Test names start with
+# PREFIX. Returns 1 (one "not ok") when the simulator does not load.
+sim_load() {
+	local p=$1 u=$2
+	if ! insmod "${MEMDIAG_SIM_KO:?}" uarch="$u"; then
+		not_ok "${p}insmod memdiag_sim uarch=$u"
+		return 1
+	fi
+	$3
+	check "${p}insmod memdiag platform=sim" insmod "${MEMDIAG_KO:?}" platform=sim
+	"$ctl" -j info > /tmp/info.json 2>&1
+	nsock=$(jq .nr_sockets /tmp/info.json)
+	cps=$(jq '.sockets[0].cpus | length' /tmp/info.json)
+}
+# sim_start: sim_load of uarch $MEMDIAG_SIM_UARCH (default skx) from
+# $MEMDIAG_SIM_KO and $MEMDIAG_KO, registers as the simulator starts them.
+# Exits the script (TAP ended) when the simulator does not load.
 sim_start() {
 	local u=${MEMDIAG_SIM_UARCH:-skx}
-	if ! insmod "${MEMDIAG_SIM_KO:?}" uarch="$u"; then
-		not_ok "insmod memdiag_sim uarch=$u"
-		tap_end
-		exit 1
-	fi
-	check "insmod memdiag platform=sim" insmod "${MEMDIAG_KO:?}" platform=sim
-	nsock=$("$ctl" -j info | jq .nr_sockets)
+	sim_load "" "$u" : || { tap_end; exit 1; }
 	echo "# simulated $u, $nsock sockets"
+}
+
+# The rates the sim is told and what watch reports of them.
+# sim_busy RD_MBPS WR_MBPS LATENCY L1M/S LFB/S OCR_MBPS: socket 0 at these
+# rates (set_rates), every other of the nsock sockets idle
+sim_busy() {
+	local s
+	set_rates 0 "$@"
+	for ((s = 1; s < nsock; s++)); do set_rates "$s" 0 0 0 0 0 0; done
+}
+# sim_watch NAME FILE WATCH_ARGS...: memdiagctl -j watch WATCH_ARGS into
+# FILE (stderr into FILE.err); ok if it exits 0 having printed intervals
+sim_watch() {
+	local name=$1 f=$2 rc
+	shift 2
+	"$ctl" -j watch "$@" > "$f" 2> "$f.err" && rc=0 || rc=$?
+	if [ "$rc" = 0 ] && [ -s "$f" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $rc, $(wc -l < "$f") lines" "$(cat "$f.err")"
+	fi
+}
+# last_of FILE SOCKET KEY: KEY in SOCKET's last interval of watch -j's FILE
+last_of() { jq -s -r "[.[] | select(.socket == $2)] | last | .$3" "$1"; }
+# check_rate NAME FILE SOCKET KEY WANT: KEY in SOCKET's last interval is
+# WANT within 1 % (the name gets what was read)
+check_rate() {
+	local v
+	v=$(last_of "$2" "$3" "$4")
+	check "$1 within 1% (got $v)" near "$v" "$5"
+}
+# check_inject NAME KEY EVENT COUNT WANT: COUNT EVENTs injected into socket
+# 0 (socket0/inject) grow its snapshot's KEY by exactly WANT
+check_inject() {
+	local a b
+	a=$(snap 0 "$2")
+	echo "$3 $4" > $dbg/socket0/inject
+	b=$(snap 0 "$2")
+	check "$1 ($a -> $b)" test "$((b - a))" = "$5"
 }

@@ -17,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/memdiag/lib.sh
 
-ko=${MEMDIAG_KO:?} simko=${MEMDIAG_SIM_KO:?}
+ko=${MEMDIAG_KO:?}
 declare -A UARCH=([gnr]="Granite Rapids" [srf]="Sierra Forest")
 
 # unavailable ID REGEX: that capability is unavailable, its reason matching
@@ -40,11 +40,14 @@ restored() {
 # dram_rates UARCH: the last interval's DRAM rates are the sim's 10.0 and
 # 4.0 GB/s within 1 %: a channel's bytes are both sub-channels'
 dram_rates() {
-	local v
-	v=$(last read_gbps)
-	check "$1: socket 0 DRAM read 10.0 GB/s within 1% (got $v)" near "$v" 10.0
-	v=$(last write_gbps)
-	check "$1: socket 0 DRAM write 4.0 GB/s within 1% (got $v)" near "$v" 4.0
+	check_rate "$1: socket 0 DRAM read 10.0 GB/s" /tmp/watch.json 0 read_gbps 10.0
+	check_rate "$1: socket 0 DRAM write 4.0 GB/s" /tmp/watch.json 0 write_gbps 4.0
+}
+
+# preset_saved: sim_preset, and the controls as memdiag finds them
+preset_saved() {
+	sim_preset
+	sim_controls > /tmp/before.regs
 }
 
 # no_numa: without NUMA information the discovery tables go to sockets in
@@ -65,36 +68,23 @@ no_numa() {
 
 for u in gnr srf; do
 	echo "# simulated $u"
-	if ! insmod "$simko" uarch=$u; then
-		not_ok "$u: insmod memdiag_sim uarch=$u"
-		continue
-	fi
-	sim_preset
-	sim_controls > /tmp/before.regs
-	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
-	"$ctl" -j info > /tmp/info.json 2>&1
+	sim_load "$u: " "$u" preset_saved || continue
 	check "$u: info names ${UARCH[$u]} on platform sim" jqt \
 		".platform == \"sim\" and .uarch == \"${UARCH[$u]}\"" /tmp/info.json
 	check "$u: imc-bandwidth available" jqt \
 		'.capabilities[] | select(.id == "imc-bandwidth") | .available' /tmp/info.json
-	nsock=$(jq .nr_sockets /tmp/info.json)
-	cps=$(jq '.sockets[0].cpus | length' /tmp/info.json)
-	set_rates 0 10000 4000 200 1000000 500000 3000
-	for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0; done
+	sim_busy 10000 4000 200 1000000 500000 3000
 
 	if [ $u = gnr ]; then
 		check "gnr: core-latency and offcore available" jqt \
 			'[.capabilities[] | select(.id == "core-latency" or .id == "offcore") | .available] == [true, true]' \
 			/tmp/info.json
-		"$ctl" -j watch --socket 0 --interval 500ms --count 2 > /tmp/watch.json 2>/tmp/watch.err
-		last() { jq -s -r "last | .$1" /tmp/watch.json; }
+		w=/tmp/watch.json
+		sim_watch "gnr: watch measures DRAM, offcore and latency" $w --socket 0 --interval 500ms --count 2
 		dram_rates gnr
-		v=$(last offcore_read_gbps)
-		check "gnr: offcore reads $cps x 3.0 GB/s within 1% (got $v)" near "$v" "$((cps * 3))"
-		v=$(last load_miss_real_latency_cycles)
-		check "gnr: load miss real latency 200 cycles within 1% (got $v)" near "$v" 200
-		v=$(last l1_miss_latency_cycles)
-		check "gnr: L1 miss latency 300 cycles within 1% (got $v)" near "$v" 300
+		check_rate "gnr: offcore reads $cps x 3.0 GB/s" $w 0 offcore_read_gbps "$((cps * 3))"
+		check_rate "gnr: load miss real latency 200 cycles" $w 0 load_miss_real_latency_cycles 200
+		check_rate "gnr: L1 miss latency 300 cycles" $w 0 l1_miss_latency_cycles 300
 	else
 		check "srf: core-latency unavailable: no L1D_PEND_MISS.PENDING" \
 			unavailable core-latency "Crestmont E-cores have no L1D_PEND_MISS.PENDING"
@@ -104,9 +94,8 @@ for u in gnr srf; do
 		check "srf: info's text gives the latency reason" \
 			grep -q 'Crestmont E-cores have no L1D_PEND_MISS.PENDING' /tmp/info.txt
 		# DRAM bandwidth is what is left to measure
-		check "srf: watch measures DRAM bandwidth without latency" sh -c \
-			"'$ctl' -j watch --socket 0 --interval 500ms --count 2 > /tmp/watch.json 2>/tmp/watch.err"
-		last() { jq -s -r "last | .$1" /tmp/watch.json; }
+		sim_watch "srf: watch measures DRAM bandwidth without latency" /tmp/watch.json \
+			--socket 0 --interval 500ms --count 2
 		dram_rates srf
 	fi
 	[ $u = gnr ] && no_numa

@@ -12,8 +12,6 @@ set -u
 cd "$(dirname "$0")/../.."
 . selftests/memdiag/lib.sh
 
-ko=${MEMDIAG_KO:?}
-simko=${MEMDIAG_SIM_KO:?}
 ncpus=$(nproc)
 
 declare -A UARCH=([skx]=Skylake-SP [icx]="Ice Lake-SP" [spr]="Sapphire Rapids"
@@ -45,38 +43,22 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 	# to keep the one boot short
 	imc_only=
 	[ $u = gnr ] && imc_only=1
-	if ! insmod "$simko" uarch=$u; then
-		not_ok "$u: insmod memdiag_sim uarch=$u"
-		continue
-	fi
-	sim_preset
-	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
-	"$ctl" -j info > /tmp/info.json 2>&1
+	sim_load "$u: " "$u" sim_preset || continue
 	check "$u: info reports platform sim and ${UARCH[$u]}" jqt \
 		".platform == \"sim\" and .uarch == \"${UARCH[$u]}\"" /tmp/info.json
 	check "$u: IMC, core latency and offcore counters are available" jqt \
 		'[.capabilities[] | select(.id != "prefetch-control") | .available] | all' /tmp/info.json
-	nsock=$(jq .nr_sockets /tmp/info.json)
-	cps=$(jq '.sockets[0].cpus | length' /tmp/info.json)
 
 	# rates: socket 0 busy, every other socket idle
-	set_rates 0 10000 4000 200 1000000 500000 3000
-	for s in $(seq 1 $((nsock - 1))); do set_rates $s 0 0 0 0 0 0; done
-	"$ctl" -j watch --all --interval 500ms --count 3 > /tmp/watch.json 2>/tmp/watch.err
-	check "$u: watch --count 3 exits 0" sh -c "[ -s /tmp/watch.json ] || { cat /tmp/watch.err; false; }"
-	last() { jq -s -r "[.[] | select(.socket == $1)] | last | .$2" /tmp/watch.json; }
-	v=$(last 0 read_gbps)
-	check "$u: socket 0 read 10.0 GB/s within 1% (got $v)" near "$v" 10.0
-	v=$(last 0 write_gbps)
-	check "$u: socket 0 write 4.0 GB/s within 1% (got $v)" near "$v" 4.0
-	v=$(last 0 offcore_read_gbps)
-	check "$u: socket 0 offcore reads $cps x 3.0 GB/s within 1% (got $v)" near "$v" "$((cps * 3))"
-	v=$(last 0 load_miss_real_latency_cycles)
-	check "$u: load miss real latency 200 cycles within 1% (got $v)" near "$v" 200
-	v=$(last 0 l1_miss_latency_cycles)
-	check "$u: L1 miss latency 300 cycles within 1% (got $v)" near "$v" 300
-	v=$(last 0 load_miss_real_latency_ns)
-	check "$u: load miss real latency 100 ns at 2 GHz within 1% (got $v)" near "$v" 100
+	sim_busy 10000 4000 200 1000000 500000 3000
+	w=/tmp/watch.json
+	sim_watch "$u: watch --count 3 exits 0" $w --all --interval 500ms --count 3
+	check_rate "$u: socket 0 read 10.0 GB/s" $w 0 read_gbps 10.0
+	check_rate "$u: socket 0 write 4.0 GB/s" $w 0 write_gbps 4.0
+	check_rate "$u: socket 0 offcore reads $cps x 3.0 GB/s" $w 0 offcore_read_gbps "$((cps * 3))"
+	check_rate "$u: load miss real latency 200 cycles" $w 0 load_miss_real_latency_cycles 200
+	check_rate "$u: L1 miss latency 300 cycles" $w 0 l1_miss_latency_cycles 300
+	check_rate "$u: load miss real latency 100 ns at 2 GHz" $w 0 load_miss_real_latency_ns 100
 	if [ "$nsock" -gt 1 ]; then
 		check "$u: idle socket 1 reads 0 GB/s" jq -s -e \
 			'[.[] | select(.socket == 1) | .read_gbps == 0 and .write_gbps == 0] | all and length > 0' \
@@ -89,11 +71,7 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 	"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
 	W_PID=$!
 	sleep 1.5
-	r0=$(snap 0 read_bytes)
-	echo "cas_rd 6000" > $dbg/socket0/inject
-	r1=$(snap 0 read_bytes)
-	check "$u: 6000 injected CAS reads are exactly 384000 bytes ($r0 -> $r1)" \
-		test "$((r1 - r0))" = 384000
+	check_inject "$u: 6000 injected CAS reads are exactly 384000 bytes" read_bytes cas_rd 6000 384000
 
 	if [ -z "$imc_only" ]; then
 		# The kernel's YNL CLI reads snapshots and subscribes to the monitor
@@ -116,7 +94,7 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 	# Another agent resets an IMC counter control under us (as the
 	# intel_uncore driver does on probe): the interval is reported
 	# invalid, then counting resumes.
-	set_rates 0 10000 4000 200 1000000 500000 3000
+	sim_busy 10000 4000 200 1000000 500000 3000
 	"$ctl" -j watch --all --interval 500ms --count 8 > /tmp/reset.json 2>/tmp/reset.err &
 	R_PID=$!
 	# reset after two samples (not after a wall-clock guess: a loaded
@@ -172,11 +150,8 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 		"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
 		W2_PID=$!
 		sleep 1.5
-		p0=$(snap 0 l1d_pend_miss)
-		echo "l1d_pend 1000000" > $dbg/socket0/inject
-		p1=$(snap 0 l1d_pend_miss)
-		check "$u: 10^6 pending cycles counted exactly across a wrap ($p0 -> $p1)" \
-			test "$((p1 - p0))" = 1000000
+		check_inject "$u: 10^6 pending cycles counted exactly across a wrap" \
+			l1d_pend_miss l1d_pend 1000000 1000000
 		kill "$W2_PID"
 		wait "$W2_PID" 2>/dev/null
 
