@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# deb.sh - the Debian source package: dpkg-buildpackage builds memdiag-dkms
-# and memdiagctl, lintian has no error or warning, installing both builds
-# and installs memdiag.ko with DKMS for the 6.1 and 6.12 kernels (signed by
-# the key DKMS is configured with: a throwaway one here), memdiagctl
-# --version answers, and purging both leaves no file behind. Installs on
+# deb.sh - the Debian source package: dpkg-buildpackage builds memdiag-dkms,
+# memdiagctl, libmemdiag-marker0 and libmemdiag-marker-dev, lintian has no
+# error or warning, installing them builds and installs memdiag.ko with
+# DKMS for the 6.1 and 6.12 kernels (signed by the key DKMS is configured
+# with: a throwaway one here), memdiagctl --version answers, the marker
+# library's files are where pkg-config finds them and the sample builds
+# against them and runs, and purging all leaves no file behind. Installs on
 # this system: root only, and skipped when a memdiag package is already
 # installed (it is not ours to remove). TAP.
 set -u
@@ -21,7 +23,9 @@ if [ "$(id -u)" != 0 ]; then
 	tap_end
 	exit
 fi
-if dpkg-query -W -f='${Status}\n' memdiag-dkms memdiagctl 2>/dev/null | grep -q 'ok installed'; then
+pkgs="memdiag-dkms memdiagctl libmemdiag-marker0 libmemdiag-marker-dev"
+# shellcheck disable=SC2086 # one word per package
+if dpkg-query -W -f='${Status}\n' $pkgs 2>/dev/null | grep -q 'ok installed'; then
 	skip "build, install, DKMS, purge" "a memdiag package is installed already"
 	tap_end
 	exit
@@ -31,8 +35,9 @@ tmp=$(mktemp -d)
 made_confd=
 conf=/etc/dkms/framework.conf.d/memdiag-selftest.conf
 cleanup() {
-	dpkg-query -W memdiag-dkms memdiagctl >/dev/null 2>&1 &&
-		apt-get -o DPkg::Lock::Timeout=900 purge -y -qq memdiag-dkms memdiagctl >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	dpkg-query -W $pkgs >/dev/null 2>&1 &&
+		apt-get -o DPkg::Lock::Timeout=900 purge -y -qq $pkgs >/dev/null 2>&1
 	rm -f "$conf"
 	[ -n "$made_confd" ] && rmdir /etc/dkms/framework.conf.d 2>/dev/null
 	rm -rf "$tmp"
@@ -44,9 +49,12 @@ trap cleanup EXIT
 places="/usr/src /usr/sbin /usr/share/man/man8 /usr/share/bash-completion
 /usr/share/doc /lib/modules /lib/systemd/system /etc/systemd /etc/modprobe.d
 /etc/modules-load.d /etc/dkms /var/lib/dkms"
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 listing() {
 	# shellcheck disable=SC2086
-	find $places 2>/dev/null | grep -v '^/etc/dkms/framework.conf.d' | sort
+	{ find $places 2>/dev/null | grep -v '^/etc/dkms/framework.conf.d'
+	  ls -d /usr/include/memdiag* /usr/lib/"$multiarch"/libmemdiag* \
+		/usr/lib/"$multiarch"/pkgconfig/memdiag* 2>/dev/null; } | sort
 }
 listing > "$tmp/before"
 
@@ -57,15 +65,18 @@ mkdir "$tmp/src"
 	tar -C "$tmp/src" -xf -
 if (cd "$tmp/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) \
 		> "$tmp/build.log" 2>&1; then
-	ok "dpkg-buildpackage builds memdiag-dkms and memdiagctl"
+	ok "dpkg-buildpackage builds the four packages"
 else
-	not_ok "dpkg-buildpackage builds memdiag-dkms and memdiagctl" "$(tail -30 "$tmp/build.log")"
+	not_ok "dpkg-buildpackage builds the four packages" "$(tail -30 "$tmp/build.log")"
 	tap_end
 	exit
 fi
 dkms_deb=$tmp/memdiag-dkms_${ver}_all.deb
 ctl_deb=$tmp/memdiagctl_${ver}_amd64.deb
-check "both .deb files are there" test -f "$dkms_deb" -a -f "$ctl_deb"
+lib_deb=$tmp/libmemdiag-marker0_${ver}_amd64.deb
+dev_deb=$tmp/libmemdiag-marker-dev_${ver}_amd64.deb
+check "the four .deb files are there" \
+	test -f "$dkms_deb" -a -f "$ctl_deb" -a -f "$lib_deb" -a -f "$dev_deb"
 lint=$(lintian --pedantic "$tmp"/memdiag_"${ver}"_amd64.changes 2>&1 |
 	grep -v 'running with root privileges')
 if echo "$lint" | grep -qE '^[EW]:'; then
@@ -83,10 +94,10 @@ mkdir -p /etc/dkms/framework.conf.d
 printf 'mok_signing_key=%s\nmok_certificate=%s\n' "$tmp/mok.key" "$tmp/mok.der" > "$conf"
 
 if apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends \
-		"$ctl_deb" "$dkms_deb" > "$tmp/install.log" 2>&1; then
-	ok "apt installs both packages (DKMS builds in postinst)"
+		"$ctl_deb" "$dkms_deb" "$lib_deb" "$dev_deb" > "$tmp/install.log" 2>&1; then
+	ok "apt installs the four packages (DKMS builds in postinst)"
 else
-	not_ok "apt installs both packages (DKMS builds in postinst)" "$(tail -30 "$tmp/install.log")"
+	not_ok "apt installs the four packages (DKMS builds in postinst)" "$(tail -30 "$tmp/install.log")"
 fi
 check "memdiagctl --version is the package's" sh -c \
 	"/usr/sbin/memdiagctl --version | grep -q '^memdiagctl $ver (memdiag protocol [0-9]*)$'"
@@ -101,7 +112,33 @@ for k in $(ls /lib/modules | grep -E '^6\.(1|12)\.[0-9].*-amd64$' | grep -v rt);
 		"modinfo -k $k -F signer memdiag | grep -qx 'memdiag dkms test key $$'"
 done
 
-check "apt purges both" apt-get -o DPkg::Lock::Timeout=900 purge -y -qq memdiag-dkms memdiagctl
+# the marker library: the shared one alone in the runtime package, the
+# rest in -dev, found by pkg-config as a user builds (Documentation/marker.rst)
+lib=/usr/lib/$multiarch
+# pkg_files PACKAGE: the files (not directories, not /usr/share/doc) it installed
+pkg_files() {
+	dpkg -L "$1" | while IFS= read -r f; do [ -d "$f" ] || echo "$f"; done |
+		grep -v '^/usr/share/doc/' | sort
+}
+check "libmemdiag-marker0 holds $lib/libmemdiag-marker.so.0 alone" \
+	test "$(pkg_files libmemdiag-marker0)" = "$lib/libmemdiag-marker.so.0"
+check "libmemdiag-marker-dev holds the header, the .so link, the .a and the .pc" \
+	test "$(pkg_files libmemdiag-marker-dev)" = "/usr/include/memdiag_marker.h
+$lib/libmemdiag-marker.a
+$lib/libmemdiag-marker.so
+$lib/pkgconfig/memdiag-marker.pc"
+check "the .so link names the shared library" \
+	test "$(readlink "$lib/libmemdiag-marker.so")" = libmemdiag-marker.so.0
+check "pkg-config memdiag-marker --static resolves (libmnl, json-c)" \
+	pkg-config --exists --static --print-errors memdiag-marker
+check "the sample builds with pkg-config's flags and runs on the packaged .so" sh -c \
+	"cc '$top/examples/marker_demo.c' \$(pkg-config --cflags --libs memdiag-marker) -o '$tmp/demo' &&
+	 ldd '$tmp/demo' | grep -Eq '=> (/usr)?/lib/$multiarch/libmemdiag-marker.so.0 ' &&
+	 MEMDIAG_MARKER_FILE='$tmp/m.json' '$tmp/demo' -n 1 -m 1 -x 0 2>/dev/null &&
+	 grep -q '\"name\":\"sleep\",\"calls\":1,' '$tmp/m.json'"
+
+# shellcheck disable=SC2086
+check "apt purges the four" apt-get -o DPkg::Lock::Timeout=900 purge -y -qq $pkgs
 listing > "$tmp/after"
 left=$(comm -13 "$tmp/before" "$tmp/after")
 if [ -z "$left" ]; then
