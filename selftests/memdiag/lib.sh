@@ -96,6 +96,13 @@ within() {
 }
 # near VALUE WANT: within 1 %
 near() { within 1 "$1" "$2"; }
+# check_value NAME PCT FILE FILTER WANT: the jq FILTER's value in FILE is
+# WANT within PCT % (the name gets " within PCT% (got VALUE)")
+check_value() {
+	local v
+	v=$(jqv "$3" "$4")
+	check "$1 within $2% (got $v)" within "$2" "$v" "$5"
+}
 
 # The simulated platform (memdiag_sim.ko), see "memdiag_sim" in
 # Documentation/memdiag.rst for the formats.

@@ -38,18 +38,17 @@ r=".results[0].counters"
 check "read-delay: counters valid over 2 intervals, counters_reason null" jqt \
 	"$r.valid == true and $r.intervals == 2 and .results[0].counters_reason == null" $out
 ns=$(jqv $out "$r.interval_ns")
-v=$(jqv $out "$r.sockets[0].read_bytes / $r.interval_ns")
-check "read-delay: socket 0 read bytes / interval = 10 GB/s within 3% (got $v)" within 3 "$v" 10
-v=$(jqv $out "$r.sockets[0].write_bytes / $r.interval_ns")
-check "read-delay: socket 0 write bytes / interval = 4 GB/s within 3% (got $v)" within 3 "$v" 4
-v=$(jqv $out "$r.sockets[0].read_gbps")
-check "read-delay: socket 0 read_gbps 10 within 3% (got $v)" within 3 "$v" 10
-v=$(jqv $out "$r.sockets[0].offcore_read_bytes / $r.interval_ns")
-check "read-delay: socket 0 offcore reads $cps x 3 GB/s within 5% (got $v)" within 5 "$v" "$((cps * 3))"
-v=$(jqv $out "$r.sockets[0].l1_miss_latency_cycles")
-check "read-delay: socket 0 L1 miss latency 300 cycles within 1% (got $v)" within 1 "$v" 300
-v=$(jqv $out "$r.sockets[0].load_miss_real_latency_cycles")
-check "read-delay: socket 0 load miss real latency 200 cycles within 1% (got $v)" within 1 "$v" 200
+check_value "read-delay: socket 0 read bytes / interval = 10 GB/s" 3 $out \
+	"$r.sockets[0].read_bytes / $r.interval_ns" 10
+check_value "read-delay: socket 0 write bytes / interval = 4 GB/s" 3 $out \
+	"$r.sockets[0].write_bytes / $r.interval_ns" 4
+check_value "read-delay: socket 0 read_gbps 10" 3 $out "$r.sockets[0].read_gbps" 10
+check_value "read-delay: socket 0 offcore reads $cps x 3 GB/s" 5 $out \
+	"$r.sockets[0].offcore_read_bytes / $r.interval_ns" "$((cps * 3))"
+check_value "read-delay: socket 0 L1 miss latency 300 cycles" 1 $out \
+	"$r.sockets[0].l1_miss_latency_cycles" 300
+check_value "read-delay: socket 0 load miss real latency 200 cycles" 1 $out \
+	"$r.sockets[0].load_miss_real_latency_cycles" 200
 if [ "$nsock" -gt 1 ]; then
 	check "read-delay: idle socket 1 read and wrote 0 bytes" jqt \
 		"$r.sockets[1].read_bytes == 0 and $r.sockets[1].write_bytes == 0 and $r.sockets[1].offcore_read_bytes == 0" $out
@@ -96,9 +95,8 @@ stream_check() {
 		check "$tag $op: traffic_bytes = 524288 x $per x $sw sweeps x $reps reps, $rd of each $per read" jqt \
 			"$c.traffic_bytes == $bytes and $c.traffic_read_bytes == $((524288 * rd * sw * reps))" "$f"
 		want=$(jqv "$f" "14 * $c.interval_ns / $bytes")
-		v=$(jqv "$f" "$c.volume_ratio")
-		check "$tag $op: volume_ratio = 14 GB/s x interval / traffic ($want) within 3% (got $v)" \
-			within 3 "$v" "$want"
+		check_value "$tag $op: volume_ratio = 14 GB/s x interval / traffic ($want)" 3 "$f" \
+			"$c.volume_ratio" "$want"
 		check "$tag $op: volume_ratio is (read + write bytes) / traffic_bytes" jqt \
 			"(($c.read_bytes + $c.write_bytes) / $c.traffic_bytes - $c.volume_ratio | fabs) < 1e-4 * $c.volume_ratio" "$f"
 		i=$((i + 1))
