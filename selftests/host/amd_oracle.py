@@ -9,30 +9,24 @@ count and width against perf_event.h and arch/x86/events/amd/core.c.
 Prints TAP. Usage: amd_oracle.py LINUX_SRC AMD_SRC DUMP_UARCH, AMD_SRC
 being what scripts/linux-src.sh --amd unpacks."""
 
-import glob
 import json
 import os
 import re
 import subprocess
 import sys
 
+from oracle import PmuEvents, Results, define
+
 ksrc, asrc, dump = sys.argv[1], sys.argv[2], sys.argv[3]
-pmu_dir = os.path.join(ksrc, 'tools/perf/pmu-events/arch/x86')
+pmu = PmuEvents(ksrc)
+pmu_dir, perf_events = pmu.dir, pmu.events
 amd_c = open(os.path.join(asrc, 'arch/x86/kernel/cpu/amd.c')).read()
 msr_h = open(os.path.join(ksrc, 'arch/x86/include/asm/msr-index.h')).read()
 pe_h = open(os.path.join(asrc, 'arch/x86/include/asm/perf_event.h')).read()
 amd_core = open(os.path.join(asrc, 'arch/x86/events/amd/core.c')).read()
 
-results = []
-
-
-def check(ok, name, why=''):
-    results.append((bool(ok), name, why))
-
-
-def define(text, name):
-    m = re.search(r'#define\s+%s\s+\(?\s*(0x[0-9a-fA-F]+|\d+)' % name, text)
-    return int(m.group(1), 0) if m else None
+tap = Results()
+check = tap.check
 
 
 def zen_ranges(family):
@@ -50,25 +44,6 @@ def zen_ranges(family):
             out.setdefault(f.group(1), []).extend(pending)
             pending = []
     return out
-
-
-def perf_dir(vendor, family, model):
-    cpuid = '%s-%d-%X' % (vendor, family, model)
-    for line in open(os.path.join(pmu_dir, 'mapfile.csv')):
-        key, _ver, fname, etype = line.strip().split(',')[:4]
-        key = key.replace('[[:xdigit:]]', '[0-9A-F]')   # POSIX class
-        if etype == 'core' and key != 'Family-model' and re.match(key + '$', cpuid):
-            return fname
-    return None
-
-
-def perf_events(d):
-    ev = {}
-    for f in glob.glob(os.path.join(pmu_dir, d, '*.json')):
-        for e in json.load(open(f)):
-            if 'EventName' in e:
-                ev[e['EventName']] = e
-    return ev
 
 
 rows = [json.loads(line) for line in subprocess.run(
@@ -102,7 +77,7 @@ for r in amd:
     check(feat and (r['model'], r['model_max']) in zen_ranges(r['family']).get(feat, []),
           '%s: family 0x%x models 0x%02x-0x%02x is an amd.c X86_FEATURE_%s range'
           % (n, r['family'], r['model'], r['model_max'], feat))
-    dirs = {perf_dir(r['vendor'], r['family'], m)
+    dirs = {pmu.directory(r['vendor'], r['family'], m)
             for m in range(r['model'], r['model_max'] + 1)}
     check(dirs == {d}, '%s: perf mapfile maps models 0x%02x-0x%02x to %s'
           % (n, r['model'], r['model_max'], d), 'perf: %s' % sorted(map(str, dirs)))
@@ -203,12 +178,4 @@ if i:
         check(i[k] == define(msr_h, v), 'Intel PMU %s is %s (0x%x)' % (k, v, i[k]),
               'msr-index.h: %s' % define(msr_h, v))
 
-check(len(results) > 30, 'the oracle checked a meaningful number of facts (%d)'
-      % len(results))
-print('TAP version 13')
-print('1..%d' % len(results))
-for k, (ok, name, why) in enumerate(results, 1):
-    print('%s %d - %s' % ('ok' if ok else 'not ok', k, name))
-    if not ok and why:
-        print('#   %s' % why)
-sys.exit(0 if all(r[0] for r in results) else 1)
+tap.finish(more_than=30)
