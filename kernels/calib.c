@@ -137,8 +137,8 @@ static int calib_check(const struct kern_cfg *cfg,
 int calib_run(const struct kern_cfg *cfg, const struct calib_params *p,
 	      struct calib_sample *out, char *err, size_t errsz)
 {
-	struct kern_ops ops = { calib_setup, calib_body, calib_teardown,
-				p->npt };
+	struct kern_ops ops = { .setup = calib_setup, .body = calib_body,
+				.teardown = calib_teardown, .nphases = p->npt };
 	size_t n = (size_t)cfg->reps * p->npt, k;
 	struct kern_bytes *bytes = NULL;
 	struct calib_thread *t = NULL;

@@ -57,6 +57,7 @@ uint64_t kern_rw_slice_run(const struct kern_rd_slice *s, size_t from,
 struct traffic_result {
 	struct kern_stats gbps;
 	struct kern_bytes bytes;	/* one repetition, all threads */
+	struct kern_timed timed;		/* its repetitions */
 };
 int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 		enum kern_mix mix, struct traffic_result *r, char *err,

@@ -31,6 +31,7 @@
 #endif
 
 #include "kernel.h"
+#include "repeat.h"
 
 /*
  * Raw system calls rather than libnuma: nothing more to install, and a
@@ -238,13 +239,12 @@ struct run {
 	const struct kern_cfg *cfg;
 	const struct kern_ops *ops;
 	void *ctx;
-	double *sec;
+	struct kern_loop loop;
 	pthread_barrier_t bar;
 	pthread_mutex_t lock;
 	pthread_cond_t gate;
 	int go;			/* 1: all threads started, -1: give up */
 	int failed;		/* some thread could not pin or set up */
-	int stopped;		/* thread 0 saw cfg->stop: every thread ends */
 	char err[256];	/* a refusal with its numbers fits */
 };
 
@@ -275,16 +275,38 @@ static void fail(struct run *r, bool oom, unsigned int tid, int cpu)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/* Pin the caller to its CPU and set it up: 1, or 0 (fail() says why). */
+static int pin_and_setup(struct run *r, unsigned int tid)
+{
+	const struct kern_cfg *cfg = r->cfg;
+	int cpu = cfg->cpu[tid];
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		fail(r, false, tid, cpu);
+		return 0;
+	}
+	/* pinned: the node is the CPU's for good */
+	tls_node = kern_node_now();
+	tls_first = NULL;
+	if (cfg->node)
+		cfg->node[tid] = tls_node;
+	if (r->ops->setup(r->ctx, tid) < 0) {
+		fail(r, true, tid, cpu);
+		return 0;
+	}
+	if (cfg->mem_node)
+		cfg->mem_node[tid] = kern_mem_node(tls_first);
+	return 1;
+}
+
 static void *worker(void *arg)
 {
 	struct worker *w = arg;
 	struct run *r = w->run;
-	const struct kern_cfg *cfg = r->cfg;
-	unsigned int rep, ph, nph = r->ops->nphases;
-	int cpu = cfg->cpu[w->tid];
-	int ok = 0, failed;
-	cpu_set_t set;
-	double t0 = 0;
+	int ok, failed;
 
 	/* the barriers count every thread: wait until all exist */
 	pthread_mutex_lock(&r->lock);
@@ -294,61 +316,13 @@ static void *worker(void *arg)
 	pthread_mutex_unlock(&r->lock);
 	if (failed)
 		return NULL;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
-		fail(r, false, w->tid, cpu);
-	} else {
-		/* pinned: the node is the CPU's for good */
-		tls_node = kern_node_now();
-		tls_first = NULL;
-		if (cfg->node)
-			cfg->node[w->tid] = tls_node;
-		if (r->ops->setup(r->ctx, w->tid) < 0) {
-			fail(r, true, w->tid, cpu);
-		} else {
-			ok = 1;
-			if (cfg->mem_node)
-				cfg->mem_node[w->tid] = kern_mem_node(tls_first);
-		}
-	}
+	ok = pin_and_setup(r, w->tid);
 	pthread_barrier_wait(&r->bar);
 	pthread_mutex_lock(&r->lock);
 	failed = r->failed;
 	pthread_mutex_unlock(&r->lock);
 	if (!failed) {
-		for (rep = 0; rep < cfg->reps; rep++) {
-			for (ph = 0; ph < nph; ph++) {
-				/*
-				 * The others are past the previous barrier
-				 * and wait at the next one: nothing runs.
-				 */
-				if (!w->tid && cfg->stop && *cfg->stop)
-					r->stopped = 1;
-				else if (!w->tid && cfg->mark)
-					cfg->mark(cfg->mark_arg, KERN_MARK_BEGIN,
-						  rep, ph);
-				pthread_barrier_wait(&r->bar);
-				/* the barrier orders r->stopped for all */
-				if (r->stopped)
-					break;
-				if (!w->tid)
-					t0 = kern_now();
-				r->ops->body(r->ctx, w->tid, ph);
-				pthread_barrier_wait(&r->bar);
-				if (!w->tid) {
-					r->sec[rep * nph + ph] = kern_now() - t0;
-					if (cfg->mark)
-						cfg->mark(cfg->mark_arg,
-							  KERN_MARK_END, rep, ph);
-				}
-			}
-			if (r->stopped)
-				break;
-			if (!w->tid && cfg->progress)
-				cfg->progress(cfg->progress_arg, rep + 1,
-					      cfg->reps);
-		}
+		kern_loop_run(&r->loop, w->tid);
 		/*
 		 * Teardown may touch memory (stream verifies its arrays): not
 		 * before the last mark is done.
@@ -360,33 +334,15 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
-	     void *ctx, double *sec, char *err, size_t errsz)
+/* Start the threads and wait for them; how many were started. */
+static unsigned int run_threads(struct run *r, struct worker *w, char *err,
+				size_t errsz)
 {
-	struct worker *w;
-	struct run r;
-	unsigned int i, started = 0;
+	unsigned int i, started = 0, n = r->cfg->nthreads;
 	int rc;
 
-	if (!cfg->nthreads || cfg->nthreads > KERN_MAX_THREADS || !cfg->reps) {
-		snprintf(err, errsz, "bad thread or repetition count");
-		return -1;
-	}
-	memset(&r, 0, sizeof(r));
-	r.cfg = cfg;
-	r.ops = ops;
-	r.ctx = ctx;
-	r.sec = sec;
-	w = calloc(cfg->nthreads, sizeof(*w));
-	if (!w) {
-		kern_oom(err, errsz);
-		return -1;
-	}
-	pthread_mutex_init(&r.lock, NULL);
-	pthread_cond_init(&r.gate, NULL);
-	pthread_barrier_init(&r.bar, NULL, cfg->nthreads);
-	for (i = 0; i < cfg->nthreads; i++) {
-		w[i].run = &r;
+	for (i = 0; i < n; i++) {
+		w[i].run = r;
 		w[i].tid = i;
 		rc = pthread_create(&w[i].th, NULL, worker, &w[i]);
 		if (rc) {
@@ -396,27 +352,62 @@ int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
 		}
 		started++;
 	}
-	pthread_mutex_lock(&r.lock);
-	r.go = started < cfg->nthreads ? -1 : 1;
-	pthread_cond_broadcast(&r.gate);
-	pthread_mutex_unlock(&r.lock);
-	if (started < cfg->nthreads) {
-		for (i = 0; i < started; i++)
-			pthread_join(w[i].th, NULL);
-		goto out;
-	}
-	for (i = 0; i < cfg->nthreads; i++)
+	pthread_mutex_lock(&r->lock);
+	r->go = started < n ? -1 : 1;
+	pthread_cond_broadcast(&r->gate);
+	pthread_mutex_unlock(&r->lock);
+	for (i = 0; i < started; i++)
 		pthread_join(w[i].th, NULL);
-	if (r.failed)
-		snprintf(err, errsz, "%s", r.err);
-	else if (r.stopped)
-		snprintf(err, errsz, "interrupted");
-out:
+	return started;
+}
+
+int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
+		   void *ctx, struct kern_times *t, char *err, size_t errsz)
+{
+	struct worker *w;
+	struct run r;
+	unsigned int started;
+
+	if (kern_times_init(t, ops) < 0) {
+		snprintf(err, errsz, "no phase, too many values or out of memory");
+		return -1;
+	}
+	if (!cfg->nthreads || cfg->nthreads > KERN_MAX_THREADS || !cfg->reps) {
+		snprintf(err, errsz, "bad thread or repetition count");
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.cfg = cfg;
+	r.ops = ops;
+	r.ctx = ctx;
+	r.loop.cfg = cfg;
+	r.loop.ops = ops;
+	r.loop.ctx = ctx;
+	r.loop.times = t;
+	r.loop.bar = &r.bar;
+	w = calloc(cfg->nthreads, sizeof(*w));
+	if (!w) {
+		kern_oom(err, errsz);
+		return -1;
+	}
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.gate, NULL);
+	pthread_barrier_init(&r.bar, NULL, cfg->nthreads);
+	started = run_threads(&r, w, err, errsz);
+	if (started == cfg->nthreads) {
+		if (r.failed)
+			snprintf(err, errsz, "%s", r.err);
+		else if (r.loop.oom)
+			kern_oom(err, errsz);
+		else if (r.loop.stopped)
+			snprintf(err, errsz, "interrupted");
+	}
 	pthread_barrier_destroy(&r.bar);
 	pthread_cond_destroy(&r.gate);
 	pthread_mutex_destroy(&r.lock);
 	free(w);
-	return started < cfg->nthreads || r.failed || r.stopped ? -1 : 0;
+	return started < cfg->nthreads || r.failed || r.loop.oom ||
+	       r.loop.stopped ? -1 : 0;
 }
 
 double kern_tsc_ghz(void)
@@ -435,27 +426,4 @@ double kern_tsc_ghz(void)
 #else
 	return 0;
 #endif
-}
-
-int kern_scratch_alloc(struct kern_scratch *s, const struct kern_cfg *cfg,
-		       unsigned int nphases, size_t thread_size,
-		       char *err, size_t errsz)
-{
-	s->sec = calloc((size_t)cfg->reps * nphases, sizeof(*s->sec));
-	s->v = calloc(cfg->reps, sizeof(*s->v));
-	s->t = calloc(cfg->nthreads, thread_size);
-	if (s->sec && s->v && s->t)
-		return 0;
-	kern_scratch_free(s);
-	kern_oom(err, errsz);
-	return -1;
-}
-
-void kern_scratch_free(struct kern_scratch *s)
-{
-	free(s->sec);
-	free(s->v);
-	free(s->t);
-	s->sec = s->v = NULL;
-	s->t = NULL;
 }

@@ -25,14 +25,35 @@ enum kern_mark {
 	KERN_MARK_END,
 };
 
+/*
+ * Where a run is, for a progress line: repetition @rep (done) of about
+ * @reps (what --min-time will take at the pace so far, at least
+ * cfg->reps) of phase @phase of @nphases when @by_phase, else of every
+ * phase. @done: that measurement (by phase), or every phase, is complete.
+ */
+struct kern_progress {
+	unsigned int phase, nphases;
+	unsigned int rep, reps;
+	bool by_phase, done;
+};
+
+/* Repetitions of one measurement at most, whatever --min-time asks. */
+#define KERN_MAX_REPS 100000
+
 /* How a kernel is run: which CPUs, how often, with which pages. */
 struct kern_cfg {
 	unsigned int nthreads;
 	const int *cpu;		/* nthreads CPUs, thread i pinned to cpu[i] */
+	/*
+	 * Each measurement (a phase of the kernel) runs at least @reps
+	 * repetitions, and more until they add up to @min_time seconds
+	 * timed (0: exactly @reps), at most KERN_MAX_REPS.
+	 */
 	unsigned int reps;
+	double min_time;
 	bool hugepages;		/* madvise(MADV_HUGEPAGE) the buffers */
 	/* called by thread 0 after each repetition, or NULL */
-	void (*progress)(void *arg, unsigned int rep, unsigned int reps);
+	void (*progress)(void *arg, const struct kern_progress *pr);
 	void *progress_arg;
 	/*
 	 * Filled by kern_run() when not NULL (nthreads entries, -1 when
@@ -129,44 +150,96 @@ int kern_node_now(void);
 /* The node holding the page at @p (get_mempolicy), or -1. */
 int kern_mem_node(const void *p);
 
+#define KERN_MAX_VALS 4	/* kern_ops.nvals at most */
+
 /*
  * What a kernel gives the harness. Each thread calls setup() once (to
- * allocate and first-touch its memory), then, for each of the cfg->reps
- * repetitions and each of the @nphases phases, body() between two
- * barriers; the time from the first barrier to the last thread's end is
- * that phase's time. Then teardown() (may be NULL). setup() returns 0 or
- * -1 (out of memory); then nothing is timed.
+ * allocate and first-touch its memory), then body() between two barriers
+ * for each timed call (repetition of a phase); the time from the first
+ * barrier to the last thread's end is that call's time. Then teardown()
+ * (may be NULL). setup() returns 0 or -1 (out of memory); then nothing is
+ * timed.
+ *
+ * Each of the @nphases phases is a measurement of its own, with as many
+ * repetitions as kern_cfg asks. Without @by_phase, a repetition runs
+ * every phase in turn (STREAM-like kernels whose phases feed each other);
+ * with it, all repetitions of phase 0, then of phase 1, ..., so that a
+ * stopped run still has the phases before it whole.
+ *
+ * @collect, when not NULL, is called by thread 0 after each timed call,
+ * once every thread has finished it and before any starts the next: it
+ * gives the call's @nvals values (the kernel's own measures, which the
+ * threads left in @ctx) to keep beside its time.
  */
 struct kern_ops {
 	int (*setup)(void *ctx, unsigned int tid);
 	void (*body)(void *ctx, unsigned int tid, unsigned int phase);
 	void (*teardown)(void *ctx, unsigned int tid);
 	unsigned int nphases;
+	bool by_phase;
+	void (*collect)(void *ctx, unsigned int phase, double *v);
+	unsigned int nvals;
 };
 
+/* One phase's repetitions: times in seconds, and nvals values each. */
+struct kern_series {
+	double *sec;		/* [rep] */
+	double *val;		/* [rep * nvals + i] */
+	unsigned int reps, cap;
+	double total;		/* the sum of sec */
+};
+
+/* How a result was measured: its repetitions and their seconds timed. */
+struct kern_timed {
+	unsigned int reps;
+	double sec;
+};
+
+static inline struct kern_timed kern_timed_of(const struct kern_series *s)
+{
+	struct kern_timed t = { s->reps, s->total };
+
+	return t;
+}
+
+/* What kern_run_timed() measured: one series per phase. */
+struct kern_times {
+	struct kern_series *ph;
+	unsigned int nphases, nvals;
+	/*
+	 * Phases whose repetitions are all done: all of them after a run
+	 * that ends normally; after a stop, 0 without by_phase, else the
+	 * phases before the one that was running.
+	 */
+	unsigned int done;
+};
+
+int kern_times_init(struct kern_times *t, const struct kern_ops *ops);
+void kern_times_free(struct kern_times *t);
+
 /*
- * What a multi-phase kernel keeps besides its buffers: reps * nphases
- * phase times, one value per rep and one @thread_size slot per thread.
- * kern_scratch_alloc() returns 0, or -1 with kern_oom()'s reason in @err
- * and nothing allocated.
+ * Run @ops on cfg->nthreads pinned threads; @t is initialized here and
+ * freed by the caller (kern_times_free()) whatever the outcome. Returns
+ * 0, or -1 with a reason in @err: "interrupted" when cfg->stop stopped it,
+ * @t then holding what was timed (t->done says which phases are whole).
  */
-struct kern_scratch {
-	double *sec, *v;
-	void *t;
-};
-
-int kern_scratch_alloc(struct kern_scratch *s, const struct kern_cfg *cfg,
-		       unsigned int nphases, size_t thread_size,
-		       char *err, size_t errsz);
-void kern_scratch_free(struct kern_scratch *s);
+int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
+		   void *ctx, struct kern_times *t, char *err, size_t errsz);
 
 /*
- * Run @ops on cfg->nthreads pinned threads. @sec gets reps * nphases
- * times in seconds, rep-major (sec[rep * nphases + phase]). Returns 0, or
- * -1 with a reason in @err.
+ * kern_run_timed() with exactly cfg->reps repetitions (cfg->min_time is
+ * ignored), phases in turn, times only: @sec gets reps * nphases times in
+ * seconds, rep-major (sec[rep * nphases + phase]).
  */
 int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	     void *ctx, double *sec, char *err, size_t errsz);
+
+/*
+ * kern_stats() of @n values @v[i * @stride] mapped to @k / v (@inverse:
+ * a rate from a time) or @k * v.
+ */
+void kern_map_stats(const double *v, size_t n, size_t stride, double k,
+		    bool inverse, struct kern_stats *s);
 
 /*
  * The nominal TSC frequency in GHz, from rdtsc against CLOCK_MONOTONIC
@@ -258,6 +331,7 @@ void kern_rd_slice_free(struct kern_rd_slice *s);
 struct read_delay_result {
 	struct kern_stats gbps;	/* 64 bytes per record read, 10^9 B/s */
 	uint64_t records;	/* records read per repetition, all threads */
+	struct kern_timed timed;	/* its repetitions */
 };
 int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 		   unsigned long delay, struct read_delay_result *r,
@@ -294,6 +368,8 @@ struct stream_result {
 	 */
 	uint64_t traffic_bytes[STREAM_NR_OPS];
 	uint64_t traffic_read_bytes[STREAM_NR_OPS];
+	struct kern_timed timed[STREAM_NR_OPS];	/* its repetitions */
+	unsigned int done;	/* ops measured: all but after a stop */
 };
 /* @bytes per array (three arrays), split among the threads. */
 int stream_run(const struct kern_cfg *cfg, size_t bytes,
@@ -305,6 +381,7 @@ struct latency_result {
 	struct kern_stats ns;	/* ns per load */
 	uint64_t loads;		/* loads per thread per repetition */
 	struct kern_pages pages;	/* all threads' working sets */
+	struct kern_timed timed;	/* its repetitions */
 };
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz);
@@ -319,11 +396,13 @@ struct loaded_latency_point {
 	struct kern_stats ns;		/* the chase's ns per load */
 	struct kern_stats gbps;		/* the load generators' reads */
 	struct kern_stats traffic_gbps;	/* those and the chase's lines */
+	struct kern_timed timed;		/* its repetitions */
 };
+/* @done: the points measured, all @ndelay unless stopped (then -1) */
 int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 		       const unsigned long *delay, unsigned int ndelay,
 		       struct loaded_latency_point *r, uint64_t *loads,
-		       char *err, size_t errsz);
+		       unsigned int *done, char *err, size_t errsz);
 
 /*
  * 3D 7-point stencil sweeps (stencil.c): Jacobi and lexicographic
@@ -355,6 +434,7 @@ struct stencil_result {
 	bool verified;			/* bitwise equal to the reference */
 	uint64_t mismatches;		/* sites that differ */
 	double max_abs_diff;
+	struct kern_timed timed;		/* its repetitions */
 };
 /*
  * The grid after @sweeps serial sweeps from the kernel's initial values
@@ -362,13 +442,12 @@ struct stencil_result {
  */
 double *stencil_reference(size_t n, enum stencil_method m, uint64_t sweeps);
 /*
- * Run cfg->reps repetitions of p->sweeps sweeps each (continuing from one
- * to the next) and compare the result with @ref, the reference after
- * reps * sweeps sweeps.
+ * Run repetitions of p->sweeps sweeps each (continuing from one to the
+ * next) as cfg asks, and compare the result with stencil_reference()
+ * after as many sweeps.
  */
 int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
-		const double *ref, struct stencil_result *r, char *err,
-		size_t errsz);
+		struct stencil_result *r, char *err, size_t errsz);
 
 /* ---- SIMD kernels: which instructions this CPU runs ---- */
 
@@ -396,6 +475,7 @@ struct throughput_result {
 	struct kern_stats gbps[TP_NR_MIXES];	/* bytes loaded, all threads */
 	double bytes_per_cycle[TP_NR_MIXES];	/* median, per thread per TSC cycle */
 	uint64_t passes;	/* over each thread's buffer per repetition */
+	struct kern_timed timed[TP_NR_MIXES];	/* its repetitions */
 };
 /*
  * @bytes per thread (a multiple of TP_SIZE_ALIGN), every mix whose bit is
@@ -426,6 +506,9 @@ struct transpose_result {
 	struct kern_stats traffic_gbps[TR_NR_VARIANTS];	/* + write-allocate */
 	bool verified[TR_NR_VARIANTS];
 	uint64_t mismatches[TR_NR_VARIANTS];	/* elements that differ */
+	struct kern_timed timed[TR_NR_VARIANTS];	/* its repetitions */
+	unsigned int done;	/* variants measured (a mask): all asked for
+				 * but after a stop */
 };
 /*
  * The largest multiple of TR_ALIGN whose N x N doubles fit in @bytes;

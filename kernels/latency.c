@@ -133,13 +133,13 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz)
 {
 	static const struct kern_ops ops = {
-		lat_setup, lat_body, lat_teardown, 1
+		.setup = lat_setup, .body = lat_body,
+		.teardown = lat_teardown, .nphases = 1,
 	};
+	struct kern_times tm;
 	struct lat_ctx ctx;
-	struct kern_chase *t;
 	unsigned int k;
 	size_t n = bytes / KERN_LINE;
-	double *s;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -153,29 +153,26 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 	ctx.loads = n > LAT_MIN_LOADS ? n : LAT_MIN_LOADS;
 	ctx.loads = (ctx.loads + KERN_CHASE_UNROLL - 1) / KERN_CHASE_UNROLL *
 		    KERN_CHASE_UNROLL;
-	s = calloc(cfg->reps, sizeof(*s));
-	t = calloc(cfg->nthreads, sizeof(*t));
+	ctx.t = calloc(cfg->nthreads, sizeof(*ctx.t));
 	ctx.pg = calloc(cfg->nthreads, sizeof(*ctx.pg));
-	if (!s || !t || !ctx.pg) {
-		free(s);
-		free(t);
+	if (!ctx.t || !ctx.pg) {
+		free(ctx.t);
 		free(ctx.pg);
 		kern_oom(err, errsz);
 		return -1;
 	}
-	ctx.t = t;
-	rc = kern_run(cfg, &ops, &ctx, s, err, errsz);
+	rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
 	if (!rc) {
 		r->loads = ctx.loads;
+		r->timed = kern_timed_of(&tm.ph[0]);
 		/* every thread chases its own list: time per load of each */
-		for (k = 0; k < cfg->reps; k++)
-			s[k] = s[k] * 1e9 / (double)ctx.loads;
-		kern_stats(s, cfg->reps, &r->ns);
+		kern_map_stats(tm.ph[0].sec, r->timed.reps, 1,
+			       1e9 / (double)ctx.loads, false, &r->ns);
 		for (k = 0; k < cfg->nthreads; k++)
 			kern_pages_add(&r->pages, &ctx.pg[k]);
 	}
-	free(s);
-	free(t);
+	kern_times_free(&tm);
+	free(ctx.t);
 	free(ctx.pg);
 	return rc;
 }

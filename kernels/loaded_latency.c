@@ -31,8 +31,8 @@ struct ll_thread {
 	struct kern_chase chase;	/* thread 0 */
 	struct kern_rd_slice slice;	/* the others */
 	size_t pos;		/* where the generator's sweep is */
-	uint64_t calls;		/* body() calls so far: the phase's number */
-	double *gbps;		/* generator's GB/s per repetition and phase */
+	uint64_t calls;		/* body() calls so far: the call's number */
+	double last;		/* the last call's ns per load or GB/s */
 	char pad[KERN_LINE];	/* keep the threads' counters apart */
 };
 
@@ -44,9 +44,11 @@ struct ll_ctx {
 	uint64_t loads;
 	/* body() calls the chase has finished: the generators stop on it */
 	_Atomic uint64_t done;
-	double *ns;		/* chase ns per load, per repetition and phase */
 	struct ll_thread *t;
 };
+
+/* kern_ops.collect's values: the chase's ns per load, the generators' GB/s */
+enum { LL_NS, LL_GBPS, LL_NR_VALS };
 
 static int ll_setup(void *vctx, unsigned int tid)
 {
@@ -73,7 +75,7 @@ static void ll_body(void *vctx, unsigned int tid, unsigned int phase)
 	if (!tid) {
 		kern_chase_run(&t->chase, ctx->loads);
 		sec = kern_now() - t0;
-		ctx->ns[call] = sec * 1e9 / (double)ctx->loads;
+		t->last = sec * 1e9 / (double)ctx->loads;
 		atomic_store_explicit(&ctx->done, call + 1,
 				      memory_order_release);
 		return;
@@ -88,7 +90,20 @@ static void ll_body(void *vctx, unsigned int tid, unsigned int phase)
 	}
 	sec = kern_now() - t0;
 	t->pos = i;
-	t->gbps[call] = (double)recs * KERN_LINE / sec / 1e9;
+	t->last = (double)recs * KERN_LINE / sec / 1e9;
+}
+
+/* Every thread is done with the call: its values, as a point's. */
+static void ll_collect(void *vctx, unsigned int phase, double *v)
+{
+	struct ll_ctx *ctx = vctx;
+	unsigned int i;
+
+	(void)phase;
+	v[LL_NS] = ctx->t[0].last;
+	v[LL_GBPS] = 0;
+	for (i = 1; i < ctx->cfg->nthreads; i++)
+		v[LL_GBPS] += ctx->t[i].last;
 }
 
 static void ll_teardown(void *vctx, unsigned int tid)
@@ -101,19 +116,10 @@ static void ll_teardown(void *vctx, unsigned int tid)
 		kern_rd_slice_free(&ctx->t[tid].slice);
 }
 
-int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
-		       const unsigned long *delay, unsigned int ndelay,
-		       struct loaded_latency_point *r, uint64_t *loads,
-		       char *err, size_t errsz)
+/* The checks of loaded_latency_run()'s arguments; 0 or -1. */
+static int ll_check(const struct kern_cfg *cfg, size_t bytes,
+		    unsigned int ndelay, char *err, size_t errsz)
 {
-	struct kern_ops ops = { ll_setup, ll_body, ll_teardown, ndelay };
-	unsigned int i, k, d, reps = cfg->reps, n = reps * ndelay;
-	double *sec = NULL, *v = NULL, *w = NULL, *gen = NULL;
-	struct ll_thread *t = NULL;
-	struct ll_ctx ctx;
-	int rc = -1;
-
-	memset(r, 0, ndelay * sizeof(*r));
 	if (cfg->nthreads < 2) {
 		snprintf(err, errsz,
 			 "needs at least 2 threads: one chases pointers, the others load the memory");
@@ -123,13 +129,64 @@ int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 		snprintf(err, errsz, "no delay given");
 		return -1;
 	}
-	/* four quarters of whole lines, and two lines to chase */
-	bytes = bytes / (4 * KERN_LINE) * (4 * KERN_LINE);
 	if (bytes < 4 * KERN_LINE) {
 		snprintf(err, errsz, "the buffers must be at least %d bytes",
 			 4 * KERN_LINE);
 		return -1;
 	}
+	return 0;
+}
+
+/* One point per delay measured, from the collected values. */
+static void ll_points(const struct kern_times *tm, const unsigned long *delay,
+		      struct loaded_latency_point *r)
+{
+	const struct kern_series *s;
+	double *w;
+	unsigned int d, k;
+
+	for (d = 0; d < tm->done; d++) {
+		s = &tm->ph[d];
+		r[d].delay = delay[d];
+		r[d].timed = kern_timed_of(s);
+		kern_map_stats(s->val + LL_NS, s->reps, LL_NR_VALS, 1, false,
+			       &r[d].ns);
+		kern_map_stats(s->val + LL_GBPS, s->reps, LL_NR_VALS, 1, false,
+			       &r[d].gbps);
+		/* the generators' reads, and with the chase's lines */
+		w = malloc((s->reps ? s->reps : 1) * sizeof(*w));
+		if (!w) {
+			r[d].traffic_gbps = r[d].gbps;
+			continue;
+		}
+		for (k = 0; k < s->reps; k++)
+			w[k] = s->val[k * LL_NR_VALS + LL_GBPS] +
+			       KERN_LINE / s->val[k * LL_NR_VALS + LL_NS];
+		kern_stats(w, s->reps, &r[d].traffic_gbps);
+		free(w);
+	}
+}
+
+int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
+		       const unsigned long *delay, unsigned int ndelay,
+		       struct loaded_latency_point *r, uint64_t *loads,
+		       unsigned int *done, char *err, size_t errsz)
+{
+	/* by phase: each delay is a point of its own, kept after Ctrl-C */
+	struct kern_ops ops = { .setup = ll_setup, .body = ll_body,
+				.teardown = ll_teardown, .nphases = ndelay,
+				.by_phase = true, .collect = ll_collect,
+				.nvals = LL_NR_VALS };
+	struct kern_times tm;
+	struct ll_ctx ctx;
+	int rc;
+
+	memset(r, 0, ndelay * sizeof(*r));
+	*done = 0;
+	/* four quarters of whole lines, and two lines to chase */
+	bytes = bytes / (4 * KERN_LINE) * (4 * KERN_LINE);
+	if (ll_check(cfg, bytes, ndelay, err, errsz))
+		return -1;
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.cfg = cfg;
 	ctx.bytes = bytes;
@@ -142,44 +199,16 @@ int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 		ctx.loads = LL_MAX_LOADS;
 	ctx.loads = ctx.loads / KERN_CHASE_UNROLL * KERN_CHASE_UNROLL;
 	atomic_init(&ctx.done, 0);
-	sec = calloc(n, sizeof(*sec));
-	v = calloc(reps, sizeof(*v));
-	w = calloc(reps, sizeof(*w));
-	ctx.ns = calloc(n, sizeof(*ctx.ns));
-	gen = calloc((size_t)n * cfg->nthreads, sizeof(*gen));
-	t = calloc(cfg->nthreads, sizeof(*t));
-	if (!sec || !v || !w || !ctx.ns || !gen || !t) {
+	ctx.t = calloc(cfg->nthreads, sizeof(*ctx.t));
+	if (!ctx.t) {
 		kern_oom(err, errsz);
-		goto out;
+		return -1;
 	}
-	for (i = 0; i < cfg->nthreads; i++)
-		t[i].gbps = gen + (size_t)i * n;
-	ctx.t = t;
-	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
-	if (rc)
-		goto out;
+	rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
 	*loads = ctx.loads;
-	for (d = 0; d < ndelay; d++) {
-		r[d].delay = delay[d];
-		for (k = 0; k < reps; k++)
-			v[k] = ctx.ns[k * ndelay + d];
-		kern_stats(v, reps, &r[d].ns);
-		for (k = 0; k < reps; k++) {
-			/* the generators' reads, and with the chase's lines */
-			v[k] = 0;
-			for (i = 1; i < cfg->nthreads; i++)
-				v[k] += t[i].gbps[k * ndelay + d];
-			w[k] = v[k] + KERN_LINE / ctx.ns[k * ndelay + d];
-		}
-		kern_stats(v, reps, &r[d].gbps);
-		kern_stats(w, reps, &r[d].traffic_gbps);
-	}
-out:
-	free(sec);
-	free(v);
-	free(w);
-	free(ctx.ns);
-	free(gen);
-	free(t);
+	ll_points(&tm, delay, r);
+	*done = tm.done;
+	kern_times_free(&tm);
+	free(ctx.t);
 	return rc;
 }

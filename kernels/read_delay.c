@@ -111,12 +111,12 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 		   char *err, size_t errsz)
 {
 	static const struct kern_ops ops = {
-		rd_setup, rd_body, rd_teardown, 1
+		.setup = rd_setup, .body = rd_body,
+		.teardown = rd_teardown, .nphases = 1,
 	};
 	struct kern_rd_slice *t;
+	struct kern_times tm;
 	struct rd_ctx ctx;
-	double *s;
-	unsigned int i;
 	size_t per;
 	int rc;
 
@@ -127,14 +127,8 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 			 cfg->nthreads);
 		return -1;
 	}
-	s = calloc(cfg->reps, sizeof(*s));
-	if (!s) {
-		kern_oom(err, errsz);
-		return -1;
-	}
 	t = calloc(cfg->nthreads, sizeof(*t));
 	if (!t) {
-		free(s);
 		kern_oom(err, errsz);
 		return -1;
 	}
@@ -142,14 +136,15 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 	ctx.bytes_per_thread = per;
 	ctx.delay = delay;
 	ctx.t = t;
-	rc = kern_run(cfg, &ops, &ctx, s, err, errsz);
+	rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
 	if (!rc) {
 		r->records = (uint64_t)(per / KERN_LINE) * cfg->nthreads;
-		for (i = 0; i < cfg->reps; i++)
-			s[i] = (double)r->records * KERN_LINE / s[i] / 1e9;
-		kern_stats(s, cfg->reps, &r->gbps);
+		r->timed = kern_timed_of(&tm.ph[0]);
+		kern_map_stats(tm.ph[0].sec, r->timed.reps, 1,
+			       (double)r->records * KERN_LINE / 1e9, true,
+			       &r->gbps);
 	}
+	kern_times_free(&tm);
 	free(t);
-	free(s);
 	return rc;
 }

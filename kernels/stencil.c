@@ -355,22 +355,51 @@ static void st_free(struct st_ctx *c)
 	free(c->t);
 }
 
-int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
-		const double *ref, struct stencil_result *r, char *err,
-		size_t errsz)
+/* The grids, the ring and the barrier for @p on cfg's threads; 0 or -1. */
+static int st_alloc(struct st_ctx *c, const struct kern_cfg *cfg,
+		    const struct stencil_params *p)
 {
-	static const struct kern_ops ops = {
-		st_setup, st_body, st_teardown, 1
-	};
 	unsigned int P = cfg->nthreads, k;
-	const double *res;
-	struct st_ctx c;
-	double *sec, d;
-	size_t n = p->n, i, sites;
-	int rc;
+	size_t n = p->n;
 
-	memset(r, 0, sizeof(*r));
-	memset(&c, 0, sizeof(c));
+	c->grid_bytes = n * n * n * sizeof(double);
+	c->grid[0] = kern_alloc(c->grid_bytes, cfg->hugepages);
+	if (p->method == STENCIL_JACOBI)
+		c->grid[1] = kern_alloc(c->grid_bytes, cfg->hugepages);
+	if (p->method == STENCIL_JACOBI && p->schedule == STENCIL_WAVEFRONT &&
+	    c->gsize > 1) {
+		c->ring_bytes = (size_t)(c->gsize - 1) * RING * n * n *
+				sizeof(double);
+		c->ring = kern_alloc(c->ring_bytes, cfg->hugepages);
+	}
+	c->t = aligned_alloc(KERN_LINE, P * sizeof(*c->t));
+	c->bar.type = p->barrier;
+	c->bar.n = P;
+	c->bar.arrive = aligned_alloc(KERN_LINE, P * sizeof(struct st_flag));
+	c->bar.release = aligned_alloc(KERN_LINE, P * sizeof(struct st_flag));
+	if (!c->grid[0] || (p->method == STENCIL_JACOBI && !c->grid[1]) ||
+	    (c->ring_bytes && !c->ring) || !c->t || !c->bar.arrive ||
+	    !c->bar.release) {
+		st_free(c);
+		return -1;
+	}
+	memset(c->t, 0, P * sizeof(*c->t));
+	atomic_init(&c->bar.count.v, 0);
+	atomic_init(&c->bar.sense.v, 0);
+	for (k = 0; k < P; k++) {
+		atomic_init(&c->bar.arrive[k].v, 0);
+		atomic_init(&c->bar.release[k].v, 0);
+	}
+	return 0;
+}
+
+/* Threads and groups against the grid; 0 or -1 with c's groups set. */
+static int st_groups(struct st_ctx *c, const struct kern_cfg *cfg,
+		     const struct stencil_params *p, char *err, size_t errsz)
+{
+	unsigned int P = cfg->nthreads;
+	size_t n = p->n;
+
 	if (n < 3 || n - 2 < P) {
 		snprintf(err, errsz,
 			 "a grid of %zu^3 is too small for %u threads: it needs at least one interior plane per thread",
@@ -381,78 +410,85 @@ int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
 		snprintf(err, errsz, "no sweeps");
 		return -1;
 	}
+	if (p->schedule == STENCIL_THREADED) {
+		c->gsize = 1;
+		c->ngroups = P;
+		return 0;
+	}
+	if (!p->groups || P % p->groups) {
+		snprintf(err, errsz,
+			 "%u threads do not make %u groups of equal size",
+			 P, p->groups);
+		return -1;
+	}
+	c->ngroups = p->groups;
+	c->gsize = P / p->groups;
+	return 0;
+}
+
+/*
+ * Compare the grid after the run with the serial sweeps of as many
+ * sweeps (computed now: the repetitions are known only at the end).
+ */
+static void st_verify(const struct st_ctx *c, const struct stencil_params *p,
+		      struct stencil_result *r)
+{
+	const double *res = c->grid[p->method == STENCIL_JACOBI ? c->final : 0];
+	size_t i, n = p->n;
+	double *ref, d;
+
+	ref = stencil_reference(n, p->method,
+				(uint64_t)p->sweeps * r->timed.reps);
+	r->verified = ref != NULL;
+	for (i = 0; ref && i < n * n * n; i++) {
+		/* bitwise: the same operations in the same order */
+		if (memcmp(&res[i], &ref[i], sizeof(double))) {
+			r->verified = false;
+			r->mismatches++;
+			d = res[i] > ref[i] ? res[i] - ref[i] : ref[i] - res[i];
+			if (!(d <= r->max_abs_diff))
+				r->max_abs_diff = d;
+		}
+	}
+	free(ref);
+}
+
+int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
+		struct stencil_result *r, char *err, size_t errsz)
+{
+	static const struct kern_ops ops = {
+		.setup = st_setup, .body = st_body,
+		.teardown = st_teardown, .nphases = 1,
+	};
+	struct kern_times tm;
+	struct st_ctx c;
+	size_t sites;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	memset(&c, 0, sizeof(c));
+	if (st_groups(&c, cfg, p, err, errsz))
+		return -1;
 	c.cfg = cfg;
 	c.prm = p;
-	c.n = n;
-	if (p->schedule == STENCIL_THREADED) {
-		c.gsize = 1;
-		c.ngroups = P;
-	} else {
-		if (!p->groups || P % p->groups) {
-			snprintf(err, errsz,
-				 "%u threads do not make %u groups of equal size",
-				 P, p->groups);
-			return -1;
-		}
-		c.ngroups = p->groups;
-		c.gsize = P / p->groups;
-	}
-	c.grid_bytes = n * n * n * sizeof(double);
-	c.grid[0] = kern_alloc(c.grid_bytes, cfg->hugepages);
-	if (p->method == STENCIL_JACOBI)
-		c.grid[1] = kern_alloc(c.grid_bytes, cfg->hugepages);
-	if (p->method == STENCIL_JACOBI && p->schedule == STENCIL_WAVEFRONT &&
-	    c.gsize > 1) {
-		c.ring_bytes = (size_t)(c.gsize - 1) * RING * n * n *
-			       sizeof(double);
-		c.ring = kern_alloc(c.ring_bytes, cfg->hugepages);
-	}
-	c.t = aligned_alloc(KERN_LINE, P * sizeof(*c.t));
-	c.bar.type = p->barrier;
-	c.bar.n = P;
-	c.bar.arrive = aligned_alloc(KERN_LINE, P * sizeof(struct st_flag));
-	c.bar.release = aligned_alloc(KERN_LINE, P * sizeof(struct st_flag));
-	sec = calloc(cfg->reps, sizeof(*sec));
-	if (!c.grid[0] || (p->method == STENCIL_JACOBI && !c.grid[1]) ||
-	    (c.ring_bytes && !c.ring) || !c.t || !c.bar.arrive ||
-	    !c.bar.release || !sec) {
-		st_free(&c);
-		free(sec);
+	c.n = p->n;
+	if (st_alloc(&c, cfg, p)) {
 		kern_oom(err, errsz);
 		return -1;
 	}
-	memset(c.t, 0, P * sizeof(*c.t));
-	atomic_init(&c.bar.count.v, 0);
-	atomic_init(&c.bar.sense.v, 0);
-	for (k = 0; k < P; k++) {
-		atomic_init(&c.bar.arrive[k].v, 0);
-		atomic_init(&c.bar.release[k].v, 0);
-	}
-	rc = kern_run(cfg, &ops, &c, sec, err, errsz);
+	rc = kern_run_timed(cfg, &ops, &c, &tm, err, errsz);
 	if (!rc) {
-		sites = (n - 2) * (n - 2) * (n - 2);
-		for (k = 0; k < cfg->reps; k++)
-			sec[k] = (double)sites * p->sweeps / sec[k] / 1e6;
-		kern_stats(sec, cfg->reps, &r->mlups);
+		sites = (p->n - 2) * (p->n - 2) * (p->n - 2);
+		r->timed = kern_timed_of(&tm.ph[0]);
+		kern_map_stats(tm.ph[0].sec, r->timed.reps, 1,
+			       (double)sites * p->sweeps / 1e6, true, &r->mlups);
 		r->group_size = c.gsize;
 		r->groups = c.ngroups;
 		r->bytes_per_lup = code_balance(p, c.gsize, true);
 		r->traffic_bytes_per_lup = code_balance(p, c.gsize, false);
-		res = c.grid[p->method == STENCIL_JACOBI ? c.final : 0];
-		r->verified = ref != NULL;
-		for (i = 0; ref && i < n * n * n; i++) {
-			/* bitwise: the same operations in the same order */
-			if (memcmp(&res[i], &ref[i], sizeof(double))) {
-				r->verified = false;
-				r->mismatches++;
-				d = res[i] > ref[i] ? res[i] - ref[i] :
-						      ref[i] - res[i];
-				if (!(d <= r->max_abs_diff))
-					r->max_abs_diff = d;
-			}
-		}
+		st_verify(&c, p, r);
 	}
+	kern_times_free(&tm);
 	st_free(&c);
-	free(sec);
 	return rc;
 }

@@ -172,6 +172,12 @@ struct st_thread {
 	size_t n;
 	void *mem;		/* the mapping holding a, b and c */
 	size_t mem_bytes;
+	/*
+	 * What every element of a, b and c holds after the ops this thread
+	 * ran: one element of STREAM's scalar recurrence, whatever order and
+	 * number of ops ran (each op is idempotent over its sweeps).
+	 */
+	double expect[3];
 	double err[3];		/* sum of |x[j] - expected| over the slice */
 };
 
@@ -181,9 +187,27 @@ struct st_ctx {
 	size_t sweeps;		/* passes over the arrays per timed phase */
 	st_run_fn *run;
 	bool nt;
-	double expect[3];	/* a, b, c after cfg->reps repetitions */
 	struct st_thread *t;
 };
+
+/* What op @op does to one element of a, b and c (x[0], x[1], x[2]). */
+static void st_scalar(unsigned int op, double *x)
+{
+	switch (op) {
+	case STREAM_COPY:
+		x[2] = x[0];
+		break;
+	case STREAM_SCALE:
+		x[1] = STREAM_SCALAR * x[2];
+		break;
+	case STREAM_ADD:
+		x[2] = x[0] + x[1];
+		break;
+	case STREAM_TRIAD:
+		x[0] = x[1] + STREAM_SCALAR * x[2];
+		break;
+	}
+}
 
 static int st_setup(void *vctx, unsigned int tid)
 {
@@ -208,6 +232,9 @@ static int st_setup(void *vctx, unsigned int tid)
 	}
 	for (j = 0; j < t->n; j++)	/* as STREAM does before timing */
 		t->a[j] = 2.0 * t->a[j];
+	t->expect[0] = 2.0;
+	t->expect[1] = 2.0;
+	t->expect[2] = 0.0;
 	return 0;
 }
 
@@ -218,6 +245,7 @@ static void st_body(void *vctx, unsigned int tid, unsigned int phase)
 
 	/* each op reads what it writes from other arrays: sweeps repeat it */
 	ctx->run(phase, t->a, t->b, t->c, t->n, ctx->sweeps, ctx->nt);
+	st_scalar(phase, t->expect);
 }
 
 static void st_teardown(void *vctx, unsigned int tid)
@@ -228,34 +256,23 @@ static void st_teardown(void *vctx, unsigned int tid)
 
 	t->err[0] = t->err[1] = t->err[2] = 0;
 	for (j = 0; j < t->n; j++) {
-		t->err[0] += fabs(t->a[j] - ctx->expect[0]);
-		t->err[1] += fabs(t->b[j] - ctx->expect[1]);
-		t->err[2] += fabs(t->c[j] - ctx->expect[2]);
+		t->err[0] += fabs(t->a[j] - t->expect[0]);
+		t->err[1] += fabs(t->b[j] - t->expect[1]);
+		t->err[2] += fabs(t->c[j] - t->expect[2]);
 	}
 	kern_free(t->mem, t->mem_bytes);
 	t->mem = NULL;
 	t->a = t->b = t->c = NULL;
 }
 
-int stream_run(const struct kern_cfg *cfg, size_t bytes,
-	       const struct stream_opts *o, struct stream_result *r,
-	       char *err, size_t errsz)
+/* The checks of stream_run()'s arguments, and ctx's loops; 0 or -1. */
+static int st_check(const struct kern_cfg *cfg, size_t bytes,
+		    const struct stream_opts *o, struct st_ctx *ctx,
+		    char *err, size_t errsz)
 {
-	static const struct kern_ops ops = {
-		st_setup, st_body, st_teardown, STREAM_NR_OPS
-	};
-	double aj = 1.0, bj = 2.0, cj = 0.0, sum[3] = { 0, 0, 0 };
-	struct kern_scratch scratch;
-	double *sec, *v;
-	struct st_thread *t;
-	struct st_ctx ctx;
-	unsigned int i, k, op;
-	uint64_t total;
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	ctx.n = bytes / sizeof(double) / cfg->nthreads;
-	if (!ctx.n) {
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->n = bytes / sizeof(double) / cfg->nthreads;
+	if (!ctx->n) {
 		snprintf(err, errsz, "the arrays are too small for %u threads",
 			 cfg->nthreads);
 		return -1;
@@ -270,64 +287,95 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 			 "non-temporal stores need the SIMD code (x86-64)");
 		return -1;
 	}
-	ctx.run = st_run_isa[o->isa];
-	ctx.nt = o->nt;
-	ctx.sweeps = STREAM_MIN_PHASE_BYTES / (ctx.n * sizeof(double));
-	if (!ctx.sweeps)
-		ctx.sweeps = 1;
-	r->sweeps = ctx.sweeps;
-	/* the recurrence one element goes through (sweeps repeat one op) */
-	aj = 2.0 * aj;
-	for (k = 0; k < cfg->reps; k++) {
-		cj = aj;
-		bj = STREAM_SCALAR * cj;
-		cj = aj + bj;
-		aj = bj + STREAM_SCALAR * cj;
-	}
-	ctx.expect[0] = aj;
-	ctx.expect[1] = bj;
-	ctx.expect[2] = cj;
-	ctx.cfg = cfg;
-	if (kern_scratch_alloc(&scratch, cfg, STREAM_NR_OPS, sizeof(*t), err, errsz))
-		return -1;
-	sec = scratch.sec;
-	v = scratch.v;
-	t = scratch.t;
-	ctx.t = t;
-	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
-	if (!rc) {
-		total = (uint64_t)ctx.n * cfg->nthreads;
-		for (op = 0; op < STREAM_NR_OPS; op++) {
-			/* streaming stores skip the write-allocate read */
-			unsigned int moved = o->nt ? named_bytes[op] :
-						     traffic_bytes[op];
+	ctx->cfg = cfg;
+	ctx->run = st_run_isa[o->isa];
+	ctx->nt = o->nt;
+	ctx->sweeps = STREAM_MIN_PHASE_BYTES / (ctx->n * sizeof(double));
+	if (!ctx->sweeps)
+		ctx->sweeps = 1;
+	return 0;
+}
 
-			r->traffic_bytes[op] = total * moved * ctx.sweeps;
-			/* each op writes one array: 8 bytes an element */
-			r->traffic_read_bytes[op] = total *
-				(moved - sizeof(double)) * ctx.sweeps;
-			for (k = 0; k < cfg->reps; k++)
-				v[k] = (double)total * named_bytes[op] *
-				       (double)ctx.sweeps /
-				       sec[k * STREAM_NR_OPS + op] / 1e9;
-			kern_stats(v, cfg->reps, &r->gbps[op]);
-			for (k = 0; k < cfg->reps; k++)
-				v[k] = (double)total * moved *
-				       (double)ctx.sweeps /
-				       sec[k * STREAM_NR_OPS + op] / 1e9;
-			kern_stats(v, cfg->reps, &r->traffic_gbps[op]);
-		}
-		for (i = 0; i < cfg->nthreads; i++)
-			for (k = 0; k < 3; k++)
-				sum[k] += t[i].err[k];
-		r->verified = true;
-		for (k = 0; k < 3; k++) {
-			r->avg_rel_err[k] = sum[k] / (double)total /
-					    fabs(ctx.expect[k]);
-			if (!(r->avg_rel_err[k] <= STREAM_EPSILON))
-				r->verified = false;
-		}
+/* GB/s and traffic of the ops measured, from their times. */
+static void st_rates(const struct st_ctx *ctx, const struct kern_times *tm,
+		     bool nt, struct stream_result *r)
+{
+	uint64_t total = (uint64_t)ctx->n * ctx->cfg->nthreads;
+	const struct kern_series *s;
+	unsigned int op;
+
+	for (op = 0; op < r->done; op++) {
+		/* streaming stores skip the write-allocate read */
+		unsigned int moved = nt ? named_bytes[op] : traffic_bytes[op];
+
+		s = &tm->ph[op];
+		r->timed[op] = kern_timed_of(s);
+		r->traffic_bytes[op] = total * moved * ctx->sweeps;
+		/* each op writes one array: 8 bytes an element */
+		r->traffic_read_bytes[op] = total *
+			(moved - sizeof(double)) * ctx->sweeps;
+		kern_map_stats(s->sec, s->reps, 1, (double)total *
+			       named_bytes[op] * (double)ctx->sweeps / 1e9,
+			       true, &r->gbps[op]);
+		kern_map_stats(s->sec, s->reps, 1, (double)total * moved *
+			       (double)ctx->sweeps / 1e9, true,
+			       &r->traffic_gbps[op]);
 	}
-	kern_scratch_free(&scratch);
+}
+
+/* STREAM's check: the average relative error of each array. */
+static void st_verify(const struct st_ctx *ctx, struct stream_result *r)
+{
+	double sum[3] = { 0, 0, 0 }, expect;
+	uint64_t total = (uint64_t)ctx->n * ctx->cfg->nthreads;
+	unsigned int i, k;
+
+	for (i = 0; i < ctx->cfg->nthreads; i++)
+		for (k = 0; k < 3; k++)
+			sum[k] += ctx->t[i].err[k];
+	r->verified = true;
+	for (k = 0; k < 3; k++) {
+		/* every thread ran the same ops: thread 0's values are all's */
+		expect = ctx->t[0].expect[k];
+		r->avg_rel_err[k] = sum[k] / (double)total /
+				    (expect ? fabs(expect) : 1.0);
+		if (!(r->avg_rel_err[k] <= STREAM_EPSILON))
+			r->verified = false;
+	}
+}
+
+int stream_run(const struct kern_cfg *cfg, size_t bytes,
+	       const struct stream_opts *o, struct stream_result *r,
+	       char *err, size_t errsz)
+{
+	/*
+	 * By phase: each op is a measurement of its own, its repetitions
+	 * in a row, so that Ctrl-C keeps the ops done.
+	 */
+	static const struct kern_ops ops = {
+		.setup = st_setup, .body = st_body, .teardown = st_teardown,
+		.nphases = STREAM_NR_OPS, .by_phase = true,
+	};
+	struct kern_times tm;
+	struct st_ctx ctx;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (st_check(cfg, bytes, o, &ctx, err, errsz))
+		return -1;
+	r->sweeps = ctx.sweeps;
+	ctx.t = calloc(cfg->nthreads, sizeof(*ctx.t));
+	if (!ctx.t) {
+		kern_oom(err, errsz);
+		return -1;
+	}
+	rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
+	if (!rc || tm.done) {
+		r->done = tm.done;
+		st_rates(&ctx, &tm, o->nt, r);
+		st_verify(&ctx, r);
+	}
+	kern_times_free(&tm);
+	free(ctx.t);
 	return rc;
 }

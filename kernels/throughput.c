@@ -69,9 +69,8 @@ static inline uint64_t tp_tsc(void)
 
 struct tp_thread {
 	double *buf;
-	uint64_t *cycles;	/* [rep * nmix + i]: TSC cycles of one call */
-	unsigned int calls;
-};
+	uint64_t last;		/* TSC cycles of the last call */
+} __attribute__((aligned(KERN_LINE)));
 
 struct tp_ctx {
 	const struct kern_cfg *cfg;
@@ -96,15 +95,8 @@ static int tp_setup(void *vctx, unsigned int tid)
 	size_t j, n = ctx->bytes / sizeof(double);
 
 	t->buf = kern_alloc(ctx->bytes, ctx->cfg->hugepages);
-	t->cycles = calloc((size_t)ctx->cfg->reps * ctx->nmix,
-			   sizeof(*t->cycles));
-	if (!t->buf || !t->cycles) {
-		kern_free(t->buf, ctx->bytes);
-		free(t->cycles);
-		t->buf = NULL;
-		t->cycles = NULL;
+	if (!t->buf)
 		return -1;
-	}
 	for (j = 0; j < n; j++)	/* first touch, by this thread */
 		t->buf[j] = pattern[j % 4];
 	/* one untimed pass: caches and TLB as every timed pass finds them */
@@ -122,7 +114,21 @@ static void tp_body(void *vctx, unsigned int tid, unsigned int phase)
 	c0 = tp_tsc();
 	fn(t->buf, ctx->bytes, ctx->passes);
 	c1 = tp_tsc();
-	t->cycles[t->calls++] = c1 - c0;
+	t->last = c1 - c0;
+}
+
+/* The call's time: the slowest thread's TSC cycles. */
+static void tp_collect(void *vctx, unsigned int phase, double *v)
+{
+	struct tp_ctx *ctx = vctx;
+	uint64_t slowest = 1;
+	unsigned int tid;
+
+	(void)phase;
+	for (tid = 0; tid < ctx->cfg->nthreads; tid++)
+		if (ctx->t[tid].last > slowest)
+			slowest = ctx->t[tid].last;
+	v[0] = (double)slowest;
 }
 
 static void tp_teardown(void *vctx, unsigned int tid)
@@ -133,20 +139,13 @@ static void tp_teardown(void *vctx, unsigned int tid)
 	ctx->t[tid].buf = NULL;
 }
 
-int throughput_run(const struct kern_cfg *cfg, size_t bytes,
-		   enum tp_width width, unsigned int mixes, double tsc_ghz,
-		   struct throughput_result *r, char *err, size_t errsz)
+/* The checks of throughput_run()'s arguments, and ctx's mixes; 0 or -1. */
+static int tp_check(size_t bytes, enum tp_width width, unsigned int mixes,
+		    double tsc_ghz, struct tp_ctx *ctx, char *err,
+		    size_t errsz)
 {
-	struct kern_ops ops = { tp_setup, tp_body, tp_teardown, 0 };
-	struct tp_thread *t;
-	struct tp_ctx ctx;
-	unsigned int i, k, m, tid;
-	uint64_t slowest;
-	struct kern_scratch scratch;
-	double *sec, *v;
-	int rc;
+	unsigned int m;
 
-	memset(r, 0, sizeof(*r));
 	if ((unsigned int)width >= TP_NR_WIDTHS ||
 	    !kern_cpu_has(tp_width_feature[width])) {
 		snprintf(err, errsz, "this CPU cannot run %s loads",
@@ -163,51 +162,65 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 		snprintf(err, errsz, "no TSC rate to convert cycles to time");
 		return -1;
 	}
-	memset(&ctx, 0, sizeof(ctx));
+	memset(ctx, 0, sizeof(*ctx));
 	for (m = 0; m < TP_NR_MIXES; m++)
 		if (mixes & (1u << m))
-			ctx.mix[ctx.nmix++] = (enum tp_mix)m;
-	if (!ctx.nmix) {
+			ctx->mix[ctx->nmix++] = (enum tp_mix)m;
+	if (!ctx->nmix) {
 		snprintf(err, errsz, "no mix to run");
 		return -1;
 	}
+	return 0;
+}
+
+int throughput_run(const struct kern_cfg *cfg, size_t bytes,
+		   enum tp_width width, unsigned int mixes, double tsc_ghz,
+		   struct throughput_result *r, char *err, size_t errsz)
+{
+	struct kern_ops ops = { .setup = tp_setup, .body = tp_body,
+				.teardown = tp_teardown, .collect = tp_collect,
+				.nvals = 1 };
+	const struct kern_series *s;
+	struct kern_times tm;
+	struct tp_ctx ctx;
+	unsigned int i, m;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (tp_check(bytes, width, mixes, tsc_ghz, &ctx, err, errsz))
+		return -1;
 	ctx.cfg = cfg;
 	ctx.bytes = bytes;
 	ctx.width = width;
 	ctx.passes = (TP_TARGET_BYTES + bytes - 1) / bytes;
 	ops.nphases = ctx.nmix;
-	if (kern_scratch_alloc(&scratch, cfg, ctx.nmix, sizeof(*t), err, errsz))
+	ctx.t = aligned_alloc(KERN_LINE, cfg->nthreads * sizeof(*ctx.t));
+	if (!ctx.t) {
+		kern_oom(err, errsz);
 		return -1;
-	sec = scratch.sec;
-	v = scratch.v;
-	t = scratch.t;
-	ctx.t = t;
-	/* the harness's wall-clock times are not used: each thread's TSC is */
-	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
+	}
+	memset(ctx.t, 0, cfg->nthreads * sizeof(*ctx.t));
+	/*
+	 * The harness's wall-clock times are not used: each thread's TSC
+	 * is, the slowest thread's (tp_collect()) being the call's.
+	 */
+	rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
 	if (!rc) {
 		r->passes = ctx.passes;
 		for (i = 0; i < ctx.nmix; i++) {
 			m = ctx.mix[i];
-			for (k = 0; k < cfg->reps; k++) {
-				slowest = 1;
-				for (tid = 0; tid < cfg->nthreads; tid++) {
-					uint64_t c = t[tid].cycles[k * ctx.nmix + i];
-
-					if (c > slowest)
-						slowest = c;
-				}
-				/* bytes per ns is GB/s */
-				v[k] = (double)cfg->nthreads * (double)bytes *
-				       (double)ctx.passes * tsc_ghz /
-				       (double)slowest;
-			}
-			kern_stats(v, cfg->reps, &r->gbps[m]);
+			s = &tm.ph[i];
+			r->timed[m] = kern_timed_of(s);
+			/* bytes per ns is GB/s */
+			kern_map_stats(s->val, s->reps, 1,
+				       (double)cfg->nthreads * (double)bytes *
+				       (double)ctx.passes * tsc_ghz, true,
+				       &r->gbps[m]);
 			r->bytes_per_cycle[m] = r->gbps[m].median / tsc_ghz /
 						(double)cfg->nthreads;
 		}
 	}
-	for (tid = 0; tid < cfg->nthreads; tid++)
-		free(t[tid].cycles);
-	kern_scratch_free(&scratch);
+	kern_times_free(&tm);
+	free(ctx.t);
 	return rc;
 }

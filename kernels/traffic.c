@@ -128,10 +128,11 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 		size_t errsz)
 {
 	static const struct kern_ops ops = {
-		tr_setup, tr_body, tr_teardown, 1
+		.setup = tr_setup, .body = tr_body,
+		.teardown = tr_teardown, .nphases = 1,
 	};
 	struct tr_ctx ctx = { cfg, 0, delay, mix, NULL, NULL };
-	double *sec = calloc(cfg->reps, sizeof(*sec));
+	struct kern_times tm = { 0 };
 	unsigned int i;
 	int rc = -1;
 
@@ -142,10 +143,10 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 	if (!ctx.per) {
 		snprintf(err, errsz, "the array is too small for %u threads",
 			 cfg->nthreads);
-	} else if (!sec || !ctx.s || !ctx.b) {
+	} else if (!ctx.s || !ctx.b) {
 		kern_oom(err, errsz);
 	} else {
-		rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
+		rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
 	}
 	if (!rc) {
 		/* every repetition sweeps every slice once: the same bytes */
@@ -153,13 +154,13 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 			r->bytes.read += ctx.b[i].read;
 			r->bytes.write += ctx.b[i].write;
 		}
-		for (i = 0; i < cfg->reps; i++)
-			sec[i] = (double)(r->bytes.read + r->bytes.write) /
-				 sec[i] / 1e9;
-		kern_stats(sec, cfg->reps, &r->gbps);
+		r->timed = kern_timed_of(&tm.ph[0]);
+		kern_map_stats(tm.ph[0].sec, r->timed.reps, 1,
+			       (double)(r->bytes.read + r->bytes.write) / 1e9,
+			       true, &r->gbps);
 	}
+	kern_times_free(&tm);
 	free(ctx.s);
 	free(ctx.b);
-	free(sec);
 	return rc;
 }

@@ -285,23 +285,13 @@ static void tr_mark(void *arg, enum kern_mark m, unsigned int rep,
 	tm->cfg->mark(tm->cfg->mark_arg, m, rep, tm->phase);
 }
 
-int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
-		  unsigned int distance, int corrupt,
-		  struct transpose_result *r, char *err, size_t errsz)
+/* The checks of transpose_run()'s arguments; 0 or -1. */
+static int tr_check(const struct kern_cfg *cfg, size_t n,
+		    unsigned int variants, unsigned int distance, char *err,
+		    size_t errsz)
 {
-	static const struct kern_ops ops = {
-		tr_setup, tr_body, tr_teardown, 1
-	};
-	struct kern_cfg once, each;
-	struct tr_mark tm = { cfg, 0 };
-	struct tr_ctx ctx;
-	double *src, *ref, *dst = NULL, *sec;
-	size_t bytes = n * n * sizeof(double);
-	unsigned int v, k, tid;
-	int rc = 0;
+	unsigned int v;
 
-	memset(r, 0, sizeof(*r));
-	r->n = n;
 	if (!n || n % TR_ALIGN || n / TR_ALIGN < cfg->nthreads) {
 		snprintf(err, errsz, "the matrix (%zu x %zu) is too small for %u thread%s: each needs %d rows",
 			 n, n, cfg->nthreads, cfg->nthreads == 1 ? "" : "s",
@@ -320,22 +310,103 @@ int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* The matrices and what the threads keep; 0 or -1 (all freed). */
+struct tr_bufs {
+	double *src, *ref, *dst;
+	size_t bytes;
+};
+
+static void tr_free(struct tr_bufs *b, struct tr_ctx *ctx)
+{
+	kern_free(b->src, b->bytes);
+	kern_free(b->ref, b->bytes);
+	kern_free(b->dst, b->bytes);
+	free(ctx->bad);
+}
+
+static int tr_alloc(const struct kern_cfg *cfg, size_t n, bool need_dst,
+		    struct tr_bufs *b, struct tr_ctx *ctx)
+{
+	memset(b, 0, sizeof(*b));
+	b->bytes = n * n * sizeof(double);
+	b->src = kern_alloc(b->bytes, cfg->hugepages);
+	b->ref = kern_alloc(b->bytes, cfg->hugepages);
+	if (need_dst)
+		b->dst = kern_alloc(b->bytes, cfg->hugepages);
+	ctx->bad = calloc(cfg->nthreads, sizeof(*ctx->bad));
+	if (b->src && b->ref && (!need_dst || b->dst) && ctx->bad)
+		return 0;
+	tr_free(b, ctx);
+	return -1;
+}
+
+/*
+ * Variant @v: a run of its own (@cfg, or once untimed), checked in
+ * teardown; its rates into @r. 0 or -1 (@err; "interrupted" too).
+ */
+static int tr_variant(const struct kern_cfg *cfg, struct tr_ctx *ctx,
+		      const struct tr_bufs *b, unsigned int v, int corrupt,
+		      struct transpose_result *r, char *err, size_t errsz)
+{
+	static const struct kern_ops ops = {
+		.setup = tr_setup, .body = tr_body,
+		.teardown = tr_teardown, .nphases = 1,
+	};
+	const double moved = 2.0 * (double)b->bytes;
+	struct kern_times tm;
+	uint64_t bad = 0;
+	unsigned int tid;
+	int rc;
+
+	ctx->fn = tr_fns[v];
+	ctx->out = v == TR_NAIVE ? b->ref : b->dst;
+	ctx->ref = v == TR_NAIVE ? NULL : b->ref;
+	ctx->corrupt = (int)v == corrupt;
+	rc = kern_run_timed(cfg, &ops, ctx, &tm, err, errsz);
+	if (!rc) {
+		ctx->init_src = false;
+		for (tid = 0; tid < cfg->nthreads; tid++)
+			bad += ctx->bad[tid];
+		r->mismatches[v] = bad;
+		r->verified[v] = !bad;
+		r->timed[v] = kern_timed_of(&tm.ph[0]);
+		kern_map_stats(tm.ph[0].sec, r->timed[v].reps, 1, moved / 1e9, true,
+			       &r->gbps[v]);
+		/* the write-allocate reads the destination once more */
+		kern_map_stats(tm.ph[0].sec, r->timed[v].reps, 1, 1.5 * moved / 1e9,
+			       true, &r->traffic_gbps[v]);
+	}
+	kern_times_free(&tm);
+	return rc;
+}
+
+int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
+		  unsigned int distance, int corrupt,
+		  struct transpose_result *r, char *err, size_t errsz)
+{
+	struct kern_cfg once, each;
+	struct tr_mark tm = { cfg, 0 };
+	struct tr_ctx ctx;
+	struct tr_bufs b;
+	unsigned int v;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->n = n;
+	if (tr_check(cfg, n, variants, distance, err, errsz))
+		return -1;
 	memset(&ctx, 0, sizeof(ctx));
-	src = kern_alloc(bytes, cfg->hugepages);
-	ref = kern_alloc(bytes, cfg->hugepages);
-	if (variants & ~1u)
-		dst = kern_alloc(bytes, cfg->hugepages);
-	sec = calloc(cfg->reps, sizeof(*sec));
-	ctx.bad = calloc(cfg->nthreads, sizeof(*ctx.bad));
-	if (!src || !ref || ((variants & ~1u) && !dst) || !sec || !ctx.bad) {
+	if (tr_alloc(cfg, n, variants & ~1u, &b, &ctx)) {
 		kern_oom(err, errsz);	/* three matrices of bytes each */
-		rc = -1;
-		goto out;
+		return -1;
 	}
 	ctx.cfg = cfg;
 	ctx.n = n;
 	ctx.d = distance;
-	ctx.src = src;
+	ctx.src = b.src;
 	ctx.init_src = true;
 	/*
 	 * naive first, into ref: the others are checked against it. When it
@@ -343,6 +414,7 @@ int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 	 */
 	once = *cfg;
 	once.reps = 1;
+	once.min_time = 0;
 	once.progress = NULL;
 	once.mark = NULL;	/* not a result: nothing to count */
 	each = *cfg;
@@ -350,42 +422,17 @@ int transpose_run(const struct kern_cfg *cfg, size_t n, unsigned int variants,
 		each.mark = tr_mark;
 		each.mark_arg = &tm;
 	}
-	for (v = 0; v < TR_NR_VARIANTS; v++) {
+	for (v = 0; v < TR_NR_VARIANTS && !rc; v++) {
 		bool want = variants & (1u << v);
-		uint64_t bad = 0;
-		double moved = 2.0 * (double)bytes;
 
 		if (v != TR_NAIVE && !want)
 			continue;
-		ctx.fn = tr_fns[v];
-		ctx.out = v == TR_NAIVE ? ref : dst;
-		ctx.ref = v == TR_NAIVE ? NULL : ref;
-		ctx.corrupt = (int)v == corrupt;
-		rc = kern_run(want ? &each : &once, &ops, &ctx, sec, err,
-			      errsz);
-		if (rc)
-			goto out;
+		rc = tr_variant(want ? &each : &once, &ctx, &b, v, corrupt, r,
+				err, errsz);
+		if (!rc && want)
+			r->done |= 1u << v;
 		tm.phase += want;
-		ctx.init_src = false;
-		for (tid = 0; tid < cfg->nthreads; tid++)
-			bad += ctx.bad[tid];
-		r->mismatches[v] = bad;
-		r->verified[v] = !bad;
-		if (!want)
-			continue;
-		for (k = 0; k < cfg->reps; k++)
-			sec[k] = moved / sec[k] / 1e9;
-		kern_stats(sec, cfg->reps, &r->gbps[v]);
-		/* the write-allocate reads the destination once more */
-		for (k = 0; k < cfg->reps; k++)
-			sec[k] *= 1.5;
-		kern_stats(sec, cfg->reps, &r->traffic_gbps[v]);
 	}
-out:
-	kern_free(src, bytes);
-	kern_free(ref, bytes);
-	kern_free(dst, bytes);
-	free(sec);
-	free(ctx.bad);
+	tr_free(&b, &ctx);
 	return rc;
 }

@@ -124,6 +124,34 @@ int parse_interval_ms(const char *s, uint32_t *ms, char *err, size_t size)
 	return 0;
 }
 
+int parse_seconds(const char *s, double max, double *sec, char *err,
+		  size_t size)
+{
+	uint64_t ip;
+	uint32_t frac9;
+	bool rest;
+	size_t n = scan_decimal(s, 10000000, &ip, &frac9, &rest);
+	const char *unit = s + n;
+	double v;
+
+	if (!n || (*unit && strcmp(unit, "s") && strcmp(unit, "ms"))) {
+		snprintf(err, size,
+			 "'%s' is not a duration: use seconds (2, 0.5) or a number with s or ms (0.5s, 300ms)",
+			 s);
+		return -1;
+	}
+	v = (double)ip + (double)frac9 * 1e-9;
+	if (!strcmp(unit, "ms"))
+		v /= 1000;
+	if (v > max || (v == max && rest)) {
+		snprintf(err, size, "'%s' is out of range: at most %g s", s,
+			 max);
+		return -1;
+	}
+	*sec = v;
+	return 0;
+}
+
 int parse_cycles(const char *s, double *v, char *err, size_t size)
 {
 	uint64_t ip;

@@ -28,6 +28,13 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *v,
  */
 int parse_interval_ms(const char *s, uint32_t *ms, char *err, size_t size);
 
+/*
+ * A duration of 0 to @max seconds, in seconds ("2", "0.5", "0.5s") or
+ * milliseconds ("300ms"), into @sec.
+ */
+int parse_seconds(const char *s, double max, double *sec, char *err,
+		  size_t size);
+
 /* A number of cycles greater than 0, with an optional fraction ("250.5"). */
 int parse_cycles(const char *s, double *v, char *err, size_t size);
 

@@ -136,7 +136,7 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ]; then
 	expect_rc "memdiagctl snapshot with no counter available: exit 7" 7 \
 		"" "$ctl" snapshot
 	# run does not need the counters: it runs and says why there are none
-	"$ctl" -j run read-delay --size 4M --reps 1 > /tmp/run.json 2> /tmp/run.err
+	"$ctl" -j run read-delay --size 4M --reps 1 --min-time 0 > /tmp/run.json 2> /tmp/run.err
 	rc=$?
 	# stderr: at most run's warnings (4M may fit in the guest's L3)
 	check "memdiagctl run with no counter available: exit 0, nothing but warnings on stderr" \
@@ -144,7 +144,7 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ]; then
 	check "memdiagctl run with no counter available: counters null, the module's reasons" \
 		sh -c "[ -s /tmp/run.json ] && jq -e '.results[0].counters == null and
 			(.results[0].counters_reason | test(\"^no counter can be read on this machine.*imc-bandwidth: .*core-latency: \"))' /tmp/run.json"
-	"${nobody[@]}" "$ctl" run stream --size 1M --reps 1 > /tmp/run.txt 2>&1
+	"${nobody[@]}" "$ctl" run stream --size 1M --reps 1 --min-time 0 > /tmp/run.txt 2>&1
 	rc=$?
 	check "memdiagctl run as nobody: exit 0, the text says permission denied" \
 		sh -c "[ $rc = 0 ] && grep -q '^counters: unavailable: permission denied: ' /tmp/run.txt || { cat /tmp/run.txt; false; }"
@@ -165,7 +165,7 @@ if [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] && [ "${MEMDIAG_EXPECT_UARCH:-}" != unsu
 		check "core=perf is reported as the core mode" jqt '.core_mode == "perf"' /tmp/perf.json
 		expect_rc "core=perf without a core PMU: watch exits 7 with perf's refusal" 7 \
 			"perf could not count" "$ctl" watch --count 1
-		"$ctl" run read-delay --size 4M --reps 1 > /tmp/run.txt 2>&1
+		"$ctl" run read-delay --size 4M --reps 1 --min-time 0 > /tmp/run.txt 2>&1
 		rc=$?
 		check "core=perf without a core PMU: run exits 0, the text gives perf's refusal" \
 			sh -c "[ $rc = 0 ] && grep -q '^counters: unavailable: .*perf could not count' /tmp/run.txt || { cat /tmp/run.txt; false; }"
@@ -190,7 +190,7 @@ check "rmmod memdiag" rmmod memdiag
 expect_rc "memdiagctl info without the module: exit 2, says to load it" 2 \
 	"insmod" "$ctl" info
 expect_rc "memdiagctl run without the module: exit 0, says it is not loaded" 0 \
-	"^counters: unavailable: the memdiag module is not loaded" "$ctl" run read-delay --size 4M --reps 1
+	"^counters: unavailable: the memdiag module is not loaded" "$ctl" run read-delay --size 4M --reps 1 --min-time 0
 
 # platform=sim needs the simulated platform module loaded first.
 if ! grep -q '^memdiag_sim ' /proc/modules; then

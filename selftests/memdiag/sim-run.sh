@@ -29,7 +29,7 @@ for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0; done
 # milliseconds for the per-CPU counters, read by cross-calls) matters
 # little
 out=/tmp/rd.json
-"$ctl" -j run read-delay --size 4M --reps 2 --delay 10000 > $out 2> /tmp/rd.err
+"$ctl" -j run read-delay --size 4M --reps 2 --min-time 0 --delay 10000 > $out 2> /tmp/rd.err
 rc=$?
 # stderr: at most run's warnings (4M may fit in the guest's L3)
 check "run read-delay -j with the module: exit 0, nothing but warnings on stderr" \
@@ -65,7 +65,7 @@ timed=$(jqv $out "(4194304 / (.results[0].gbps_min * 1e9) + 4194304 / (.results[
 check "read-delay: interval ($ns ns) >= the span between the marks ($(jqv $out "$r.timed_s") s) >= the timed reps ($timed s)" \
 	awk -v ns="$ns" -v m="$(jqv $out "$r.timed_s")" -v t="$timed" \
 	'BEGIN { exit !(ns / 1e9 >= m - 5e-5 && m + 5e-5 >= t * 0.97) }'
-"$ctl" run read-delay --size 4M --reps 1 --delay 1000 > /tmp/rd.txt 2>&1
+"$ctl" run read-delay --size 4M --reps 1 --min-time 0 --delay 1000 > /tmp/rd.txt 2>&1
 check "read-delay text: the counter table, socket 0 row" grep -Eq '^4M +0 +[0-9.]+ +[0-9.]+ ' /tmp/rd.txt
 check "read-delay text: says the counters are the simulator's" \
 	grep -q '^counters: from the simulated platform (memdiag_sim), not hardware' /tmp/rd.txt
@@ -105,13 +105,13 @@ stream_check() {
 		'[.results[].counters.interval_ns] | unique | length == 4' "$f"
 }
 out=/tmp/st.json
-"$ctl" -j run stream --size 4M --reps 2 > $out 2> /tmp/st.err
+"$ctl" -j run stream --size 4M --reps 2 --min-time 0 > $out 2> /tmp/st.err
 rc=$?
 check "run stream -j with the module: exit 0, verified" \
 	sh -c "[ $rc = 0 ] && [ -s $out ] && jq -e '[.results[].verified] | all' $out >/dev/null || { cat /tmp/st.err; false; }"
 stream_check $out 2 ""
 out=/tmp/stnt.json
-"$ctl" -j run stream --size 4M --reps 1 --nt > $out 2> /tmp/stnt.err
+"$ctl" -j run stream --size 4M --reps 1 --min-time 0 --nt > $out 2> /tmp/stnt.err
 rc=$?
 check "run stream --nt -j with the module: exit 0, verified" \
 	sh -c "[ $rc = 0 ] && [ -s $out ] && jq -e '[.results[].verified] | all' $out >/dev/null || { cat /tmp/stnt.err; false; }"
@@ -122,22 +122,22 @@ check "stream --nt: traffic_gbps = gbps (nothing read before a store)" jqt \
 # every kernel's results carry their own counters: loaded-latency one
 # slot per delay, stencil one per variant
 out=/tmp/ll.json
-"$ctl" run loaded-latency --threads 2 --size 64K --reps 1 --delay 0,1000 -j > $out 2>/tmp/ll.err
+"$ctl" run loaded-latency --threads 2 --size 64K --reps 1 --min-time 0 --delay 0,1000 -j > $out 2>/tmp/ll.err
 check "loaded-latency: a valid counters object for each delay, socket 0 read > 0" jqt \
 	'(.results | length) == 2 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters_reason == null)' $out
 out=/tmp/st.json
-"$ctl" run stencil --size 64K --reps 1 --sweeps 2 --model-gbps 10 -j > $out 2>/tmp/st.err
+"$ctl" run stencil --size 64K --reps 1 --min-time 0 --sweeps 2 --model-gbps 10 -j > $out 2>/tmp/st.err
 check "stencil: a valid counters object for each variant, verified" jqt \
 	'(.results | length) == 4 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0)' $out
 # throughput: a slot per size and mix; transpose: one per variant, each
 # its own kern_run() but a phase of its own to the marks, so each slot
 # holds exactly its variant's one repetition
 out=/tmp/tp.json
-"$ctl" run throughput --size 16K --mix load --reps 1 -j > $out 2>/tmp/tp.err
+"$ctl" run throughput --size 16K --mix load --reps 1 --min-time 0 -j > $out 2>/tmp/tp.err
 check "throughput: a valid counters object, socket 0 read > 0" jqt \
 	'(.results | length) == 1 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
 out=/tmp/tr.json
-"$ctl" run transpose --size 64K --reps 1 -j > $out 2>/tmp/tr.err
+"$ctl" run transpose --size 64K --reps 1 --min-time 0 -j > $out 2>/tmp/tr.err
 check "transpose: a valid counters object for each variant, one interval each, verified" jqt \
 	'(.results | length) >= 3 and all(.results[]; .verified and .counters.valid and .counters.read_bytes > 0 and .counters.intervals == 1 and .counters_reason == null)' $out
 check "transpose: each variant has its own interval" jqt \
@@ -146,9 +146,9 @@ check "transpose: each variant has its own interval" jqt \
 # Another agent resets an IMC counter control while a repetition runs:
 # the run goes on, its counters say the interval is invalid. A first run
 # tells how long a repetition takes here, so the second lasts seconds.
-t=$("$ctl" -j run read-delay --size 4M --reps 1 --delay 1000 | jq '.results[0].counters.timed_s')
+t=$("$ctl" -j run read-delay --size 4M --reps 1 --min-time 0 --delay 1000 | jq '.results[0].counters.timed_s')
 delay=$(awk -v t="$t" 'BEGIN { d = int(1000 * 6 / (t > 0 ? t : 0.001)); print (d > 1e9 ? 1e9 : d) }')
-"$ctl" -j run read-delay --size 4M --reps 1 --delay "$delay" > /tmp/reset.json 2> /tmp/reset.err &
+"$ctl" -j run read-delay --size 4M --reps 1 --min-time 0 --delay "$delay" > /tmp/reset.json 2> /tmp/reset.err &
 pid=$!
 sleep 1
 running=$(kill -0 $pid 2>/dev/null && echo yes)
@@ -168,19 +168,19 @@ check "... the other sockets and the reset socket's core counters stand" jqt \
 	 ([.[] | select(.valid == false) | .offcore_read_bytes != null] == [true])' /tmp/reset.json
 
 # Refused sessions: the run works and says why.
-"${nobody[@]}" "$ctl" -j run read-delay --size 4M --reps 1 > /tmp/nobody.json 2> /tmp/nobody.err
+"${nobody[@]}" "$ctl" -j run read-delay --size 4M --reps 1 --min-time 0 > /tmp/nobody.json 2> /tmp/nobody.err
 rc=$?
 check "run as nobody: exit 0, counters null, the reason names permission and CAP_PERFMON" \
 	sh -c "[ $rc = 0 ] && [ -s /tmp/nobody.json ] && jq -e '.results[0].counters == null and (.results[0].counters_reason | test(\"permission denied.*CAP_PERFMON\"))' /tmp/nobody.json"
 poke "msr 1 0x186 0x43003c"
-"$ctl" run read-delay --size 4M --reps 1 > /tmp/busy.txt 2>&1
+"$ctl" run read-delay --size 4M --reps 1 --min-time 0 > /tmp/busy.txt 2>&1
 rc=$?
 check "counters in use elsewhere: exit 0 and the text says so" \
 	sh -c "[ $rc = 0 ] && grep -q '^counters: unavailable: the counters are in use by another agent: .*in use' /tmp/busy.txt"
 poke "msr 1 0x186 0x0"
 
 check "rmmod memdiag" rmmod memdiag
-"$ctl" -j run read-delay --size 4M --reps 1 > /tmp/nomod.json 2> /tmp/nomod.err
+"$ctl" -j run read-delay --size 4M --reps 1 --min-time 0 > /tmp/nomod.json 2> /tmp/nomod.err
 check "run without the module: counters null, the reason says it is not loaded" jqt \
 	'.results[0].counters == null and (.results[0].counters_reason | test("the memdiag module is not loaded"))' /tmp/nomod.json
 check "rmmod memdiag_sim" rmmod memdiag_sim

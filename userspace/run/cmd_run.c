@@ -27,6 +27,7 @@
 
 #define RUN_DEFAULT_REPS 5
 #define RUN_MAX_REPS 1000
+#define RUN_MAX_MIN_TIME 3600.0	/* seconds: an hour per measurement */
 
 volatile sig_atomic_t run_interrupted;
 
@@ -78,8 +79,9 @@ void cmd_run_kernel_names(char *buf, size_t size)
 
 /* getopt_long()'s value for run_kopts[i] without a short option */
 #define OPT_KERNEL 256
-/* --csv's: above every char, below OPT_KERNEL */
+/* --csv's and --min-time's: above every char, below OPT_KERNEL */
 #define OPT_CSV 200
+#define OPT_MIN_TIME 201
 
 /* Everything parse_args() collects before the kernel is known. */
 struct run_parse {
@@ -105,6 +107,7 @@ static int build_options(struct cli_opts *t)
 		{ "reps", required_argument, NULL, 'r' },
 		{ "hugepages", no_argument, NULL, 'H' },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	};
 	size_t i, n = sizeof(common) / sizeof(common[0]);
 	struct option opt[CLI_OPTS_OWN_MAX + 1];
@@ -179,6 +182,11 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 		if (parse_uint(arg, 1, RUN_MAX_REPS, &a->reps, err,
 			       sizeof(err)) < 0)
 			return cli_usage(cmd, "option '--reps': %s", err);
+		return MDC_EXIT_OK;
+	case OPT_MIN_TIME:
+		if (parse_seconds(arg, RUN_MAX_MIN_TIME, &a->min_time, err,
+				  sizeof(err)) < 0)
+			return cli_usage(cmd, "option '--min-time': %s", err);
 		return MDC_EXIT_OK;
 	case 'H':
 		a->hugepages = true;
@@ -315,6 +323,7 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 		       "run_parse.given is shorter than run_kopts");
 	memset(a, 0, sizeof(*a));
 	a->reps = RUN_DEFAULT_REPS;
+	a->min_time = RUN_DEFAULT_MIN_TIME;
 	if (sched_getaffinity(0, sizeof(st.allowed), &st.allowed) < 0) {
 		cli_err(cmd, "cannot read the CPUs this process may use", "%s",
 			strerror(errno));
@@ -357,10 +366,51 @@ static void mark(void *arg, enum kern_mark m, unsigned int rep,
 	run_counters_mark(arg, m == KERN_MARK_BEGIN, phase);
 }
 
-static void progress(void *arg, unsigned int rep, unsigned int reps)
+/* What the progress callback does: a line on a terminal, the test hook. */
+struct run_progress {
+	const char *name;	/* the kernel's */
+	bool tty;
+	unsigned int sigint_after;	/* 0: no hook */
+	unsigned int done;	/* measurements complete so far */
+};
+
+/*
+ * "stream: phase 2/4, repetition 3 of ~12" while it runs. The test hook
+ * MEMDIAG_TEST_SIGINT_AFTER=N raises SIGINT once N measurements (a
+ * phase measured by itself, or all of a run's) are complete, as a
+ * Ctrl-C at that moment would: the tests of the rows printed after
+ * Ctrl-C need no race with the clock.
+ */
+static void progress(void *arg, const struct kern_progress *pr)
 {
-	fprintf(stderr, "\r%s: repetition %u/%u%s", (const char *)arg, rep,
-		reps, rep == reps ? "\r\033[K" : "");
+	struct run_progress *rp = arg;
+
+	if (rp->tty) {
+		fprintf(stderr, "\r\033[K%s: ", rp->name);
+		if (pr->by_phase && pr->nphases > 1)
+			fprintf(stderr, "phase %u/%u, ", pr->phase + 1,
+				pr->nphases);
+		fprintf(stderr, "repetition %u of ~%u", pr->rep, pr->reps);
+		if (pr->done && (!pr->by_phase ||
+				 pr->phase + 1 == pr->nphases))
+			fprintf(stderr, "\r\033[K");
+	}
+	if (pr->done && ++rp->done == rp->sigint_after)
+		raise(SIGINT);
+}
+
+/* The progress callback's state from the terminal and the environment. */
+static void progress_init(struct run_progress *rp, const char *name)
+{
+	const char *s = getenv("MEMDIAG_TEST_SIGINT_AFTER");
+	uint64_t n;
+	char err[64];
+
+	memset(rp, 0, sizeof(*rp));
+	rp->name = name;
+	rp->tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+	if (s && !parse_uint(s, 1, UINT32_MAX, &n, err, sizeof(err)))
+		rp->sigint_after = (unsigned int)n;
 }
 
 static void args_free(struct run_args *a)
@@ -417,6 +467,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	const char *cmd = "run";
 	struct opts o = *gopts;
 	struct run_counters counters;
+	struct run_progress prog;
 	struct kern_cfg cfg;
 	struct run_args a;
 	struct csv_out co = { 0 };
@@ -447,10 +498,12 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	cfg.mem_node = a.mem_node;
 	cfg.cpu = a.cpu;
 	cfg.reps = (unsigned int)a.reps;
+	cfg.min_time = a.min_time;
 	cfg.hugepages = a.hugepages;
-	if (isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
+	progress_init(&prog, a.kernel->name);
+	if (prog.tty || prog.sigint_after) {
 		cfg.progress = progress;
-		cfg.progress_arg = (void *)(uintptr_t)a.kernel->name;
+		cfg.progress_arg = &prog;
 	}
 	/* before the kernel allocates: the session is not timed */
 	run_counters_open(&counters);

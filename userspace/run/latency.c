@@ -81,12 +81,13 @@ static int latency_main(const char *cmd, struct printer *p,
 	n = i;
 	run_print_head(p, a);
 	*printed = true;
-	print_textf(p, "%-8s %10s %10s %10s %8s %12s %8s\n", "size", "ns/load",
-		    "min", "max", "cov", "cycles/load", "pages");
+	print_textf(p, "%-8s %10s %10s %10s %8s %12s %8s %6s\n", "size",
+		    "ns/load", "min", "max", "cov", "cycles/load", "pages",
+		    "reps");
 	print_open_array(p, "results");
 	for (i = 0; i < n; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
-		run_result_open(p, a, a->size[i]);
+		run_result_open(p, a, a->size[i], &r[i].timed);
 		print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
 		/* a chase moves one line per load, but that is no bandwidth */
 		print_string(p, PRINT_JSON, "gbps", "%s", NULL);
@@ -100,7 +101,7 @@ static int latency_main(const char *cmd, struct printer *p,
 		print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f",
 			     ghz > 0 ? r[i].ns.median * ghz : NAN);
 		print_pages(p, &r[i].pages);
-		print_textf(p, "\n");
+		print_uint(p, PRINT_TEXT, NULL, " %6u\n", r[i].timed.reps);
 		print_string(p, PRINT_JSON, "verified", "%s", NULL);
 		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r[i].loads);
 		run_result_close(p, a, slot[i]);

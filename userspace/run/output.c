@@ -113,8 +113,11 @@ void run_print_head(struct printer *p, const struct run_args *a)
 		print_uint(p, PRINT_JSON, NULL, "%u", cpu[i]);
 	print_close_array(p);
 	print_nodes(p, a);
-	print_u64(p, PRINT_ANY, "reps", ", %" PRIu64 " rep", a->reps);
+	/* each result repeats until both are reached (--reps, --min-time) */
+	print_u64(p, PRINT_ANY, "reps", ", at least %" PRIu64 " rep", a->reps);
 	print_textf(p, "%s", a->reps == 1 ? "" : "s");
+	print_double(p, PRINT_ANY, "min_time_s", " and %g s timed per result",
+		     a->min_time);
 	/* each row's value is this statistic of its reps, min and max beside */
 	print_string(p, PRINT_ANY, "statistic", " (%s shown)", "median");
 	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
@@ -126,13 +129,14 @@ void run_print_head(struct printer *p, const struct run_args *a)
 
 /* The keys every result has, in the same order. */
 void run_result_open(struct printer *p, const struct run_args *a,
-		     uint64_t size)
+		     uint64_t size, const struct kern_timed *t)
 {
 	print_open_object(p, NULL);
 	print_string(p, PRINT_JSON, "kernel", "%s", a->kernel->name);
 	print_u64(p, PRINT_JSON, "threads", "%" PRIu64, a->threads);
 	print_u64(p, PRINT_JSON, "size_bytes", "%" PRIu64, size);
-	print_u64(p, PRINT_JSON, "reps", "%" PRIu64, a->reps);
+	print_uint(p, PRINT_JSON, "reps", "%u", t->reps);
+	print_double(p, PRINT_JSON, "timed_s", "%f", t->sec);
 }
 
 void run_result_close(struct printer *p, const struct run_args *a,

@@ -24,7 +24,9 @@
 
 struct run_kernel;
 
-/* The options every kernel takes. */
+/* --min-time's default: seconds each measurement is timed at least */
+#define RUN_DEFAULT_MIN_TIME 0.2
+
 /*
  * Set by Ctrl-C (SIGINT) during a run: no further phase starts; a kernel
  * with one result per size prints those finished, "run" exits 130.
@@ -32,6 +34,7 @@ struct run_kernel;
 extern volatile sig_atomic_t run_interrupted;
 #define RUN_EXIT_INTERRUPTED 130
 
+/* The options every kernel takes. */
 struct run_args {
 	const struct run_kernel *kernel;
 	const void *opts;	/* the kernel's own, as its table filled them */
@@ -40,7 +43,8 @@ struct run_args {
 	size_t nr_cpu;
 	uint64_t size[RUN_MAX_SIZES];
 	size_t nr_size;
-	uint64_t reps;
+	uint64_t reps;		/* at least, per measurement */
+	double min_time;	/* seconds timed per measurement at least */
 	bool hugepages;
 	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
 	int *node;
@@ -215,9 +219,13 @@ int run_parse_list(const char *s, const char *what, size_t max,
 void run_fmt_size(char *buf, size_t size, uint64_t v);
 /* Open the document and print what was run, on which CPUs, how often. */
 void run_print_head(struct printer *p, const struct run_args *a);
-/* Open a result: kernel, threads, size_bytes, reps, as every result has. */
+/*
+ * Open a result: kernel, threads, size_bytes, reps and timed_s (the
+ * repetitions its measurement took and their seconds timed in all), as
+ * every result has.
+ */
 void run_result_open(struct printer *p, const struct run_args *a,
-		     uint64_t size);
+		     uint64_t size, const struct kern_timed *t);
 /* Its counters (those of @slot) and the end of the result. */
 void run_result_close(struct printer *p, const struct run_args *a,
 		      size_t slot);

@@ -132,6 +132,7 @@ static int model_triad(const struct kern_cfg *cfg, size_t bytes, double *gbps,
 	struct stream_result sr;
 
 	c.reps = MODEL_REPS;
+	c.min_time = 0;		/* exactly MODEL_REPS: a calibration, not a result */
 	c.progress = NULL;
 	c.node = c.mem_node = NULL;
 	if (stream_run(&c, bytes, &o, &sr, err, errsz))
@@ -186,7 +187,7 @@ struct stencil_run {
 	struct kern_cfg c;	/* the threads in cache-group order */
 	int *cpu, *node, *mem_node;
 	unsigned int *perm;	/* perm[i]: the thread now at i */
-	double *ref[STENCIL_NR_METHODS];
+	unsigned int done;	/* variants measured (before Ctrl-C) */
 	struct stencil_result r[NR_VARIANTS];
 	size_t slot[NR_VARIANTS];
 	char label[NR_VARIANTS][32];
@@ -194,8 +195,6 @@ struct stencil_run {
 
 static void stencil_free(struct stencil_run *st)
 {
-	free(st->ref[0]);
-	free(st->ref[1]);
 	free(st->cpu);
 	free(st->perm);
 	free(st->node);
@@ -266,32 +265,26 @@ static int stencil_setup(const char *cmd, const struct run_args *a,
 	st->model = o->model_gbps;
 	if (!o->model_gbps && model_triad(&st->c, (size_t)st->mbytes,
 					  &st->model, err, sizeof(err))) {
+		if (run_interrupted)	/* no variant measured: nothing printed */
+			return MDC_EXIT_OK;
 		cli_err(cmd, "stencil failed", "%s", err);
 		return MDC_EXIT_LOCAL;
 	}
 	return MDC_EXIT_OK;
 }
 
-/* The serial references, then each variant asked for; an exit code. */
+/*
+ * Each variant asked for, each verified against serial sweeps; after
+ * Ctrl-C those done (st->done) stay. An exit code.
+ */
 static int stencil_measure(const char *cmd, const struct run_args *a,
 			   struct stencil_run *st)
 {
 	const char *lp;
 	char err[256];
-	unsigned int m, v;
+	unsigned int v;
 
-	for (m = 0; m < STENCIL_NR_METHODS; m++) {
-		if (!(st->variants & (3u << (2 * m))))
-			continue;
-		st->ref[m] = stencil_reference(st->n, (enum stencil_method)m,
-					       (uint64_t)st->prm.sweeps *
-					       st->c.reps);
-		if (!st->ref[m]) {
-			cli_err(cmd, "stencil failed", "out of memory");
-			return MDC_EXIT_LOCAL;
-		}
-	}
-	for (v = 0; v < NR_VARIANTS; v++) {
+	for (v = 0; v < NR_VARIANTS && !run_interrupted; v++) {
 		if (!(st->variants & (1u << v)))
 			continue;
 		st->prm.method = (enum stencil_method)(v / 2);
@@ -301,11 +294,14 @@ static int stencil_measure(const char *cmd, const struct run_args *a,
 			 stencil_schedule_name[v % 2]);
 		lp = st->label[v];
 		st->slot[v] = run_counters_next(a->counters, 1, &lp);
-		if (stencil_run(&st->c, &st->prm, st->ref[v / 2], &st->r[v],
-				err, sizeof(err))) {
+		if (stencil_run(&st->c, &st->prm, &st->r[v], err,
+				sizeof(err))) {
+			if (run_interrupted)
+				break;
 			cli_err(cmd, "stencil failed", "%s", err);
 			return MDC_EXIT_LOCAL;
 		}
+		st->done |= 1u << v;
 	}
 	return MDC_EXIT_OK;
 }
@@ -337,9 +333,9 @@ static void stencil_head(struct printer *p, const struct run_args *a,
 	print_string(p, PRINT_ANY, "model_source", " (%s)\n",
 		     o->model_gbps ? "--model-gbps" :
 		     "STREAM triad with write-allocate, best of 3, same threads and size");
-	print_textf(p, "%-17s %9s %9s %9s %7s %6s %8s %9s %8s\n", "variant",
-		    "MLUP/s", "min", "max", "cov", "B/LUP", "GB/s",
-		    "model", "verified");
+	print_textf(p, "%-17s %9s %9s %9s %7s %6s %8s %9s %8s %6s\n",
+		    "variant", "MLUP/s", "min", "max", "cov", "B/LUP", "GB/s",
+		    "model", "verified", "reps");
 }
 
 static void stencil_row(struct printer *p, const struct run_args *a,
@@ -347,7 +343,7 @@ static void stencil_row(struct printer *p, const struct run_args *a,
 {
 	const struct stencil_result *r = &st->r[v];
 
-	run_result_open(p, a, (uint64_t)st->mbytes);
+	run_result_open(p, a, (uint64_t)st->mbytes, &r->timed);
 	print_string(p, PRINT_ANY, "variant", "%-17s", st->label[v]);
 	print_string(p, PRINT_JSON, "method", "%s", stencil_method_name[v / 2]);
 	print_string(p, PRINT_JSON, "schedule", "%s",
@@ -367,7 +363,8 @@ static void stencil_row(struct printer *p, const struct run_args *a,
 		     r->mlups.median * r->traffic_bytes_per_lup / 1e3);
 	print_double(p, PRINT_ANY, "model_mlups", " %9.1f",
 		     st->model * 1e3 / r->traffic_bytes_per_lup);
-	print_bool(p, PRINT_ANY, "verified", " %8s\n", r->verified);
+	print_bool(p, PRINT_ANY, "verified", " %8s", r->verified);
+	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r->timed.reps);
 	print_u64(p, PRINT_JSON, "mismatches", "%" PRIu64, r->mismatches);
 	print_double(p, PRINT_JSON, "max_abs_diff", "%g", r->max_abs_diff);
 	run_result_close(p, a, st->slot[v]);
@@ -392,8 +389,8 @@ static int stencil_main(const char *cmd, struct printer *p,
 		rc = stencil_setup(cmd, a, cfg, st);
 	if (rc == MDC_EXIT_OK)
 		rc = stencil_measure(cmd, a, st);
-	if (rc != MDC_EXIT_OK)
-		goto out;
+	if (rc != MDC_EXIT_OK || !st->done)
+		goto out;	/* failed, or Ctrl-C before a variant was done */
 	/* the head shows the threads in the order the user gave them */
 	for (i = 0; i < st->nt; i++) {
 		cfg->node[st->perm[i]] = st->node[i];
@@ -403,7 +400,7 @@ static int stencil_main(const char *cmd, struct printer *p,
 	*printed = true;
 	print_open_array(p, "results");
 	for (v = 0; v < NR_VARIANTS; v++) {
-		if (!(st->variants & (1u << v)))
+		if (!(st->done & (1u << v)))
 			continue;
 		stencil_row(p, a, st, v);
 		all_ok = all_ok && st->r[v].verified;

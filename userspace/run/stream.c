@@ -81,6 +81,45 @@ static int stream_isa(const char *cmd, enum stream_isa *isa)
 	return 0;
 }
 
+/* The head and one row per op measured (all, or those before Ctrl-C). */
+static void stream_print(struct printer *p, const struct run_args *a,
+			 const struct stream_opts *o,
+			 const struct stream_result *r, size_t slot)
+{
+	char sz[32], row[64];
+	unsigned int op;
+
+	run_fmt_size(sz, sizeof(sz), a->size[0]);
+	run_print_head(p, a);
+	print_string(p, PRINT_TEXT, NULL, "%s per array", sz);
+	print_string(p, PRINT_ANY, "isa", ", %s code", stream_isa_name[o->isa]);
+	print_bool(p, PRINT_JSON, "nt", "%s", o->nt);
+	print_textf(p, ", %s stores", o->nt ? "non-temporal" : "normal");
+	print_u64(p, PRINT_ANY, "sweeps", ", %" PRIu64, r->sweeps);
+	print_textf(p, " sweep%s per op\n", r->sweeps == 1 ? "" : "s");
+	print_textf(p, "%-6s %10s %10s %10s %13s %8s %6s\n", "op", "GB/s",
+		    "min", "max", "traffic_GB/s", "cov", "reps");
+	print_open_array(p, "results");
+	for (op = 0; op < r->done; op++) {
+		run_result_open(p, a, a->size[0], &r->timed[op]);
+		print_string(p, PRINT_ANY, "op", "%-6s", stream_op_name[op]);
+		run_print_gbps(p, &r->gbps[op]);
+		print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
+			     r->traffic_gbps[op].median);
+		snprintf(row, sizeof(row), "stream %s %s", sz, stream_op_name[op]);
+		run_print_cov(p, " %8.4f", r->gbps[op].cov, row);
+		print_uint(p, PRINT_TEXT, NULL, " %6u\n", r->timed[op].reps);
+		print_bool(p, PRINT_JSON, "verified", "%s", r->verified);
+		print_bool(p, PRINT_JSON, "nt", "%s", o->nt);
+		run_result_close(p, a, slot + op);
+	}
+	print_close_array(p);
+	print_bool(p, PRINT_TEXT, NULL, "verified: %s", r->verified);
+	print_textf(p, " (average relative error a %.3g, b %.3g, c %.3g; limit 1e-13)\n",
+		    r->avg_rel_err[0], r->avg_rel_err[1], r->avg_rel_err[2]);
+	run_counters_text(p, a->counters, "op");
+}
+
 static int stream_main(const char *cmd, struct printer *p,
 		       const struct run_args *a, const struct kern_cfg *cfg,
 		       bool *printed)
@@ -88,52 +127,28 @@ static int stream_main(const char *cmd, struct printer *p,
 	const struct stream_args *args = a->opts;
 	struct stream_opts o = { .nt = args->nt };
 	struct stream_result r;
-	char err[200], sz[32], row[64];
+	char err[200];
 	size_t slot;
-	int op;
+	unsigned int op;
 
 	if (stream_isa(cmd, &o.isa))
 		return MDC_EXIT_USAGE;
 	/* phase op of the harness is op: its counters are slot + op */
 	slot = run_counters_next(a->counters, STREAM_NR_OPS, stream_op_name);
 	run_check_llc(3 * a->size[0], "stream's three arrays");
-	if (stream_run(cfg, a->size[0], &o, &r, err, sizeof(err))) {
+	if (stream_run(cfg, a->size[0], &o, &r, err, sizeof(err)) &&
+	    !run_interrupted) {
 		cli_err(cmd, "stream failed", "%s", err);
 		return MDC_EXIT_LOCAL;
 	}
-	for (op = 0; op < STREAM_NR_OPS; op++)
-		run_counters_traffic(a->counters, slot + (size_t)op,
-				     r.traffic_bytes[op] * a->reps,
-				     r.traffic_read_bytes[op] * a->reps);
-	run_fmt_size(sz, sizeof(sz), a->size[0]);
-	run_print_head(p, a);
+	if (!r.done)	/* Ctrl-C before the first op was measured */
+		return MDC_EXIT_OK;
+	for (op = 0; op < r.done; op++)
+		run_counters_traffic(a->counters, slot + op,
+				     r.traffic_bytes[op] * r.timed[op].reps,
+				     r.traffic_read_bytes[op] * r.timed[op].reps);
+	stream_print(p, a, &o, &r, slot);
 	*printed = true;
-	print_string(p, PRINT_TEXT, NULL, "%s per array", sz);
-	print_string(p, PRINT_ANY, "isa", ", %s code", stream_isa_name[o.isa]);
-	print_bool(p, PRINT_JSON, "nt", "%s", o.nt);
-	print_textf(p, ", %s stores", o.nt ? "non-temporal" : "normal");
-	print_u64(p, PRINT_ANY, "sweeps", ", %" PRIu64, r.sweeps);
-	print_textf(p, " sweep%s per op\n", r.sweeps == 1 ? "" : "s");
-	print_textf(p, "%-6s %10s %10s %10s %13s %8s\n", "op", "GB/s", "min",
-		    "max", "traffic_GB/s", "cov");
-	print_open_array(p, "results");
-	for (op = 0; op < STREAM_NR_OPS; op++) {
-		run_result_open(p, a, a->size[0]);
-		print_string(p, PRINT_ANY, "op", "%-6s", stream_op_name[op]);
-		run_print_gbps(p, &r.gbps[op]);
-		print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
-			     r.traffic_gbps[op].median);
-		snprintf(row, sizeof(row), "stream %s %s", sz, stream_op_name[op]);
-		run_print_cov(p, " %8.4f\n", r.gbps[op].cov, row);
-		print_bool(p, PRINT_JSON, "verified", "%s", r.verified);
-		print_bool(p, PRINT_JSON, "nt", "%s", o.nt);
-		run_result_close(p, a, slot + (size_t)op);
-	}
-	print_close_array(p);
-	print_bool(p, PRINT_TEXT, NULL, "verified: %s", r.verified);
-	print_textf(p, " (average relative error a %.3g, b %.3g, c %.3g; limit 1e-13)\n",
-		    r.avg_rel_err[0], r.avg_rel_err[1], r.avg_rel_err[2]);
-	run_counters_text(p, a->counters, "op");
 	if (r.verified)
 		return MDC_EXIT_OK;
 	cli_err(cmd, "stream results failed validation",

@@ -157,7 +157,7 @@ static void tp_row(struct printer *p, const struct run_args *a,
 	char sz[32], row[80];
 
 	run_fmt_size(sz, sizeof(sz), a->size[i]);
-	run_result_open(p, a, a->size[i]);
+	run_result_open(p, a, a->size[i], &t->r[i].timed[m]);
 	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
 	print_string(p, PRINT_JSON, "width", "%s", tp_width_name[t->w]);
 	print_string(p, PRINT_ANY, "mix", " %-10s", tp_mix_name[m]);
@@ -168,7 +168,8 @@ static void tp_row(struct printer *p, const struct run_args *a,
 	run_print_cov(p, " %8.4f", s->cov, row);
 	print_double(p, PRINT_ANY, "bytes_per_cycle", " %8.2f",
 		     t->r[i].bytes_per_cycle[m]);
-	print_u64(p, PRINT_ANY, "passes", " %7" PRIu64 "\n", t->r[i].passes);
+	print_u64(p, PRINT_ANY, "passes", " %7" PRIu64, t->r[i].passes);
+	print_uint(p, PRINT_TEXT, NULL, " %6u\n", t->r[i].timed[m].reps);
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);
 	run_result_close(p, a, slot);
 }
@@ -207,8 +208,9 @@ static int throughput_main(const char *cmd, struct printer *p,
 		   tp_width_bits[t.w]);
 	print_double(p, PRINT_ANY, "tsc_ghz", " TSC %.3f GHz\n", t.ghz);
 	print_textf(p, "GB/s: bytes loaded (nothing is written: traffic = GB/s); B/cycle: per thread per TSC cycle\n");
-	print_textf(p, "%-8s %-10s %10s %10s %10s %8s %8s %7s\n", "size", "mix",
-		    "GB/s", "min", "max", "cov", "B/cycle", "passes");
+	print_textf(p, "%-8s %-10s %10s %10s %10s %8s %8s %7s %6s\n", "size",
+		    "mix", "GB/s", "min", "max", "cov", "B/cycle", "passes",
+		    "reps");
 	print_open_array(p, "results");
 	for (i = 0; i < t.n; i++)
 		for (m = 0, nm = 0; m < TP_NR_MIXES; m++)

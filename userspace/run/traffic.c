@@ -65,18 +65,19 @@ static int traffic_main(const char *cmd, struct printer *p,
 	}
 	run_print_head(p, a);
 	*printed = true;
-	print_textf(p, "%-8s %10s %10s %10s %8s %10s\n", "size", "GB/s", "min",
-		    "max", "cov", "read_share");
+	print_textf(p, "%-8s %10s %10s %10s %8s %10s %6s\n", "size", "GB/s",
+		    "min", "max", "cov", "read_share", "reps");
 	print_open_array(p, "results");
-	run_result_open(p, a, a->size[0]);
+	run_result_open(p, a, a->size[0], &r.timed);
 	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
 	run_print_gbps(p, &r.gbps);
 	/* read-modify-write: each written line was read by the kernel itself */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
 	snprintf(row, sizeof(row), "traffic %s", sz);
 	run_print_cov(p, " %8.4f", r.gbps.cov, row);
-	print_double(p, PRINT_ANY, "read_share", " %10.3f\n",
+	print_double(p, PRINT_ANY, "read_share", " %10.3f",
 		     kern_mix_read_share((enum kern_mix)m));
+	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r.timed.reps);
 	print_u64(p, PRINT_JSON, "traffic_read_bytes", "%" PRIu64, r.bytes.read);
 	print_u64(p, PRINT_JSON, "traffic_write_bytes", "%" PRIu64, r.bytes.write);
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);

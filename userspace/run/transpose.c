@@ -110,15 +110,16 @@ static void transpose_head(struct printer *p, const struct run_args *a,
 	print_uint(p, PRINT_ANY, "distance", " prefetch distance %u rows\n",
 		   distance);
 	print_textf(p, "GB/s: read + write, 2*N*N*8 bytes; traffic adds the write-allocate (3*N*N*8)\n");
-	print_textf(p, "%-13s %10s %10s %10s %13s %8s %9s\n", "variant", "GB/s",
-		    "min", "max", "traffic_GB/s", "cov", "verified");
+	print_textf(p, "%-13s %10s %10s %10s %13s %8s %9s %6s\n", "variant",
+		    "GB/s", "min", "max", "traffic_GB/s", "cov", "verified",
+		    "reps");
 }
 
 static void transpose_row(struct printer *p, const struct run_args *a,
 			  const struct transpose_result *r, int v, size_t n,
 			  unsigned int distance, size_t slot)
 {
-	run_result_open(p, a, n * n * sizeof(double));
+	run_result_open(p, a, n * n * sizeof(double), &r->timed[v]);
 	print_string(p, PRINT_ANY, "variant", "%-13s", tr_variant_name[v]);
 	print_u64(p, PRINT_JSON, "n", "%" PRIu64, n);
 	if (v == TR_SSE_PREFETCH || v == TR_AVX_PREFETCH)
@@ -129,7 +130,8 @@ static void transpose_row(struct printer *p, const struct run_args *a,
 	print_double(p, PRINT_ANY, "traffic_gbps", " %13.2f",
 		     r->traffic_gbps[v].median);
 	run_print_cov(p, " %8.4f", r->gbps[v].cov, tr_variant_name[v]);
-	print_bool(p, PRINT_ANY, "verified", " %9s\n", r->verified[v]);
+	print_bool(p, PRINT_ANY, "verified", " %9s", r->verified[v]);
+	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r->timed[v].reps);
 	print_u64(p, PRINT_JSON, "mismatches", "%" PRIu64, r->mismatches[v]);
 	run_result_close(p, a, slot);
 }
@@ -161,15 +163,18 @@ static int transpose_main(const char *cmd, struct printer *p,
 		if (variants & (1u << v))
 			slot[v] = first + nv++;
 	if (transpose_run(cfg, n, variants, distance, corrupt_variant(), &r,
-			  err, sizeof(err))) {
+			  err, sizeof(err)) && !run_interrupted) {
 		cli_err(cmd, "transpose failed", "%s", err);
 		return MDC_EXIT_LOCAL;
 	}
+	if (!r.done)	/* Ctrl-C before the first variant was measured */
+		return MDC_EXIT_OK;
 	transpose_head(p, a, n, distance);
 	*printed = true;
 	print_open_array(p, "results");
+	/* all asked for, or those finished before Ctrl-C */
 	for (v = 0; v < TR_NR_VARIANTS; v++) {
-		if (!(variants & (1u << v)))
+		if (!(r.done & (1u << v)))
 			continue;
 		if (!r.verified[v])
 			snprintf(failed + strlen(failed),

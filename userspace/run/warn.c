@@ -75,7 +75,7 @@ void run_print_cov(struct printer *p, const char *fmt, double cov,
 	print_double(p, PRINT_ANY, "cov", fmt, cov);
 	print_bool(p, PRINT_JSON, "noisy", "%s", noisy);
 	if (noisy)
-		run_warn("noisy: %s: CoV %.2f above %.2f - rerun on a quiet machine or raise --reps",
+		run_warn("noisy: %s: CoV %.2f above %.2f - rerun on a quiet machine or raise --min-time",
 			 row, cov, RUN_NOISY_COV);
 }
 

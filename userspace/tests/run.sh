@@ -171,12 +171,12 @@ t 1 err "memdiagctl: run: option '--size': '1.5K' is out of range" run latency -
 for k in latency stream read-delay loaded-latency stencil traffic; do
 	n=1
 	[ $k = loaded-latency ] && n=2
-	t 6 err "memdiagctl: run: $k failed: thread " run $k --size 1024G --threads $n --reps 1
-	t 6 err "MiB but MemAvailable is" run $k --size 1024G --threads $n --reps 1
+	t 6 err "memdiagctl: run: $k failed: thread " run $k --size 1024G --threads $n --reps 1 --min-time 0
+	t 6 err "MiB but MemAvailable is" run $k --size 1024G --threads $n --reps 1 --min-time 0
 done
 # the suffixes people type, all binary (likwid-bench's and MLC's MB)
 for sz in 65536:64K 65536:64kB 65536:64KiB 65536:64KB 1572864:1.5M 1572864:1.5MiB 1572864:1.5MB 4608:4.5K; do
-	"$bin" -j run latency --size "${sz#*:}" --reps 1 > "$tmp/out" 2> "$tmp/err"
+	"$bin" -j run latency --size "${sz#*:}" --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
 	name="run latency --size ${sz#*:} -> size_bytes ${sz%%:*}"
 	if grep -q "\"size_bytes\":${sz%%:*}," "$tmp/out"; then
 		echo "ok - $name" >> "$results"
@@ -245,14 +245,14 @@ t 1 err "memdiagctl: run: unexpected argument 'extra'" run stream extra
 t 0 out "  throughput  x86-membench-style load loops in assembly" run --help
 t 0 out "  transpose   N x N double matrix transpose" run --help
 t 1 err "memdiagctl: run: option '--width': 'avx3' is not a width: use sse, avx or avx512: $rh" run throughput --width avx3
-t 0 out '"width":"avx"' run throughput --width avx2 --size 16K --mix load --reps 1 -j
+t 0 out '"width":"avx"' run throughput --width avx2 --size 16K --mix load --reps 1 --min-time 0 -j
 # run latency reports the pages the kernel gave, not the ones asked for:
 # a 16K working set cannot hold a 2M page; a 4M one, aligned, holds two
-t 0 out '"page_size_bytes":4096,"hugepage_bytes":0,"pages_from":' run latency --hugepages --size 16K --reps 1 -j
+t 0 out '"page_size_bytes":4096,"hugepage_bytes":0,"pages_from":' run latency --hugepages --size 16K --reps 1 --min-time 0 -j
 if grep -qv '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
    [ "$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null)" = 2097152 ]; then
-	t 0 out '"page_size_bytes":2097152,"hugepage_bytes":4194304,' run latency --hugepages --size 4M --reps 1 -j
-	t 0 out 'cycles/load    pages' run latency --hugepages --size 4M --reps 1
+	t 0 out '"page_size_bytes":2097152,"hugepage_bytes":4194304,' run latency --hugepages --size 4M --reps 1 --min-time 0 -j
+	t 0 out 'cycles/load    pages' run latency --hugepages --size 4M --reps 1 --min-time 0
 else
 	skip "run latency: 4M with --hugepages gets 2M pages" "no 2M transparent hugepages here"
 fi
@@ -330,28 +330,28 @@ fake_llc() { # size: a cpu0 whose only cache is an L3 of that size
 	echo "$1" > "$tmp/sys/cpu0/cache/index0/size"
 }
 fake_llc 32768K
-MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" -j run read-delay --size 1M --reps 1 \
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" -j run read-delay --size 1M --reps 1 --min-time 0 \
 	> "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && grep -qF "memdiagctl: run: warning: in cache: the read-delay array, 1M in all, within this machine's 32M last-level cache, so this is no DRAM number - use a size well above it" "$tmp/err" &&
 	grep -qF '"warnings":["in cache: the read-delay array' "$tmp/out"
 ok "memdiagctl run read-delay --size 1M in a 32M LLC -> warned, in -j too" $?
 fake_llc 512K
-MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" -j run read-delay --size 1M --reps 1 \
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" -j run read-delay --size 1M --reps 1 --min-time 0 \
 	> "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && ! grep -q "in cache" "$tmp/err" && grep -qF '"statistic":"median"' "$tmp/out" &&
 	{ [ -d /sys/module/memdiag ] || grep -qF '"platform":null' "$tmp/out"; }
 ok "memdiagctl run read-delay --size 1M above a 512K LLC -> no in-cache warning; statistic median" $?
-MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run latency --size 16K,256K --reps 1 \
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run latency --size 16K,256K --reps 1 --min-time 0 \
 	> "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && grep -qF "in cache: the largest latency size, 256K in all" "$tmp/err" &&
 	grep -qF "(median shown)" "$tmp/out"
 ok "memdiagctl run latency --size 16K,256K in a 512K LLC -> warned about the largest size" $?
 
-"$bin" run stream --size 4M --reps 2 -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run stream --size 4M --reps 2 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
 	[ "$(jvals verified | wc -l)" -eq 4 ]
-ok "memdiagctl run stream --size 4M --reps 2 -j -> exit 0, four ops verified" $?
+ok "memdiagctl run stream --size 4M --reps 2 --min-time 0 -j -> exit 0, four ops verified" $?
 st=0
 for v in $(jvals gbps); do gt "$v" 0 || st=1; done
 [ "$(jvals gbps | wc -l)" -eq 4 ] || st=1
@@ -376,7 +376,7 @@ grep -qF '"size_bytes":4194304' "$tmp/out" && grep -qF '"reps":2' "$tmp/out" &&
 ok "memdiagctl run stream -j: kernel, threads, size_bytes, reps, cov" $?
 
 # stream --nt: the destination is not read first, so traffic is what is named
-"$bin" run stream --size 4M --reps 2 --nt -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run stream --size 4M --reps 2 --min-time 0 --nt -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
 	[ "$(jvals nt | sort -u)" = true ] &&
@@ -400,38 +400,38 @@ for isa in c sse2 avx avx512; do
 		ok "MEMDIAG_STREAM_ISA=$isa memdiagctl run stream --size 200008 --threads 2${nt:+ $nt}: $isa code, verified" $?
 	done
 done
-MEMDIAG_STREAM_ISA=c "$bin" run stream --size 64K --reps 1 --nt > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_STREAM_ISA=c "$bin" run stream --size 64K --reps 1 --min-time 0 --nt > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 6 ] && [ ! -s "$tmp/out" ] &&
 	grep -qF "stream failed: non-temporal stores need the SIMD code (x86-64)" "$tmp/err"
 ok "MEMDIAG_STREAM_ISA=c memdiagctl run stream --nt -> exit 6, no streaming stores in C" $?
 # an instance the CPU cannot run is refused, naming the feature missing
-MEMDIAG_TEST_HIDE_CPU=avx512f MEMDIAG_STREAM_ISA=avx512 "$bin" run stream --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_TEST_HIDE_CPU=avx512f MEMDIAG_STREAM_ISA=avx512 "$bin" run stream --size 64K --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -qF "bad MEMDIAG_STREAM_ISA: this CPU lacks avx512f, which the avx512 code needs: it runs c, sse2" "$tmp/err"
 ok "MEMDIAG_STREAM_ISA=avx512 without avx512f (MEMDIAG_TEST_HIDE_CPU): exit 1, names the feature" $?
-MEMDIAG_TEST_HIDE_CPU=avx512f "$bin" run stream --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_TEST_HIDE_CPU=avx512f "$bin" run stream --size 64K --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
 grep -q "^64K per array, avx code\|^64K per array, sse2 code" "$tmp/out"
 ok "memdiagctl run stream without avx512f (MEMDIAG_TEST_HIDE_CPU): picks narrower loops" $?
-MEMDIAG_STREAM_ISA=mmx "$bin" run stream --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_STREAM_ISA=mmx "$bin" run stream --size 64K --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	grep -qF "bad MEMDIAG_STREAM_ISA: 'mmx' is not c, sse2, avx or avx512" "$tmp/err"
 ok "MEMDIAG_STREAM_ISA=mmx memdiagctl run stream -> exit 1, names the choices" $?
 
-"$bin" run latency --size 16K,64M --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run latency --size 16K,64M --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 small=$(jvals ns_per_load | sed -n 1p)
 big=$(jvals ns_per_load | sed -n 2p)
 [ "$rc" -eq 0 ] && gt "$small" 0 && gt "$big" "$small"
-ok "memdiagctl run latency --size 16K,64M --reps 1 -j: ns_per_load 64M ($big) > 16K ($small)" $?
+ok "memdiagctl run latency --size 16K,64M --reps 1 --min-time 0 -j: ns_per_load 64M ($big) > 16K ($small)" $?
 [ "$(jvals cycles_per_load | wc -l)" -eq 2 ] && [ "$(jvals gbps | sort -u)" = null ]
 ok "memdiagctl run latency -j: cycles_per_load per size, gbps null" $?
 
-"$bin" run read-delay --size 64M --threads 1 --reps 1 --delay 0 -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run read-delay --size 64M --threads 1 --reps 1 --min-time 0 --delay 0 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 fast=$(jvals gbps)
 [ "$rc" -eq 0 ] && gt "$fast" 0
-ok "memdiagctl run read-delay --size 64M --threads 1 --reps 1 --delay 0: gbps $fast > 0" $?
-"$bin" run read-delay --size 64M --threads 1 --reps 1 --delay 200 -j > "$tmp/out" 2> "$tmp/err"
+ok "memdiagctl run read-delay --size 64M --threads 1 --reps 1 --min-time 0 --delay 0: gbps $fast > 0" $?
+"$bin" run read-delay --size 64M --threads 1 --reps 1 --min-time 0 --delay 200 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 slow=$(jvals gbps)
 [ "$rc" -eq 0 ] && gt "$slow" 0 && gt "$fast" "$slow"
@@ -442,7 +442,7 @@ ok "memdiagctl run read-delay --delay 200: gbps $slow < $fast (delay 0)" $?
 # beyond any noise); the latency itself is too noisy here to assert more
 # than that it was measured
 if [ "$ncpu" -ge 2 ]; then
-	"$bin" run loaded-latency --threads 2 --size 4M --reps 1 --delay 0,5000 -j > "$tmp/out" 2> "$tmp/err"
+	"$bin" run loaded-latency --threads 2 --size 4M --reps 1 --min-time 0 --delay 0,5000 -j > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	g0=$(jvals gbps | sed -n 1p)
 	g1=$(jvals gbps | sed -n 2p)
@@ -460,10 +460,10 @@ if [ "$ncpu" -ge 2 ]; then
 		grep -qF '"kernel":"loaded-latency","threads":2,"size_bytes":4194304,"reps":1' "$tmp/out" || st=1
 	ok "memdiagctl run loaded-latency -j: ns and cycles per load > 0, traffic_gbps > gbps, verified null" $st
 	# the default list, on a set that stays in L1 so it is quick
-	"$bin" run loaded-latency --threads 2 --size 4K --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	"$bin" run loaded-latency --threads 2 --size 4K --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ "$(jvals delay | tr '\n' ' ')" = "0 20 50 100 200 500 1000 2000 5000 20000 " ]
 	ok "memdiagctl run loaded-latency: default delays 0 to 20000" $?
-	"$bin" run loaded-latency --size 4K --reps 1 --delay 7 > "$tmp/out" 2> "$tmp/err"
+	"$bin" run loaded-latency --size 4K --reps 1 --min-time 0 --delay 7 > "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && grep -q '^ *7 ' "$tmp/out" &&
 		grep -qF "threads on CPU" "$tmp/out" && grep -qF "load generator" "$tmp/out"
 	ok "memdiagctl run loaded-latency (text): threads default to every CPU, a row for delay 7" $?
@@ -480,7 +480,7 @@ fi
 stencil_check() { # name expected-traffic-B/LUP-list args...
 	name=$1 want=$2
 	shift 2
-	"$bin" run stencil --size 64K --reps 2 --sweeps 5 --model-gbps 12 -j "$@" > "$tmp/out" 2> "$tmp/err"
+	"$bin" run stencil --size 64K --reps 2 --min-time 0 --sweeps 5 --model-gbps 12 -j "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] && [ "$(jvals verified | tr '\n' ' ')" = "true true true true " ] &&
 		[ "$(jvals mismatches | sort -u)" = 0 ] &&
@@ -512,8 +512,8 @@ if [ "$ncpu" -ge 2 ]; then
 else
 	skip "memdiagctl run stencil with 2 threads" "needs 2 CPUs"
 fi
-"$bin" run stencil --size 32K --reps 1 --variant gs-wavefront,jacobi-threaded > "$tmp/out" 2> "$tmp/err"
-[ $? -eq 0 ] && grep -q '^jacobi-threaded .* yes$' "$tmp/out" && grep -q '^gs-wavefront .* yes$' "$tmp/out" &&
+"$bin" run stencil --size 32K --reps 1 --min-time 0 --variant gs-wavefront,jacobi-threaded > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && grep -Eq '^jacobi-threaded .* yes +1$' "$tmp/out" && grep -Eq '^gs-wavefront .* yes +1$' "$tmp/out" &&
 	[ "$(grep -c -- '-threaded \|-wavefront ' "$tmp/out")" -eq 2 ] &&
 	grep -qF 'grid 16^3 doubles' "$tmp/out" && grep -qF 'model: ' "$tmp/out" &&
 	grep -qF '(STREAM triad' "$tmp/out"
@@ -527,7 +527,7 @@ jarr() { # KEY: the members of the array "KEY":[...] in $tmp/out, one a line
 }
 nt=2
 [ "$ncpu" -ge 2 ] || nt=1
-"$bin" run stream --size 1M --reps 1 --threads $nt -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run stream --size 1M --reps 1 --min-time 0 --threads $nt -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 want=
 for c in $(jarr cpus); do
@@ -551,7 +551,7 @@ if grep -qw avx512f /proc/cpuinfo; then widest=avx512
 elif grep -qw avx /proc/cpuinfo; then widest=avx
 else widest=sse
 fi
-"$bin" run throughput --size 16K,64M --mix load --reps 3 -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run throughput --size 16K,64M --mix load --reps 3 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 l1=$(jvals gbps | sed -n 1p)
 mem=$(jvals gbps | sed -n 2p)
@@ -581,7 +581,7 @@ for w in sse avx avx512; do
 		skip "memdiagctl run throughput --width $w --threads $thr" "no $feature"
 		continue
 	fi
-	"$bin" run throughput --width $w --size 16K,256K --threads $thr --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	"$bin" run throughput --width $w --size 16K,256K --threads $thr --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	st=0
 	for v in $(jvals gbps); do gt "$v" 0 || st=1; done
@@ -591,11 +591,11 @@ for w in sse avx avx512; do
 		[ "$(jvals threads | sort -u)" = $thr ]
 	ok "memdiagctl run throughput --width $w --size 16K,256K --threads $thr: three mixes, each gbps > 0" $?
 done
-MEMDIAG_TEST_HIDE_CPU=avx,avx512f "$bin" run throughput --size 16K --mix load-nop,load-fadd --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_TEST_HIDE_CPU=avx,avx512f "$bin" run throughput --size 16K --mix load-nop,load-fadd --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ "$(jvals width | sort -u)" = '"sse"' ] && [ "$(jvals width_bits)" = 128 ] &&
 	[ "$(jvals mix | paste -sd,)" = '"load-fadd","load-nop"' ]
 ok "memdiagctl run throughput with avx and avx512f hidden (MEMDIAG_TEST_HIDE_CPU): width sse" $?
-"$bin" run throughput --size 16K --mix load --reps 1 > "$tmp/out" 2> "$tmp/err"
+"$bin" run throughput --size 16K --mix load --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^16K  *load  ' "$tmp/out" &&
 	grep -qF "traffic = GB/s" "$tmp/out"
 ok "memdiagctl run throughput (text): a 16K load row, nothing on stderr" $?
@@ -603,7 +603,7 @@ ok "memdiagctl run throughput (text): a 16K load row, nothing on stderr" $?
 # transpose: every variant equals naive, naive equals the definition
 all_variants='"naive","sse","sse-prefetch","avx","avx-prefetch"'
 grep -qw avx /proc/cpuinfo || all_variants='"naive","sse","sse-prefetch"'
-"$bin" run transpose --size 1M --threads $thr --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+"$bin" run transpose --size 1M --threads $thr --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(jvals variant | paste -sd,)" = "$all_variants" ] &&
 	[ "$(jvals verified | sort -u)" = true ] && [ "$(jvals mismatches | sort -u)" = 0 ]
@@ -626,25 +626,25 @@ done
 ok "memdiagctl run transpose -j: gbps > 0, traffic_gbps = 1.5 gbps (write-allocate)" $st
 for args in "--size 4K --distance 0" "--size 100K --distance 3 --threads $thr" "--size 64K --distance 1024"; do
 	# shellcheck disable=SC2086 # $args is several arguments
-	"$bin" run transpose $args --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	"$bin" run transpose $args --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ "$(jvals verified | sort -u)" = true ] &&
 		[ "$(jvals verified | wc -l)" -eq "$(echo "$all_variants" | tr , '\n' | wc -l)" ]
 	ok "memdiagctl run transpose $args: every variant verified" $?
 done
-MEMDIAG_TEST_HIDE_CPU=avx "$bin" run transpose --size 64K --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_TEST_HIDE_CPU=avx "$bin" run transpose --size 64K --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ "$(jvals variant | paste -sd,)" = '"naive","sse","sse-prefetch"' ]
 ok "memdiagctl run transpose with avx hidden (MEMDIAG_TEST_HIDE_CPU): naive, sse, sse-prefetch" $?
 # the check must catch one flipped bit (MEMDIAG_TEST_CORRUPT, a test hook)
-MEMDIAG_TEST_CORRUPT=sse-prefetch "$bin" run transpose --size 64K --threads $thr --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_TEST_CORRUPT=sse-prefetch "$bin" run transpose --size 64K --threads $thr --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 6 ] && grep -qF '"variant":"sse-prefetch",' "$tmp/out" &&
 	[ "$(jvals verified | paste -sd,)" = "$(echo "$all_variants" | sed 's/"sse-prefetch"/false/; s/"[a-z-]*"/true/g')" ] &&
 	[ "$(jvals mismatches | sort -u | paste -sd,)" = 0,1 ] &&
 	grep -qF "memdiagctl: run: transpose results failed validation: sse-prefetch: see the output" "$tmp/err"
 ok "memdiagctl run transpose, one bit of sse-prefetch flipped: it alone not verified, exit 6" $?
-MEMDIAG_TEST_CORRUPT=naive "$bin" run transpose --size 64K --variant naive --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+MEMDIAG_TEST_CORRUPT=naive "$bin" run transpose --size 64K --variant naive --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 6 ] && [ "$(jvals verified)" = false ] && [ "$(jvals mismatches)" = 1 ]
 ok "memdiagctl run transpose --variant naive, one bit flipped: not verified against the definition, exit 6" $?
-"$bin" run transpose --size 64K --variant sse-prefetch,naive --reps 1 > "$tmp/out" 2> "$tmp/err"
+"$bin" run transpose --size 64K --variant sse-prefetch,naive --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^naive ' "$tmp/out" &&
 	grep -q '^sse-prefetch ' "$tmp/out" && ! grep -q '^avx' "$tmp/out" &&
 	grep -qF 'verified: yes' "$tmp/out" && grep -qF 'N = 88 ' "$tmp/out"
@@ -656,28 +656,28 @@ if [ -d /sys/module/memdiag ]; then
 	skip "memdiagctl run latency -j without the module: counters null, reason" "memdiag is loaded"
 	skip "memdiagctl run throughput and transpose without the module: counters null, reason" "memdiag is loaded"
 else
-	t 0 out "counters: unavailable: $nomod_run" run read-delay --size 4M --reps 1
+	t 0 out "counters: unavailable: $nomod_run" run read-delay --size 4M --reps 1 --min-time 0
 	# an LLC below the sizes: no in-cache warning either
 	fake_llc 16K
-	MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run latency --size 16K,32K --reps 1 -j \
+	MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run latency --size 16K,32K --reps 1 --min-time 0 -j \
 		> "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		[ "$(grep -oF "\"counters\":null,\"counters_reason\":\"$nomod_run\"" "$tmp/out" | wc -l)" -eq 2 ]
 	ok "memdiagctl run latency -j without the module: each size's counters null, reason, nothing on stderr" $?
 	# a slot per size and mix, and per transpose variant: each result its own
-	"$bin" run throughput --size 16K,32K --mix load,load-nop --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	"$bin" run throughput --size 16K,32K --mix load,load-nop --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		[ "$(grep -oF "\"counters\":null,\"counters_reason\":\"$nomod_run\"" "$tmp/out" | wc -l)" -eq 4 ]
 	ok "memdiagctl run throughput -j without the module: each size and mix's counters null, reason" $?
-	"$bin" run transpose --size 64K --variant naive,sse --reps 1 -j > "$tmp/out" 2> "$tmp/err"
+	"$bin" run transpose --size 64K --variant naive,sse --reps 1 --min-time 0 -j > "$tmp/out" 2> "$tmp/err"
 	[ $? -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		[ "$(grep -oF "\"mismatches\":0,\"counters\":null,\"counters_reason\":\"$nomod_run\"" "$tmp/out" | wc -l)" -eq 2 ]
 	ok "memdiagctl run transpose -j without the module: each variant's counters null, reason" $?
-	t 0 out "counters: unavailable: $nomod_run" run throughput --size 16K --mix load --reps 1
-	t 0 out "counters: unavailable: $nomod_run" run transpose --size 64K --variant sse --reps 1
+	t 0 out "counters: unavailable: $nomod_run" run throughput --size 16K --mix load --reps 1 --min-time 0
+	t 0 out "counters: unavailable: $nomod_run" run transpose --size 64K --variant sse --reps 1 --min-time 0
 fi
 fake_llc 16K
-MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run stream --size 1M --reps 1 \
+MEMDIAG_TEST_SYSFS_CPU=$tmp/sys "$bin" run stream --size 1M --reps 1 --min-time 0 \
 	> "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^triad ' "$tmp/out" &&
 	grep -qF 'verified: yes' "$tmp/out"

@@ -17,14 +17,14 @@ py() {
 }
 
 # the metadata of run -j: every key, the values this machine has
-"$bin" run latency --size 16K,32K --reps 2 -j > "$tmp/run.json" 2> "$tmp/err"
+"$bin" run latency --size 16K,32K --reps 2 --min-time 0 -j > "$tmp/run.json" 2> "$tmp/err"
 ok "$([ $? = 0 ] && echo 1)" "run -j: exit 0" "$tmp/err"
 ok "$(py 'import json, os, sys
 m = json.load(open(sys.argv[1]))["meta"]
 want = {"hostname": os.uname().nodename, "kernel_release": os.uname().release,
         "machine": os.uname().machine,
         "argv": [sys.argv[2], "run", "latency", "--size", "16K,32K",
-                 "--reps", "2", "-j"]}
+                 "--reps", "2", "--min-time", "0", "-j"]}
 for k, v in want.items():
     assert m[k] == v, (k, m[k], v)
 for k in ("memdiag_version", "memdiag_commit", "date", "cpu_model"):
@@ -40,7 +40,7 @@ assert m["cpu_model"] == (model[0] if model else None), m["cpu_model"]
 	"$tmp/run.json" "$tmp/py"
 
 # --csv: the same values as -j, one header row, a row per result
-"$bin" run latency --size 16K,32K --reps 2 --csv > "$tmp/run.csv" 2> "$tmp/err"
+"$bin" run latency --size 16K,32K --reps 2 --min-time 0 --csv > "$tmp/run.csv" 2> "$tmp/err"
 ok "$([ $? = 0 ] && echo 1)" "run --csv: exit 0" "$tmp/err"
 ok "$(py 'import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))

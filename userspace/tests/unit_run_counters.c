@@ -284,7 +284,10 @@ static void mk_mark(void *arg, enum kern_mark m, unsigned int rep,
 
 static void test_harness_marks(void)
 {
-	static const struct kern_ops ops = { mk_setup, mk_body, mk_teardown, 2 };
+	static const struct kern_ops ops = {
+		.setup = mk_setup, .body = mk_body, .teardown = mk_teardown,
+		.nphases = 2,
+	};
 	int cpus[2] = { 0, 0 };
 	struct kern_cfg cfg;
 	cpu_set_t set;

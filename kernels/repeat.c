@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * repeat.c - the timed repetition loop every kernel runs in (harness.c's
+ * threads call kern_loop_run()): which phase and repetition comes next,
+ * until each measurement has at least cfg->reps repetitions and
+ * cfg->min_time seconds timed in all (likwid-bench's -s), and the series
+ * of times and kernel values that come out of it.
+ */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+#include "repeat.h"
+
+/* Whether phase @ph's measurement has run enough repetitions. */
+static bool enough(const struct kern_loop *l, unsigned int ph)
+{
+	const struct kern_series *s = &l->times->ph[ph];
+
+	if (s->reps >= KERN_MAX_REPS)
+		return true;
+	return s->reps >= l->cfg->reps && s->total >= l->cfg->min_time;
+}
+
+/* The repetitions phase @ph will have: what min-time asks, at least reps. */
+static unsigned int estimate(const struct kern_loop *l, unsigned int ph)
+{
+	const struct kern_series *s = &l->times->ph[ph];
+	double per, want = l->cfg->reps;
+
+	if (s->reps && s->total > 0 && l->cfg->min_time > 0) {
+		per = s->total / s->reps;
+		want = fmax(want, ceil(l->cfg->min_time / per));
+	}
+	return want > KERN_MAX_REPS ? KERN_MAX_REPS : (unsigned int)want;
+}
+
+/* Append one call's time and values to @s; -1 when out of memory. */
+static int series_push(struct kern_series *s, unsigned int nvals,
+		       double sec, const double *val)
+{
+	unsigned int cap = s->cap ? 2 * s->cap : 16;
+	double *p;
+
+	if (s->reps == s->cap) {
+		p = realloc(s->sec, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		s->sec = p;
+		if (nvals) {
+			p = realloc(s->val, (size_t)cap * nvals * sizeof(*p));
+			if (!p)
+				return -1;
+			s->val = p;
+		}
+		s->cap = cap;
+	}
+	s->sec[s->reps] = sec;
+	if (nvals)
+		memcpy(s->val + (size_t)s->reps * nvals, val,
+		       nvals * sizeof(*val));
+	s->reps++;
+	s->total += sec;
+	return 0;
+}
+
+static void progress(struct kern_loop *l, unsigned int ph, bool done)
+{
+	struct kern_progress pr = { .phase = ph,
+				    .nphases = l->ops->nphases,
+				    .by_phase = l->ops->by_phase, .done = done };
+	unsigned int i, e;
+
+	if (!l->cfg->progress)
+		return;
+	pr.rep = l->times->ph[ph].reps;
+	pr.reps = estimate(l, ph);
+	for (i = 0; !pr.by_phase && i < pr.nphases; i++) {
+		e = estimate(l, i);
+		pr.reps = e > pr.reps ? e : pr.reps;
+	}
+	l->cfg->progress(l->cfg->progress_arg, &pr);
+}
+
+/*
+ * Thread 0, once every thread has finished the call: keep its time and
+ * values, then pick the next call (l->phase, l->rep) or end the loop.
+ * Repetition-major: every phase once per repetition, until each phase
+ * has enough. By phase: one phase until it has enough, then the next.
+ */
+static void finish_call(struct kern_loop *l, double sec)
+{
+	const struct kern_cfg *cfg = l->cfg;
+	unsigned int ph = l->phase, nph = l->ops->nphases, i;
+	double val[KERN_MAX_VALS] = { 0 };
+	bool more = false;
+
+	if (cfg->mark)
+		cfg->mark(cfg->mark_arg, KERN_MARK_END, l->rep, ph);
+	if (l->ops->collect)
+		l->ops->collect(l->ctx, ph, val);
+	if (series_push(&l->times->ph[ph], l->ops->nvals, sec, val) < 0) {
+		l->oom = 1;
+		l->end = 1;
+		return;
+	}
+	if (l->ops->by_phase) {
+		more = !enough(l, ph);
+		progress(l, ph, !more);
+		if (more) {
+			l->rep++;
+			return;
+		}
+		l->times->done = ph + 1;
+		l->end = ph + 1 == nph;
+		l->phase = ph + 1;
+		l->rep = 0;
+		return;
+	}
+	if (ph + 1 < nph) {
+		l->phase = ph + 1;
+		return;
+	}
+	for (i = 0; i < nph; i++)
+		more = more || !enough(l, i);
+	progress(l, ph, !more);
+	if (!more)
+		l->times->done = nph;
+	l->end = !more;
+	l->phase = 0;
+	l->rep++;
+}
+
+void kern_loop_run(struct kern_loop *l, unsigned int tid)
+{
+	const struct kern_cfg *cfg = l->cfg;
+	double t0 = 0;
+
+	for (;;) {
+		/*
+		 * The others are past the previous barrier and wait at the
+		 * next one: nothing runs while thread 0 decides and marks.
+		 */
+		if (l->end)
+			;	/* all measured: a stop now stops nothing */
+		else if (!tid && cfg->stop && *cfg->stop)
+			l->stopped = 1;
+		else if (!tid && cfg->mark)
+			cfg->mark(cfg->mark_arg, KERN_MARK_BEGIN, l->rep,
+				  l->phase);
+		pthread_barrier_wait(l->bar);
+		/* the barrier orders thread 0's decisions for all */
+		if (l->stopped || l->end)
+			break;
+		if (!tid)
+			t0 = kern_now();
+		l->ops->body(l->ctx, tid, l->phase);
+		pthread_barrier_wait(l->bar);
+		if (!tid)
+			finish_call(l, kern_now() - t0);
+	}
+}
+
+int kern_times_init(struct kern_times *t, const struct kern_ops *ops)
+{
+	memset(t, 0, sizeof(*t));
+	if (!ops->nphases || ops->nvals > KERN_MAX_VALS)
+		return -1;
+	t->ph = calloc(ops->nphases, sizeof(*t->ph));
+	if (!t->ph)
+		return -1;
+	t->nphases = ops->nphases;
+	t->nvals = ops->nvals;
+	return 0;
+}
+
+void kern_times_free(struct kern_times *t)
+{
+	unsigned int i;
+
+	for (i = 0; t->ph && i < t->nphases; i++) {
+		free(t->ph[i].sec);
+		free(t->ph[i].val);
+	}
+	free(t->ph);
+	memset(t, 0, sizeof(*t));
+}
+
+void kern_map_stats(const double *v, size_t n, size_t stride, double k,
+		    bool inverse, struct kern_stats *s)
+{
+	double *m = malloc((n ? n : 1) * sizeof(*m));
+	size_t i;
+
+	if (!m) {	/* no memory for the values: none to summarize */
+		memset(s, 0, sizeof(*s));
+		s->median = NAN;
+		s->min = NAN;
+		s->max = NAN;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		m[i] = inverse ? k / v[i * stride] : k * v[i * stride];
+	kern_stats(m, n, s);
+	free(m);
+}
+
+int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
+	     void *ctx, double *sec, char *err, size_t errsz)
+{
+	struct kern_cfg fixed = *cfg;
+	struct kern_times t;
+	unsigned int rep, ph;
+	int rc;
+
+	if (ops->by_phase || ops->nvals) {
+		snprintf(err, errsz, "%s() keeps times only", __func__);
+		return -1;
+	}
+	fixed.min_time = 0;	/* exactly cfg->reps repetitions */
+	rc = kern_run_timed(&fixed, ops, ctx, &t, err, errsz);
+	for (ph = 0; !rc && ph < ops->nphases; ph++)
+		for (rep = 0; rep < cfg->reps; rep++)
+			sec[rep * ops->nphases + ph] = t.ph[ph].sec[rep];
+	kern_times_free(&t);
+	return rc;
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# run_time.sh - how long "run" measures and what Ctrl-C leaves (TAP "ok - "
+# lines, no module needed): --min-time repeats a measurement until that
+# much was timed and each row says the reps it took; --min-time 0 is
+# exactly --reps; a Ctrl-C after the first row of stream, loaded-latency,
+# stencil and transpose prints that row alone, as valid JSON, exit 130.
+# usage: run_time.sh MEMDIAGCTL
+. "$(dirname "$0")/tap.sh"
+
+# py SCRIPT FILE...: 1 when the python3 SCRIPT exits 0 (argv: the FILEs)
+py() {
+	script=$1
+	shift
+	python3 -c "$script" "$@" > "$tmp/py" 2>&1 && echo 1
+}
+
+# a 16K chase is some milliseconds a repetition: 0.3 s takes many
+"$bin" run latency --size 16K --reps 1 --min-time 0.3 -j > "$tmp/mt.json" 2> "$tmp/err"
+ok "$([ $? = 0 ] && py 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["reps"] == 1 and d["min_time_s"] == 0.3, (d["reps"], d["min_time_s"])
+r = d["results"][0]
+assert r["timed_s"] >= 0.3, r["timed_s"]
+assert r["reps"] >= 2, r["reps"]
+' "$tmp/mt.json")" \
+	"run latency --min-time 0.3: the row was timed 0.3 s or more, over the reps it says" \
+	"$tmp/mt.json" "$tmp/err" "$tmp/py"
+"$bin" run latency --size 16K --reps 3 --min-time 0 -j > "$tmp/mt0.json" 2> "$tmp/err"
+ok "$([ $? = 0 ] && py 'import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["reps"] == 3 and 0 < r["timed_s"] < 0.3, (r["reps"], r["timed_s"])
+' "$tmp/mt0.json")" "run latency --min-time 0 --reps 3: exactly 3 reps" \
+	"$tmp/mt0.json" "$tmp/err" "$tmp/py"
+"$bin" run latency --size 16K --reps 2 --min-time 300ms > "$tmp/out" 2> "$tmp/err"
+ok "$(grep -q "at least 2 reps and 0.3 s timed per result (median shown)" "$tmp/out" &&
+      grep -Eq "^16K .* [0-9]+$" "$tmp/out" && echo 1)" \
+	"run latency --min-time 300ms (text): the head says both bounds, the row its reps" \
+	"$tmp/out" "$tmp/err"
+for bad in "x:is not a duration" "3601:is out of range" "-1:is not a duration"; do
+	"$bin" run latency --min-time "${bad%%:*}" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	ok "$([ $rc = 1 ] && grep -q "option '--min-time': '${bad%%:*}' ${bad#*:}" "$tmp/err" &&
+	      [ ! -s "$tmp/out" ] && echo 1)" \
+		"run --min-time ${bad%%:*}: a usage error naming the option (exit $rc)" "$tmp/err"
+done
+
+# sigint KERNEL NAME FIRST ARGS...: a Ctrl-C once the first measurement is
+# done (the test hook raises it then): that row alone, valid JSON, 130
+sigint() {
+	kern=$1 key=$2 first=$3
+	shift 3
+	MEMDIAG_TEST_SIGINT_AFTER=1 "$bin" run "$kern" --reps 2 --min-time 0 -j "$@" \
+		> "$tmp/int.json" 2> "$tmp/err"
+	rc=$?
+	ok "$([ $rc = 130 ] && grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err" &&
+	      ! grep -q "$kern failed" "$tmp/err" && py 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [str(r[sys.argv[2]]) for r in d["results"]]
+assert rows == [sys.argv[3]], rows
+assert d["results"][0]["reps"] == 2
+assert d["results"][0]["verified"] in (True, None)
+' "$tmp/int.json" "$key" "$first")" \
+		"run $kern: Ctrl-C after the first row prints it alone, valid JSON, exit 130 (got $rc)" \
+		"$tmp/int.json" "$tmp/err" "$tmp/py"
+}
+
+sigint stream op copy --size 1M
+sigint loaded-latency delay 0 --threads 2 --size 1M --delay 0,100
+sigint stencil variant jacobi-threaded --size 64K --model-gbps 10 \
+	--variant jacobi-threaded,gs-threaded
+sigint transpose variant naive --size 256K --variant naive,sse
+
+[ "$failed" = 0 ]
