@@ -17,13 +17,21 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <linux/memdiag.h>
 
 #include "kselftest_harness.h"
 #include "mdnl.h"
 
 #define CLIENTS		24	/* more than the 16 slots of the old ring */
-#define REQUESTS	1500	/* each */
+#define REQUESTS	1500	/* each, at most */
+/*
+ * A debug kernel (KASAN, lockdep) answers far slower: each client stops
+ * at the deadline, well inside the harness's 30 s, and the test then asks
+ * only that every client got through MIN_REQUESTS, still all at once.
+ */
+#define DEADLINE_S	20
+#define MIN_REQUESTS	100
 #define FIRST_CPU	100000000u	/* far above any nr_cpu_ids */
 
 struct tally {
@@ -41,7 +49,15 @@ static int ask(struct mdnl *m, struct mdnl_reply *r, uint32_t cpu)
 	return mdnl_call(m, nlh, r);
 }
 
-static void client(int c, struct tally *t)
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void client(int c, struct tally *t, double deadline)
 {
 	struct mdnl_reply *r = calloc(1, sizeof(*r));
 	char want[256];
@@ -50,7 +66,7 @@ static void client(int c, struct tally *t)
 
 	if (!r || mdnl_open(&m, MEMDIAG_FAMILY_NAME))
 		_exit(2);
-	for (i = 0; i < REQUESTS; i++) {
+	for (i = 0; i < REQUESTS && now_s() < deadline; i++) {
 		uint32_t cpu = FIRST_CPU + c * REQUESTS + i;
 
 		snprintf(want, sizeof(want), "cpu: CPU %u is not online", cpu);
@@ -72,7 +88,8 @@ TEST(concurrent_refusals_each_get_their_own_text)
 {
 	struct tally *t = mmap(NULL, CLIENTS * sizeof(*t), PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int c, status, asked = 0, wrong = 0, other = 0, bad = -1;
+	int c, status, asked = 0, wrong = 0, other = 0, bad = -1, fewest = REQUESTS;
+	double deadline = now_s() + DEADLINE_S;
 
 	ASSERT_NE(MAP_FAILED, t);
 	memset(t, 0, CLIENTS * sizeof(*t));
@@ -81,7 +98,7 @@ TEST(concurrent_refusals_each_get_their_own_text)
 
 		ASSERT_LE(0, pid);
 		if (!pid)
-			client(c, &t[c]);
+			client(c, &t[c], deadline);
 	}
 	for (c = 0; c < CLIENTS; c++) {
 		ASSERT_LT(0, wait(&status));
@@ -91,10 +108,14 @@ TEST(concurrent_refusals_each_get_their_own_text)
 		asked += t[c].asked;
 		other += t[c].other;
 		wrong += t[c].wrong;
+		if (t[c].asked < fewest)
+			fewest = t[c].asked;
 		if (t[c].wrong && bad < 0)
 			bad = c;
 	}
-	EXPECT_EQ(CLIENTS * REQUESTS, asked);
+	TH_LOG("%d clients asked %d times in all (fewest %d)", CLIENTS, asked,
+	       fewest);
+	EXPECT_LE(MIN_REQUESTS, fewest);
 	EXPECT_EQ(0, other);
 	EXPECT_EQ(0, wrong) {
 		TH_LOG("%d of %d refusals carried another's text, e.g. '%s' for '%s'",
