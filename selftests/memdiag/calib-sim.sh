@@ -25,12 +25,14 @@ simko=${MEMDIAG_SIM_KO:?}
 orig=(0x8 0x4 0x2 0x1)
 
 pf() { reg msr "$1" 0x1a4; }
+# pf_off CPU CPU: both CPUs' prefetchers are off (0xf)
+pf_off() { [ "$(pf "$1")$(pf "$2")" = 0xf0xf ]; }
 originals() {
 	local cpu bad=
 	for cpu in 0 1 2 3; do
 		[ "$(pf $cpu)" = "${orig[$cpu]}" ] || bad="$bad cpu$cpu=$(pf $cpu)"
 	done
-	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "$bad"; fi
+	no_problems "$1" "$bad"
 }
 
 rmmod memdiag 2> /dev/null
@@ -59,10 +61,7 @@ check "the fingerprint records the state found: partly off on every CPU, mixed" 
 env --default-signal=INT "$ctl" calibrate --mix read --prefetch off \
 	--socket 0 --curve /tmp/int.json > /tmp/int.out 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do
-	[ "$(pf 0)" = 0xf ] && [ "$(pf 1)" = 0xf ] && break
-	sleep 0.1
-done
+wait_for 600 pf_off 0 1
 check "while calibrating with --prefetch off: socket 0's prefetchers off" \
 	test "$(pf 0)$(pf 1)$(pf 2)" = "0xf0xf${orig[2]}"
 kill -INT $pid
@@ -101,10 +100,7 @@ originals "validate refused: the registers untouched"
 env --default-signal=INT "$ctl" validate --prefetch off --size 32M --reps 100 \
 	> /tmp/vint.out 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do
-	[ "$(pf 0)" = 0xf ] && [ "$(pf 3)" = 0xf ] && break
-	sleep 0.1
-done
+wait_for 600 pf_off 0 3
 check "while validating with --prefetch off: every socket's prefetchers off" \
 	test "$(pf 0)$(pf 1)$(pf 2)$(pf 3)" = "0xf0xf0xf0xf"
 kill -INT $pid

@@ -44,6 +44,24 @@ check() {
 	fi
 }
 
+# no_problems NAME PROBLEMS: ok NAME when PROBLEMS (what a check found
+# wrong, as text) is empty, not ok with them otherwise
+no_problems() {
+	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
+}
+
+# wait_for TENTHS COMMAND...: run COMMAND every 0.1 s until it succeeds,
+# TENTHS times at most; fails when it never did
+wait_for() {
+	local n=$1 i
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # expect_rc NAME RC PATTERN COMMAND...: COMMAND exits with RC and its
 # stderr+stdout matches the extended regex PATTERN
 expect_rc() {

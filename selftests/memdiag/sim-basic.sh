@@ -60,6 +60,18 @@ rate_of() {
 	echo $(( (sv - v1) * 1000000 / (st - t1) ))
 }
 
+# counts NAME WANT REG...: REG counts WANT per second within 2 % (rate_of)
+counts() {
+	local name=$1 want=$2 r
+	shift 2
+	r=$(rate_of "$@")
+	if within2 "$r" "$want"; then
+		ok "$name"
+	else
+		not_ok "$name" "measured $r/s on $*, want $want/s"
+	fi
+}
+
 # CPUs of socket 0, and the physical package of each socket in order
 pkgs=()
 cpus0=()
@@ -97,12 +109,7 @@ test_core() { # UARCH
 	echo 1000000 > $d/socket0/l1_miss_per_sec
 	poke msr 0 0x186 0x4308d1
 	poke msr 0 0x38f 0x1
-	r=$(rate_of msr 0 0xc1)
-	if within2 "$r" 1000000; then
-		ok "$u: PMC0 counts l1_miss_per_sec (1000000/s)"
-	else
-		not_ok "$u: PMC0 counts l1_miss_per_sec (1000000/s)" "measured $r/s"
-	fi
+	counts "$u: PMC0 counts l1_miss_per_sec (1000000/s)" 1000000 msr 0 0xc1
 	poke msr 0 0x186 0x0308d1
 	v=$(peek msr 0 0xc1); sleep 0.2; v1=$(peek msr 0 0xc1)
 	check "$u: PMC0 stops when EN is cleared" test "$v" = "$v1"
@@ -110,12 +117,7 @@ test_core() { # UARCH
 	# fixed counter 1: core cycles at 2.0e9/s
 	poke msr 0 0x38d 0x30
 	poke msr 0 0x38f 0x200000001
-	r=$(rate_of msr 0 0x30a)
-	if within2 "$r" 2000000000; then
-		ok "$u: FIXED_CTR1 counts 2.0e9 cycles/s"
-	else
-		not_ok "$u: FIXED_CTR1 counts 2.0e9 cycles/s" "measured $r/s"
-	fi
+	counts "$u: FIXED_CTR1 counts 2.0e9 cycles/s" 2000000000 msr 0 0x30a
 
 	# wrap at 48 bits sets the overflow bit
 	poke msr 0 0xc1 0xffffffffff00
@@ -208,7 +210,7 @@ box_ctr() {
 }
 
 test_imc() { # UARCH
-	local u=$1 nch=8 rd frz box0 ch v good=1 msg="" r
+	local u=$1 nch=8 rd frz box0 ch v msg=""
 
 	case $u in
 	skx) nch=6; rd=0x400304; frz=0x100; box0="pci 0000:85:0a.2 0xf4" ;;
@@ -221,13 +223,9 @@ test_imc() { # UARCH
 	echo "cas_rd $((nch * 1000))" > $d/socket0/inject
 	for ((ch = 0; ch < nch; ch++)); do
 		v=$(peek "$(box_ctr $ch)")
-		[ $((v)) = 1000 ] || { good=; msg="$msg ch$ch=$v"; }
+		[ $((v)) = 1000 ] || msg="$msg ch$ch=$v"
 	done
-	if [ -n "$good" ]; then
-		ok "$u: inject cas_rd $((nch * 1000)) adds 1000 to each channel"
-	else
-		not_ok "$u: inject cas_rd $((nch * 1000)) adds 1000 to each channel" "$msg"
-	fi
+	no_problems "$u: inject cas_rd $((nch * 1000)) adds 1000 to each channel" "$msg"
 	echo "cas_rd $((nch + 2))" > $d/socket0/inject
 	check "$u: the remainder goes to the lowest channels" test \
 		$(($(peek "$(box_ctr 0)") + $(peek "$(box_ctr 2)"))) = $((1002 + 1001))
@@ -240,13 +238,8 @@ test_imc() { # UARCH
 	poke "$box0" 0x0
 
 	echo 6400 > $d/socket0/read_bw_mbps
-	r=$(rate_of "$(box_ctr 1)")
-	if within2 "$r" $((100000000 / nch)); then
-		ok "$u: read_bw_mbps 6400 counts 1e8 CAS/s over $nch channels"
-	else
-		not_ok "$u: read_bw_mbps 6400 counts 1e8 CAS/s over $nch channels" \
-			"measured $r/s on channel 1, want $((100000000 / nch))"
-	fi
+	counts "$u: read_bw_mbps 6400 counts 1e8 CAS/s over $nch channels" \
+		$((100000000 / nch)) "$(box_ctr 1)"
 	echo 0 > $d/socket0/read_bw_mbps
 	v=$(peek "$(box_ctr 1)"); sleep 0.1
 	check "$u: read_bw_mbps 0 stops counting" test "$(peek "$(box_ctr 1)")" = "$v"
@@ -271,7 +264,7 @@ test_icx_mc() {
 # schedulers: SCH0 (event 0x05) and SCH1 (0x06) each count half, SCH0 the
 # odd one out, and .ALL (umask 0xff) counts reads and writes.
 test_gnr_sch() {
-	local ch v0 v1 good=1 msg=
+	local ch v0 v1 msg=
 	check "gnr: no UBOX (8086:3250) at 08.0 of socket 0's bus" \
 		test "$(peek pci 0000:85:08.0 0x0 2>/dev/null)" != 0x32508086
 	for ((ch = 0; ch < 8; ch++)); do
@@ -283,13 +276,9 @@ test_gnr_sch() {
 	echo "cas_rd 8008" > $d/socket0/inject
 	for ((ch = 0; ch < 8; ch++)); do
 		v0=$(($(peek "mmio 0:$ch 0x8"))); v1=$(($(peek "mmio 0:$ch 0x10")))
-		[ $v0 = 501 ] && [ $v1 = 500 ] || { good=; msg="$msg ch$ch=$v0+$v1"; }
+		[ $v0 = 501 ] && [ $v1 = 500 ] || msg="$msg ch$ch=$v0+$v1"
 	done
-	if [ -n "$good" ]; then
-		ok "gnr: 1001 CAS reads of a channel are 501 on SCH0.RD and 500 on SCH1.RD"
-	else
-		not_ok "gnr: 1001 CAS reads of a channel are 501 on SCH0.RD and 500 on SCH1.RD" "$msg"
-	fi
+	no_problems "gnr: 1001 CAS reads of a channel are 501 on SCH0.RD and 500 on SCH1.RD" "$msg"
 	echo "cas_wr 24" > $d/socket0/inject
 	check "gnr: 3 CAS writes of a channel: 2 on SCH0.WR, SCH1.ALL 500 reads + 1 write" \
 		test $(($(peek "mmio 0:0 0x18"))) = 2 -a $(($(peek "mmio 0:0 0x20"))) = 501

@@ -18,6 +18,9 @@ declare -A UARCH=([skx]=Skylake-SP [icx]="Ice Lake-SP" [spr]="Sapphire Rapids"
 	[gnr]="Granite Rapids")
 
 
+# lines_at_least FILE N: FILE has N lines or more
+lines_at_least() { [ "$(wc -l < "$1")" -ge "$2" ]; }
+
 check_restored() { # NAME
 	local cpu bad=
 	for cpu in $(seq 0 $((ncpus - 1))); do
@@ -34,7 +37,7 @@ check_restored() { # NAME
 	local imc
 	imc=$(awk '$1 != "msr" && ($3 ~ /^0x(d8|dc|e0|e4|40|44|48|4c)$/) && $4 != "0x0"' $dbg/regs)
 	[ -z "$imc" ] || bad="$bad imc:[$imc]"
-	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "$bad"; fi
+	no_problems "$1" "$bad"
 }
 
 for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
@@ -99,10 +102,7 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 	R_PID=$!
 	# reset after two samples (not after a wall-clock guess: a loaded
 	# host can delay the session's start), leaving six to resume in
-	for ((i = 0; i < 300; i++)); do
-		[ "$(wc -l < /tmp/reset.json)" -ge $((2 * nsock)) ] && break
-		sleep 0.1
-	done
+	wait_for 300 lines_at_least /tmp/reset.json $((2 * nsock))
 	ctl0=$(awk '$1 != "msr" && ($3 == "0xd8" || $3 == "0x40") && $4 != "0x0" { print $1, $2, $3; exit }' $dbg/regs)
 	poke "$ctl0 0x0"
 	wait "$R_PID"
