@@ -45,6 +45,13 @@ void memdiag_caps_imc(struct memdiag_state *st, int err, const char *why)
 		err ? why : "");
 }
 
+/* l3-dram-latency from memdiag_l3_init()'s result @err and reason. */
+void memdiag_caps_l3(struct memdiag_state *st, int err, const char *why)
+{
+	cap_set(&st->caps[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY], !err, "%s",
+		err ? why : "");
+}
+
 /*
  * A core capability whose event the uarch row leaves out is missing on
  * that processor whatever the PMU offers: the row's reason comes first, so

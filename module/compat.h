@@ -81,4 +81,16 @@ static inline void memdiag_set_err_msg(struct netlink_ext_ack *extack,
 #error "memdiag needs CAP_PERFMON (Linux 5.8 or later)"
 #endif
 
+/*
+ * A CPU's last-level cache id (cpu_llc_id): exported get_llc_id() on 6.1,
+ * the inline per_cpu_llc_id() over cpu_info.topo once the x86 topology
+ * rework moved it there (6.12 has it; the threshold is not verified
+ * against the kernels in between, which are not built here).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#define memdiag_llc_id(cpu)	((int)per_cpu_llc_id(cpu))
+#else
+#define memdiag_llc_id(cpu)	((int)get_llc_id(cpu))
+#endif
+
 #endif /* _MEMDIAG_COMPAT_H */

@@ -77,6 +77,13 @@ static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 	     nla_put_u8(msg, MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED,
 			s->prefetch_changed)))
 		return -EMSGSIZE;
+	if (s->has_l3 &&
+	    (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_L3_EPOCH, s->l3_epoch) ||
+	     put_u64(msg, MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES,
+		     s->l3_lat_cycles) ||
+	     put_u64(msg, MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS,
+		     s->l3_requests)))
+		return -EMSGSIZE;
 	if (!s->has_core)
 		return 0;
 	if (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_CORE_EPOCH, s->core_epoch) ||
@@ -91,8 +98,8 @@ static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 
 static size_t snap_size(const struct memdiag_snap *s, bool channels)
 {
-	size_t sz = 7 * nla_total_size(sizeof(u32)) +
-		    12 * nla_total_size_64bit(sizeof(u64));
+	size_t sz = 8 * nla_total_size(sizeof(u32)) +
+		    15 * nla_total_size_64bit(sizeof(u64));
 
 	if (channels)
 		sz += s->nr_chan *

@@ -107,6 +107,9 @@ static int __init memdiag_init(void)
 			memdiag_caps_imc(&memdiag, -ENODEV,
 					 memdiag.uarch->imc_reason);
 		}
+		/* the L3 PMUs of the CCXs: memdiag_l3_exit() */
+		err = memdiag_l3_init(&memdiag, why, sizeof(why));
+		memdiag_caps_l3(&memdiag, err, why);
 		/* per-CPU core counter state: memdiag_core_exit() */
 		err = memdiag_core_init(&memdiag, why, sizeof(why));
 		memdiag_caps_core(&memdiag, err, why);
@@ -144,6 +147,7 @@ prefetch:
 	memdiag_prefetch_exit();
 free:
 	memdiag_core_exit();
+	memdiag_l3_exit();
 	memdiag_imc_free();
 	memdiag_platform_put(&memdiag);
 	return err;
@@ -159,6 +163,7 @@ static void __exit memdiag_exit(void)
 	memdiag_genl_exit();
 	memdiag_prefetch_exit();
 	memdiag_core_exit();
+	memdiag_l3_exit();
 	memdiag_imc_free();
 	memdiag_platform_put(&memdiag);
 }

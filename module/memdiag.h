@@ -97,6 +97,9 @@ struct memdiag_snap {
 		u32 id;
 		u64 rd_bytes, wr_bytes;
 	} chan[MEMDIAG_MAX_CHANNELS];
+	bool has_l3;		/* the L3-sampled DRAM latency (AMD) */
+	u32 l3_epoch;
+	u64 l3_lat_cycles, l3_requests;
 	bool has_prefetch;
 	bool prefetch_changed;	/* some CPU differs from what was found */
 	u32 prefetch_off;	/* prefetchers off on every CPU */
@@ -151,6 +154,7 @@ const struct memdiag_uarch *memdiag_uarch_match(const struct memdiag_cpu_ident *
 void memdiag_caps_unsupported(struct memdiag_state *st);
 void memdiag_caps_imc(struct memdiag_state *st, int err, const char *why);
 void memdiag_caps_core(struct memdiag_state *st, int err, const char *why);
+void memdiag_caps_l3(struct memdiag_state *st, int err, const char *why);
 void memdiag_core_choose_mode(struct memdiag_state *st);
 
 /* topology.c */
@@ -166,6 +170,15 @@ void memdiag_imc_free(void);
 int memdiag_imc_start(char *msg, size_t len);
 void memdiag_imc_stop(void);
 void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+
+/* l3.c: AMD's L3 PMU, one per CCX, counted into its socket */
+int memdiag_l3_init(struct memdiag_state *st, char *reason, size_t len);
+void memdiag_l3_exit(void);
+int memdiag_l3_start(char *msg, size_t len);
+void memdiag_l3_stop(void);
+void memdiag_l3_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+void memdiag_l3_cpu_online(unsigned int cpu);
+void memdiag_l3_cpu_offline(unsigned int cpu);
 
 /* core.c */
 /* An MSR to put back: memdiag_msr_put_back() in msr_restore.c */

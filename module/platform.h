@@ -49,6 +49,8 @@ struct memdiag_cpu_ident {
 	u32 cpuid_0a_edx;	/* fixed counters and width */
 	/* AMD PerfMonV2, CPUID 0x80000022: EAX bit 0, EBX counts; else 0 */
 	u32 cpuid_ext22_eax, cpuid_ext22_ebx, cpuid_ext22_ecx;
+	/* AMD: CPUID 0x80000001 ECX bit 28, the L3 (LLC) PMU counters */
+	bool perfctr_llc;
 };
 
 struct memdiag_platform_ops {
@@ -88,6 +90,12 @@ struct memdiag_platform_ops {
 	 * -1 when the platform cannot tell (no NUMA information).
 	 */
 	int (*pci_socket)(const struct memdiag_pci *pci);
+
+	/*
+	 * The id of @cpu's last-level cache (on AMD its CCX's L3), the same
+	 * for every CPU sharing it, as amd/uncore.c groups its L3 PMU.
+	 */
+	int (*llc_id)(unsigned int cpu);
 
 	/*
 	 * Map @len bytes of MMIO at physical address @phys; NULL if nothing

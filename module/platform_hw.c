@@ -34,6 +34,12 @@ static void hw_cpu_ident(struct memdiag_cpu_ident *id)
 	if (boot_cpu_has(X86_FEATURE_PERFMON_V2))
 		cpuid(0x80000022, &id->cpuid_ext22_eax, &id->cpuid_ext22_ebx,
 		      &id->cpuid_ext22_ecx, &dummy);
+	id->perfctr_llc = boot_cpu_has(X86_FEATURE_PERFCTR_LLC);
+}
+
+static int hw_llc_id(unsigned int cpu)
+{
+	return memdiag_llc_id(cpu);
 }
 
 struct hw_batch {
@@ -155,6 +161,7 @@ const struct memdiag_platform_ops memdiag_hw_platform = {
 	.pci_read	= hw_pci_read,
 	.pci_write	= hw_pci_write,
 	.pci_socket	= hw_pci_socket,
+	.llc_id		= hw_llc_id,
 	.mmio_map	= hw_mmio_map,
 	.mmio_unmap	= hw_mmio_unmap,
 	.mmio_read	= hw_mmio_read,

@@ -42,7 +42,7 @@ DEFINE_MUTEX(memdiag_lock);
 static LIST_HEAD(sessions);
 static unsigned int nr_sessions;
 static u32 next_id = 1;
-static bool imc_on, core_on, closing;
+static bool imc_on, l3_on, core_on, closing;
 static u64 last_sample_ns;
 static enum cpuhp_state hp_state;
 static struct delayed_work sampler;
@@ -86,6 +86,8 @@ static void sample(void)
 	}
 	if (imc_on)
 		memdiag_imc_sample(shared, n_shared, dt);
+	if (l3_on)
+		memdiag_l3_sample(shared, n_shared, dt);
 	if (core_on)
 		memdiag_core_sample(shared, n_shared, dt);
 	memdiag_prefetch_sample(shared, n_shared);
@@ -174,17 +176,28 @@ static int counters_start(char *msg, size_t len)
 			return err;
 		imc_on = true;
 	}
+	if (memdiag.caps[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY].available) {
+		err = memdiag_l3_start(msg, len);
+		if (err)
+			goto imc;
+		l3_on = true;
+	}
 	if (memdiag.core_mode != MEMDIAG_CORE_MODE_NONE) {
 		err = memdiag_core_start(msg, len);
-		if (err) {
-			if (imc_on)
-				memdiag_imc_stop();
-			imc_on = false;
-			return err;
-		}
+		if (err)
+			goto l3;
 		core_on = true;
 	}
 	last_sample_ns = ktime_get_ns();
+	return err;
+l3:
+	if (l3_on)
+		memdiag_l3_stop();
+	l3_on = false;
+imc:
+	if (imc_on)
+		memdiag_imc_stop();
+	imc_on = false;
 	return err;
 }
 
@@ -192,9 +205,12 @@ static void counters_stop(void)
 {
 	if (core_on)
 		memdiag_core_stop();
+	if (l3_on)
+		memdiag_l3_stop();
 	if (imc_on)
 		memdiag_imc_stop();
 	imc_on = false;
+	l3_on = false;
 	core_on = false;
 	shared_valid = false;
 }
@@ -365,6 +381,20 @@ static struct notifier_block release_nb = {
 	.notifier_call = release_notify,
 };
 
+/* Hotplug: the core counters are per CPU, the L3 PMU per CCX. */
+static int session_cpu_online(unsigned int cpu)
+{
+	memdiag_l3_cpu_online(cpu);
+	return memdiag_core_cpu_online(cpu);
+}
+
+static int session_cpu_offline(unsigned int cpu)
+{
+	memdiag_core_cpu_offline(cpu);
+	memdiag_l3_cpu_offline(cpu);
+	return 0;
+}
+
 /**
  * memdiag_session_init() - get ready to run sessions
  * @fn: called with each periodic sample, in process context, without locks
@@ -380,8 +410,7 @@ int memdiag_session_init(memdiag_publish_fn fn)
 		return -ENOMEM;
 	INIT_DELAYED_WORK(&sampler, sampler_fn);
 	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "memdiag:online",
-					memdiag_core_cpu_online,
-					memdiag_core_cpu_offline);
+					session_cpu_online, session_cpu_offline);
 	if (err < 0)
 		goto free;
 	hp_state = err;

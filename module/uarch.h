@@ -156,6 +156,41 @@ struct memdiag_core_pmu {
 	u8 ctr_bits;		/* 0: from CPUID leaf 0xA */
 };
 
+/*
+ * AMD's L3 PMU (one per CCX, shared by its cores): the L3 samples some of
+ * its fill requests and adds up their latency. memdiag counts each event
+ * below in a counter of its own and sums the counts by meaning, each
+ * multiplied by its scale (perf's recommended.json multiplies the latency
+ * counts by 10 to get core clocks).
+ */
+enum memdiag_l3_meaning {
+	MEMDIAG_L3_LATENCY,	/* core clocks the sampled requests took */
+	MEMDIAG_L3_REQUESTS,	/* the sampled requests */
+	MEMDIAG_L3_MEANINGS
+};
+
+#define MEMDIAG_L3_MAX_EVENTS	4
+
+struct memdiag_l3_event {
+	const char *perf;	/* perf's JSON EventName */
+	u8 event, umask;
+	u8 meaning;		/* enum memdiag_l3_meaning */
+	u8 scale;		/* core clocks or requests per count */
+};
+
+/*
+ * The L3 PMU's registers: control i at ctl0 + i * stride, its counter at
+ * ctr0 + i * stride. A control is event | umask << 8 | ctl_extra | ctl_en.
+ */
+struct memdiag_l3_pmu {
+	u32 ctl0, ctr0;
+	u8 stride, n_ctrs, ctr_bits;
+	u64 ctl_en;
+	u64 ctl_extra;		/* which cores, threads and slices count */
+	const struct memdiag_l3_event *events;
+	u8 n_events;		/* <= MEMDIAG_L3_MAX_EVENTS, <= n_ctrs */
+};
+
 struct memdiag_uarch {
 	const char *name;		/* what get-info reports */
 	const char *vendor;		/* CPUID vendor string */
@@ -178,6 +213,9 @@ struct memdiag_uarch {
 	const char *imc_reason;
 	const char *latency_reason;	/* no MEMDIAG_EV_PENDING */
 	const char *offcore_reason;	/* no MEMDIAG_EV_OFFCORE */
+	/* the L3-sampled DRAM latency; NULL: see l3_reason */
+	const struct memdiag_l3_pmu *l3;
+	const char *l3_reason;
 };
 
 extern const struct memdiag_uarch memdiag_uarch_table[];

@@ -259,12 +259,53 @@ static const struct memdiag_core_pmu amd_pmu = {
 	.model = m0, .model_max = m1, .stepping_max = 0xf,		\
 	.pmu_events = dir, .pmu = &amd_pmu, .gp_counters_min = 4
 
+/*
+ * The L3 PMU of a CCX (amd/uncore.c "amd_l3"): MSR_F16H_L2I_PERF_CTL/CTR
+ * + 2i, six 48-bit counters (NUM_COUNTERS_L3, COUNTER_SHIFT), enabled by
+ * bit 22. Family 0x19 on: ThreadMask (57:56), EnAllCores (47),
+ * EnAllSlices (46) as perf_event.h's AMD64_L3_* and perf's JSON set them
+ * (SliceId 3 too, as the JSON has it; EnAllSlices makes it moot), so that
+ * every core, thread and slice of the CCX counts.
+ */
+#define ZEN_L3_CTL_EXTRA	(0x3ULL << 56 | BIT_ULL(47) | BIT_ULL(46) | \
+				 0x3ULL << 48)
+#define ZEN_L3(gen)							\
+static const struct memdiag_l3_pmu gen##_l3 = {				\
+	.ctl0 = 0xc0010230, .ctr0 = 0xc0010231, .stride = 2,		\
+	.n_ctrs = 6, .ctr_bits = 48, .ctl_en = BIT_ULL(22),		\
+	.ctl_extra = ZEN_L3_CTL_EXTRA,					\
+	.events = gen##_l3_events, .n_events = ARRAY_SIZE(gen##_l3_events), \
+}
+
+/*
+ * The DRAM rows of l3_xi_sampled_latency (0xac) and its _requests (0xad):
+ * dram_near (umask 0x01, this NUMA node) and dram_far (0x02), near and far
+ * summed; recommended.json's l3_read_miss_latency is 10 x 0xac / 0xad in
+ * core clocks (amdzen4 cache.json, amdzen5 l3-cache.json).
+ */
+static const struct memdiag_l3_event zen4_l3_events[] = {
+	{ "l3_xi_sampled_latency.dram_near", 0xac, 0x01, MEMDIAG_L3_LATENCY, 10 },
+	{ "l3_xi_sampled_latency.dram_far", 0xac, 0x02, MEMDIAG_L3_LATENCY, 10 },
+	{ "l3_xi_sampled_latency_requests.dram_near", 0xad, 0x01, MEMDIAG_L3_REQUESTS, 1 },
+	{ "l3_xi_sampled_latency_requests.dram_far", 0xad, 0x02, MEMDIAG_L3_REQUESTS, 1 },
+};
+
+static const struct memdiag_l3_event zen5_l3_events[] = {
+	{ "l3_xi_sampled_latency.dram_near", 0xac, 0x01, MEMDIAG_L3_LATENCY, 10 },
+	{ "l3_xi_sampled_latency.dram_far", 0xac, 0x02, MEMDIAG_L3_LATENCY, 10 },
+	{ "l3_xi_sampled_latency_requests.dram_near", 0xad, 0x01, MEMDIAG_L3_REQUESTS, 1 },
+	{ "l3_xi_sampled_latency_requests.dram_far", 0xad, 0x02, MEMDIAG_L3_REQUESTS, 1 },
+};
+
+ZEN_L3(zen4);
+ZEN_L3(zen5);
+
 #define ZEN4(m0, m1)							\
 	{ AMD("AMD Zen 4", 0x19, m0, m1, "amdzen4"), ZEN_REASONS,	\
-	  .core = zen4_core, .core_fix = zen_fix }
+	  .core = zen4_core, .core_fix = zen_fix, .l3 = &zen4_l3 }
 #define ZEN5(m0, m1)							\
 	{ AMD("AMD Zen 5", 0x1a, m0, m1, "amdzen5"), ZEN_REASONS,	\
-	  .core = zen5_core, .core_fix = zen_fix }
+	  .core = zen5_core, .core_fix = zen_fix, .l3 = &zen5_l3 }
 /*
  * Zen 4 and Zen 5 UMC (one per memory channel): MSRs from msr-index.h
  * (MSR_F19H_UMC_PERF_CTL/CTR), the layout, enable bit and saturation from

@@ -55,12 +55,16 @@ static const struct snap_row {
 	{ MEMDIAG_A_SNAPSHOT_OFFCORE_DRAM_READS, "offcore_dram_reads" },
 	{ MEMDIAG_A_SNAPSHOT_MAB_OCCUPANCY, "mab_occupancy" },
 	{ MEMDIAG_A_SNAPSHOT_MAB_ALLOCATIONS, "mab_allocations" },
+	{ MEMDIAG_A_SNAPSHOT_L3_EPOCH, "l3_epoch" },
+	{ MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES,
+	  "l3_sampled_dram_latency_cycles" },
+	{ MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS, "l3_sampled_dram_requests" },
 	{ MEMDIAG_A_SNAPSHOT_PREFETCH_DISABLED, "prefetch_disabled_mask" },
 	{ MEMDIAG_A_SNAPSHOT_PREFETCH_MIXED, "prefetch_mixed_mask" },
 	{ MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED, "prefetch_changed" },
 };
 
-#define LABEL_W 22	/* "channel 10 write-bytes" */
+#define LABEL_W 30	/* "l3-sampled-dram-latency-cycles" */
 #define VALUE_W 20	/* UINT64_MAX */
 
 struct snap_msg {

@@ -25,6 +25,7 @@ static const char *const capability_names[] = {
 	[MEMDIAG_CAPABILITY_CORE_LATENCY] = "core-latency",
 	[MEMDIAG_CAPABILITY_OFFCORE] = "offcore",
 	[MEMDIAG_CAPABILITY_PREFETCH_CONTROL] = "prefetch-control",
+	[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY] = "l3-dram-latency",
 };
 _Static_assert(ARRAY_SIZE(capability_names) == MEMDIAG_CAPABILITY_MAX + 1,
 	       "capability_names does not cover MEMDIAG_CAPABILITY_MAX");
@@ -99,6 +100,10 @@ static const char *const snapshot_attr_names[] = {
 	[MEMDIAG_A_SNAPSHOT_PREFETCH_CHANGED] = "prefetch-changed",
 	[MEMDIAG_A_SNAPSHOT_MAB_OCCUPANCY] = "mab-occupancy",
 	[MEMDIAG_A_SNAPSHOT_MAB_ALLOCATIONS] = "mab-allocations",
+	[MEMDIAG_A_SNAPSHOT_L3_EPOCH] = "l3-epoch",
+	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES] =
+		"l3-sampled-dram-latency-cycles",
+	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS] = "l3-sampled-dram-requests",
 };
 _Static_assert(ARRAY_SIZE(snapshot_attr_names) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snapshot_attr_names does not cover MEMDIAG_A_SNAPSHOT_MAX");

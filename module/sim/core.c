@@ -383,6 +383,8 @@ static int msr_read(struct mdsim_cpu *c, u32 msr, u64 *val)
 		return -EIO;
 	if (r->kind == MK_UMC)
 		return mdsim_umc_access(c - mdsim.cpus, i, false, val);
+	if (r->kind == MK_L3)
+		return mdsim_l3_access(c - mdsim.cpus, i, false, val);
 	p = msr_reg(c, r, i);
 	*val = p ? *p : 0;
 	return 0;
@@ -398,6 +400,8 @@ static int msr_write(struct mdsim_cpu *c, u32 msr, u64 val)
 		return -EIO;
 	if (r->kind == MK_UMC)
 		return mdsim_umc_access(c - mdsim.cpus, i, true, &val);
+	if (r->kind == MK_L3)
+		return mdsim_l3_access(c - mdsim.cpus, i, true, &val);
 	/* IA32_PMCi takes the low 32 bits, sign-extended to the width */
 	if (r->kind == MK_PMC)
 		val = sign_extend64(val, 31) & MDSIM_CTR_MASK;
@@ -464,6 +468,8 @@ int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
 	}
 	if (r->kind == MK_UMC)
 		return mdsim_umc_access(cpu, i, true, &val) ? -EINVAL : 0;
+	if (r->kind == MK_L3)
+		return mdsim_l3_access(cpu, i, true, &val) ? -EINVAL : 0;
 	bits = msr_bits(r, true);
 	if (val & ~bits) {
 		pr_err("poke: MSR 0x%x cannot hold 0x%llx: bits 0x%llx are reserved\n",
@@ -542,6 +548,7 @@ int mdsim_core_init(void)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		mdsim.cpus[cpu].core_slot = core_slot(cpu);
+		mdsim.cpus[cpu].ccx = topology_core_id(cpu) % MDSIM_CCX_PER_SOCKET;
 		mdsim.cpus[cpu].perf_cap = PERF_CAP_FW_WRITE;
 		for (k = 0; k < MDSIM_CORE_NR; k++)
 			mdsim.cpus[cpu].clk[k].den = NSEC_PER_SEC;

@@ -69,6 +69,9 @@ static const char * const knob_names[MDSIM_KNOB_NR] = {
 	[MDSIM_KNOB_L1_MISS]	= "l1_miss_per_sec",
 	[MDSIM_KNOB_LFB_HIT]	= "lfb_hit_per_sec",
 	[MDSIM_KNOB_OFFCORE]	= "offcore_read_mbps",
+	[MDSIM_KNOB_L3_LATENCY]	= "l3_dram_latency_cycles",
+	[MDSIM_KNOB_L3_NEAR]	= "l3_dram_near_per_sec",
+	[MDSIM_KNOB_L3_FAR]	= "l3_dram_far_per_sec",
 };
 
 static const struct {
@@ -110,7 +113,7 @@ static int knob_set(void *data, u64 val)
 	mutex_lock(&mdsim.lock);
 	memcpy(knob, sock->knob, sizeof(knob));
 	knob[k->knob] = val;
-	if (mdsim_core_rates(knob, rate)) {
+	if (mdsim_core_rates(knob, rate) || mdsim_l3_rates(knob)) {
 		mutex_unlock(&mdsim.lock);
 		pr_err("socket%u/%s: %llu makes a per-second count overflow 64 bits\n",
 		       k->socket, knob_names[k->knob], val);
@@ -120,6 +123,8 @@ static int knob_set(void *data, u64 val)
 	sock->knob[k->knob] = val;
 	if (k->knob == MDSIM_KNOB_READ_BW || k->knob == MDSIM_KNOB_WRITE_BW)
 		mdsim_imc_knob_changed(k->socket);
+	else if (k->knob >= MDSIM_KNOB_L3_LATENCY)
+		mdsim_l3_knob_changed(k->socket);
 	else
 		mdsim_core_knob_changed(k->socket);
 	mutex_unlock(&mdsim.lock);
@@ -435,6 +440,10 @@ int mdsim_debugfs_init(void)
 		dir = debugfs_create_dir(name, root);
 		for (k = 0; k < MDSIM_KNOB_NR; k++) {
 			struct knob_ref *ref = &knob_refs[s * MDSIM_KNOB_NR + k];
+
+			/* only AMD has the L3 PMU */
+			if (k >= MDSIM_KNOB_L3_LATENCY && !mdsim.ua->amd)
+				continue;
 
 			ref->socket = s;
 			ref->knob = k;

@@ -89,6 +89,7 @@ static int mdsim_sockets_init(void)
 		sock->package = U32_MAX;
 		for (i = 0; i < mdsim.ua->n_chans; i++)
 			mdsim_box_init(&sock->box[i], s, i);
+		mdsim_l3_init(sock);
 	}
 	/* a socket with no CPU online now keeps its own number */
 	cpus_read_lock();
@@ -132,6 +133,7 @@ static void mdsim_cpu_ident(struct memdiag_cpu_ident *id)
 		id->cpuid_ext22_ebx = ua->n_gp |
 				      (ua->n_chans * ua->umc_per) << 16;
 		id->cpuid_ext22_ecx = GENMASK(ua->n_chans - 1, 0);
+		id->perfctr_llc = true;	/* the L3 PMU of l3.c */
 	}
 }
 
@@ -144,6 +146,7 @@ const struct memdiag_platform_ops memdiag_sim_platform = {
 	.pci_read	= mdsim_pci_read,
 	.pci_write	= mdsim_pci_write,
 	.pci_socket	= mdsim_pci_socket,
+	.llc_id		= mdsim_llc_id,
 	.mmio_map	= mdsim_mmio_map,
 	.mmio_unmap	= mdsim_mmio_unmap,
 	.mmio_read	= mdsim_mmio_read,

@@ -21,6 +21,7 @@ enum mdsim_msr_kind {
 	MK_OVF_CTRL,	/* write 1s to clear status; reads 0 */
 	MK_APMC,	/* IA32_A_PMCi: full-width alias of IA32_PMCi */
 	MK_UMC,		/* AMD UMC control/counter pairs: the socket's boxes */
+	MK_L3,		/* AMD L3 PMU control/counter pairs: the CPU's CCX */
 };
 
 #define MSR_AMD_PREFETCH_CONTROL 0xc0000108	/* not in msr-index.h */

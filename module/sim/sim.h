@@ -109,6 +109,9 @@ enum mdsim_knob {
 	MDSIM_KNOB_L1_MISS,	/* per CPU, per second */
 	MDSIM_KNOB_LFB_HIT,	/* per CPU, per second */
 	MDSIM_KNOB_OFFCORE,	/* 10^6 bytes/s of local DRAM reads per CPU */
+	MDSIM_KNOB_L3_LATENCY,	/* AMD: core clocks a sampled DRAM request takes */
+	MDSIM_KNOB_L3_NEAR,	/* AMD: sampled near-DRAM requests/s per CCX */
+	MDSIM_KNOB_L3_FAR,	/* AMD: sampled far-DRAM requests/s per CCX */
 	MDSIM_KNOB_NR
 };
 
@@ -244,6 +247,24 @@ struct mdsim_region {
 	struct mdsim_box *box;		/* NULL: the discovery table */
 };
 
+/* AMD's L3 PMU (l3.c): what its counters can count, per CCX */
+enum mdsim_l3_kind {
+	MDSIM_L3_LAT_NEAR,	/* a tenth of the near requests' core clocks */
+	MDSIM_L3_LAT_FAR,
+	MDSIM_L3_REQ_NEAR,	/* sampled requests served by near DRAM */
+	MDSIM_L3_REQ_FAR,
+	MDSIM_L3_KINDS
+};
+
+#define MDSIM_L3_CTRS		6	/* L3 PMU counters per CCX */
+#define MDSIM_CCX_PER_SOCKET	8
+
+struct mdsim_ccx {
+	u64 ctl[MDSIM_L3_CTRS], ctr[MDSIM_L3_CTRS];
+	struct mdsim_clock clk[MDSIM_L3_KINDS];
+	u64 last[MDSIM_L3_KINDS];	/* clock values at the last advance */
+};
+
 struct mdsim_socket {
 	unsigned int id;
 	u8 bus;				/* uncore bus, not in socket order */
@@ -253,6 +274,7 @@ struct mdsim_socket {
 	struct mdsim_box box[MDSIM_MAX_CHANS];
 	u64 table[MDSIM_TABLE_QWORDS];	/* discovery table (spr) */
 	u64 table_written;		/* bit per qword */
+	struct mdsim_ccx ccx[MDSIM_CCX_PER_SOCKET];	/* AMD L3 PMUs */
 };
 
 /* MSR state of one CPU. */
@@ -263,6 +285,7 @@ struct mdsim_cpu {
 	 * 0x1A4): the lowest-numbered CPU of the same core.
 	 */
 	unsigned int core_slot;
+	u8 ccx;				/* AMD: the CCX of its L3 PMU */
 	u64 evtsel[MDSIM_MAX_GP], pmc[MDSIM_MAX_GP], fixed[MDSIM_FIXED];
 	u64 fixed_ctrl, global_ctrl, status, perf_cap, rsp[2], misc;
 	struct mdsim_clock clk[MDSIM_CORE_NR];
@@ -326,6 +349,13 @@ int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
 int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val);
 int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val);
 void mdsim_core_show(struct seq_file *m);
+
+/* l3.c: AMD's L3 PMU, per CCX */
+int mdsim_llc_id(unsigned int cpu);
+int mdsim_l3_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);
+int mdsim_l3_rates(const u64 *knob);
+void mdsim_l3_knob_changed(unsigned int socket);
+void mdsim_l3_init(struct mdsim_socket *sock);
 
 /* imc.c: the channel boxes' registers and counts */
 int mdsim_umc_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);

@@ -152,6 +152,87 @@ for r in amd:
           [e['perf'].split('.')[-1] for e in imc['events']] == ['rd', 'wr'],
           '%s: .rd counts reads, .wr writes' % n)
 
+# the L3 PMU (per CCX) and its sampled-latency events against msr-index.h,
+# perf_event.h's AMD64_L3_* fields, amd/uncore.c and the JSON, whose
+# l3_read_miss_latency is 10 x l3_xi_sampled_latency / its requests
+m = re.search(r'#define ARCH_PERFMON_EVENTSEL_ENABLE\s+\(1ULL << (\d+)\)', pe_h)
+ctl_en = 1 << int(m.group(1)) if m else None
+
+
+def l3_field(name):
+    """The value of perf_event.h's AMD64_L3_<name> (a BIT_ULL or a shifted mask)."""
+    m = re.search(r'#define AMD64_L3_%s\s+BIT_ULL\((\d+)\)' % name, pe_h)
+    if m:
+        return 1 << int(m.group(1))
+    m = re.search(r'#define AMD64_L3_%s\s+\\\n\s*\((0x[0-9A-F]+)ULL << (AMD64_L3_\w+)\)'
+                  % name, pe_h)
+    return int(m.group(1), 16) << define(pe_h, m.group(2)) if m else None
+
+
+uncore_l3 = re.search(r'amd_uncore_l3_event_init.*?\n}\n', uncore, re.S)
+uncore_l3 = uncore_l3.group(0) if uncore_l3 else ''
+for r in amd:
+    if r['unsupported']:
+        continue
+    n, d, l3 = r['name'], r['pmu_events'], r.get('l3')
+    check(l3 is not None, '%s: the L3 PMU is described' % n)
+    if not l3:
+        continue
+    check(l3['ctl0'] == define(msr_h, 'MSR_F16H_L2I_PERF_CTL') and
+          l3['ctr0'] == define(msr_h, 'MSR_F16H_L2I_PERF_CTR'),
+          '%s: L3 control/counter 0 are MSR_F16H_L2I_PERF_CTL/CTR' % n)
+    check(l3['stride'] == 2 and 'pmu->msr_base + (2 * hwc->idx)' in uncore and
+          'pmu->msr_base = MSR_F16H_L2I_PERF_CTL' in uncore,
+          '%s: L3 counter i at MSR_F16H_L2I_PERF_CTL + 2i (amd/uncore.c)' % n)
+    check(l3['n_ctrs'] == define(uncore, 'NUM_COUNTERS_L3'),
+          '%s: %d L3 counters (NUM_COUNTERS_L3)' % (n, l3['n_ctrs']))
+    check(l3['ctr_bits'] == 64 - define(uncore, 'COUNTER_SHIFT'),
+          '%s: L3 counters are 64 - COUNTER_SHIFT bits' % n)
+    check(ctl_en is not None and l3['ctl_en'] == ctl_en and
+          'ARCH_PERFMON_EVENTSEL_ENABLE' in uncore,
+          '%s: L3 enable is ARCH_PERFMON_EVENTSEL_ENABLE (amd_uncore_start)' % n)
+    # what amd_uncore_l3_event_init sets on family 0x19+ when no ThreadMask is given
+    want = [l3_field(f) for f in ('F19H_THREAD_MASK', 'EN_ALL_SLICES', 'EN_ALL_CORES')]
+    check(None not in want and all(l3['ctl_extra'] & w == w for w in want) and
+          'AMD64_L3_F19H_THREAD_MASK | AMD64_L3_EN_ALL_SLICES' in uncore_l3,
+          '%s: L3 controls set ThreadMask, EnAllSlices and EnAllCores (all cores count)' % n,
+          'ctl_extra 0x%x, perf_event.h %s' % (l3['ctl_extra'], want))
+    ev = perf_events(d)
+    rec = {e.get('MetricName'): e.get('MetricExpr', '') for e in json.load(
+        open(os.path.join(pmu_dir, d, 'recommended.json')))}
+    for e in l3['events']:
+        j = ev.get(e['perf'])
+        check(j and int(j['EventCode'], 16) == e['event'] and
+              int(j.get('UMask', '0'), 16) == e['umask'] and j.get('Unit') == 'L3PMC',
+              '%s: %s is L3 event 0x%02x umask 0x%02x' % (n, e['perf'], e['event'], e['umask']),
+              'perf: %s' % j)
+        # the JSON's per-event fields, placed where perf_event.h puts them
+        fields = [('ThreadMask', 'F19H_THREAD_MASK', 'THREAD_SHIFT'),
+                  ('SliceId', 'SLICEID_MASK', 'SLICE_SHIFT')]
+        for key, mask, shift in fields:
+            v = int(j.get(key, '0'), 16) << define(pe_h, 'AMD64_L3_' + shift) if j else None
+            check(j and l3['ctl_extra'] & l3_field(mask) == v,
+                  '%s: %s %s=%s in the control' % (n, e['perf'], key, j and j.get(key)))
+        for key, bit in [('EnAllCores', 'EN_ALL_CORES'), ('EnAllSlices', 'EN_ALL_SLICES')]:
+            check(j and bool(l3['ctl_extra'] & l3_field(bit)) == (j.get(key) == '0x1'),
+                  '%s: %s %s=%s in the control' % (n, e['perf'], key, j and j.get(key)))
+        base = e['perf'].replace('_requests', '').split('.')[0]
+        check(e['meaning'] == ('requests' if '_requests.' in e['perf'] else 'latency') and
+              base == 'l3_xi_sampled_latency' and
+              e['perf'].split('.')[-1] in ('dram_near', 'dram_far'),
+              '%s: %s counts DRAM %s' % (n, e['perf'], e['meaning']))
+        # scale: x10 on the latency, as l3_read_miss_latency* multiply it
+        scale = 10 if e['meaning'] == 'latency' else 1
+        check(e['scale'] == scale and
+              '(l3_xi_sampled_latency.all * 10) / l3_xi_sampled_latency_requests.all'
+              in rec.get('l3_read_miss_latency', ''),
+              '%s: %s scaled by %d (recommended.json l3_read_miss_latency)'
+              % (n, e['perf'], scale))
+    check(sorted((e['meaning'], e['perf'].split('.')[-1]) for e in l3['events']) ==
+          [('latency', 'dram_far'), ('latency', 'dram_near'),
+           ('requests', 'dram_far'), ('requests', 'dram_near')],
+          '%s: DRAM near and far, latency and requests, each once' % n)
+
 # the core PMU descriptions against msr-index.h and amd/core.c
 pmus = {r['pmu']['name']: r['pmu'] for r in rows if 'pmu' in r}
 a = pmus.get('AMD PerfMonV2')

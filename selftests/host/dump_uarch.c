@@ -108,6 +108,28 @@ static void dump_imc(const struct memdiag_imc_desc *d)
 	       d->discovery_type);
 }
 
+/* AMD's L3 PMU: its registers and events, as "l3" (null: none) */
+static void dump_l3(const struct memdiag_l3_pmu *l)
+{
+	unsigned int i;
+
+	if (!l) {
+		printf(",\"l3\":null");
+		return;
+	}
+	printf(",\"l3\":{\"ctl0\":%u,\"ctr0\":%u,\"stride\":%u,\"n_ctrs\":%u,"
+	       "\"ctr_bits\":%u,\"ctl_en\":%llu,\"ctl_extra\":%llu,\"events\":[",
+	       l->ctl0, l->ctr0, l->stride, l->n_ctrs, l->ctr_bits,
+	       (unsigned long long)l->ctl_en, (unsigned long long)l->ctl_extra);
+	for (i = 0; i < l->n_events; i++)
+		printf("%s{\"perf\":\"%s\",\"event\":%u,\"umask\":%u,"
+		       "\"meaning\":\"%s\",\"scale\":%u}", i ? "," : "",
+		       l->events[i].perf, l->events[i].event, l->events[i].umask,
+		       l->events[i].meaning == MEMDIAG_L3_LATENCY ? "latency" :
+		       "requests", l->events[i].scale);
+	printf("]}");
+}
+
 /* a reason the row leaves out prints as "" (none of them has quotes) */
 static const char *str(const char *s)
 {
@@ -140,6 +162,7 @@ int main(void)
 			dump_pmu(u->pmu);
 		dump_events("core", u->core, ev_names, MEMDIAG_EV_NR);
 		dump_events("core_fix", u->core_fix, fix_names, MEMDIAG_GPFIX_NR);
+		dump_l3(u->l3);
 		printf("}\n");
 	}
 	return 0;

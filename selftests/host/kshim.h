@@ -12,4 +12,5 @@ typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BIT_ULL(n) (1ULL << (n))
 #endif

@@ -5,7 +5,11 @@
 # their reasons, the core PMU through AMD's PerfCtl/PerfCtr MSRs (the L1
 # miss latency from the Miss Address Buffer within 1 %), a busy counter
 # refused with its MSR named, every register put back after a killed
-# client and after rmmod, and prefetcher control through 0xC0000108.
+# client and after rmmod, and prefetcher control through 0xC0000108; the
+# L3-sampled DRAM latency (each CCX's L3 PMU, summed into the socket)
+# within 1 %, a counter someone else enabled left alone, a CCX with too
+# few free counters refused, controls back after a killed client, CPU
+# hotplug and rmmod.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_AMD_UARCHS (default
 # "zen4 zen5").
@@ -25,6 +29,12 @@ declare -A ALLOC=([zen4]=0x437f41 [zen5]=0x430f41)
 CTL=0xc0010200		# PerfCtl0; PerfCtl i at +2i
 GLOBAL=0xc0000301	# PerfMonV2 PerfCntrGlobalCtl
 PF=0xc0000108		# PrefetchControl
+L3=0xc0010230		# L3 PMU control 0 of the CPU's CCX; control i at +2i
+L3_5=0xc001023a		# L3 PMU control 5: "someone else's" enabled event
+L3_FOREIGN=0x4000ff
+# l3_xi_sampled_latency.dram_near: event 0xac, umask 1, EN (22), EnAllSlices
+# (46), EnAllCores (47), SliceId 3 (50:48), ThreadMask 3 (57:56)
+L3_LAT_NEAR=0x303c000004001ac
 
 cleanup() {
 	[ -n "${W_PID:-}" ] && kill "$W_PID" 2>/dev/null
@@ -42,7 +52,43 @@ amd_preset() {
 		poke "msr $cpu 0xc0010202 0xc0"
 		poke "msr $cpu $GLOBAL 0x20"
 		poke "msr $cpu $PF 0x2"
+		poke "msr $cpu $L3 0x1ac"
+		poke "msr $cpu $L3_5 $L3_FOREIGN"
 	done
+}
+
+# l3_rates SOCKET LATENCY NEAR/S FAR/S: every CCX of SOCKET's sampled DRAM
+# requests per second and the core clocks each takes
+l3_rates() {
+	echo "$2" > "$dbg/socket$1/l3_dram_latency_cycles"
+	echo "$3" > "$dbg/socket$1/l3_dram_near_per_sec"
+	echo "$4" > "$dbg/socket$1/l3_dram_far_per_sec"
+}
+
+# the L3 PMU controls of CPU $1's CCX as amd_preset left them, or why not
+l3_ccx_restored() {
+	local i v bad=
+	[ "$(peek msr "$1" $L3)" = 0x1ac ] || bad="$bad cpu$1:l3ctl0=$(peek msr "$1" $L3)"
+	for i in 0xc0010232 0xc0010234 0xc0010236 0xc0010238; do
+		v=$(peek msr "$1" $i)
+		[ "$v" = 0x0 ] || bad="$bad cpu$1:$i=$v"
+	done
+	[ "$(peek msr "$1" $L3_5)" = $L3_FOREIGN ] || bad="$bad cpu$1:l3ctl5=$(peek msr "$1" $L3_5)"
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
+# does a control 1..4 of CPU $1's CCX hold l3_xi_sampled_latency.dram_near?
+l3_counting() {
+	local i
+	for i in 0xc0010230 0xc0010232 0xc0010234 0xc0010236 0xc0010238; do
+		[ "$(peek msr "$1" $i)" = $L3_LAT_NEAR ] && return 0
+	done
+	return 1
+}
+
+# KEY of socket 0's snapshots $1 and $2: its change
+snap_delta() {
+	jq -n --slurpfile a "$1" --slurpfile b "$2" "\$b[0][0].$3 - \$a[0][0].$3"
 }
 
 # every CPU's controls back to amd_preset's values
@@ -57,6 +103,9 @@ amd_restored() { # NAME
 		done
 		[ "$(reg msr "$cpu" $GLOBAL)" = 0x20 ] || bad="$bad cpu$cpu:global=$(reg msr "$cpu" $GLOBAL)"
 		[ "$(reg msr "$cpu" $PF)" = 0x2 ] || bad="$bad cpu$cpu:pf=$(reg msr "$cpu" $PF)"
+	done
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		l3_ccx_restored "$cpu" > /tmp/l3.bad || bad="$bad $(cat /tmp/l3.bad)"
 	done
 	# no UMC control of either socket is left holding an event
 	for cpu in 0 $((ncpus - 1)); do
@@ -91,7 +140,39 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 		'.capabilities[] | select(.id == "offcore") | (.available | not) and (.reason | length > 0)' /tmp/info.json
 	check "$u: prefetch control available" jqt \
 		'.capabilities[] | select(.id == "prefetch-control") | .available' /tmp/info.json
+	check "$u: the L3-sampled DRAM latency available" jqt \
+		'.capabilities[] | select(.id == "l3-dram-latency") | .available' /tmp/info.json
 	nsock=$(jq .nr_sockets /tmp/info.json)
+
+	# each CCX of socket 0 (two: the sim's CCX is a core) samples 10^6
+	# near and 250000 far DRAM requests a second, 300 core clocks each
+	l3_rates 0 300 1000000 250000
+	for s in $(seq 1 $((nsock - 1))); do l3_rates "$s" 0 0 0; done
+	"$ctl" -j watch --socket 0 --interval 1s > /dev/null 2>&1 &
+	W_PID=$!
+	sleep 1
+	"$ctl" -j snapshot --socket 0 > /tmp/l3a.json
+	sleep 1
+	"$ctl" -j snapshot --socket 0 > /tmp/l3b.json
+	lat=$(snap_delta /tmp/l3a.json /tmp/l3b.json l3_sampled_dram_latency_cycles)
+	req=$(snap_delta /tmp/l3a.json /tmp/l3b.json l3_sampled_dram_requests)
+	dt=$(snap_delta /tmp/l3a.json /tmp/l3b.json time_ns)
+	v=$(jq -n "$lat / $req")
+	check "$u: L3-sampled DRAM latency 300 core clocks within 1% (got $v)" near "$v" 300
+	v=$(jq -n "$req / $dt * 1e9")
+	check "$u: sampled DRAM requests of both CCXs, 2.5e6/s within 1% (got $v)" near "$v" 2500000
+	check "$u: CPU 0's CCX counts dram_near with every core, thread and slice ($L3_LAT_NEAR)" \
+		l3_counting 0
+	check "$u: and CPU 1's CCX too" l3_counting 1
+	check "$u: the L3 counter someone else enabled is left alone" \
+		test "$(peek msr 0 $L3_5)" = $L3_FOREIGN
+	# hotplug: the last CPU of a CCX going offline puts its controls back
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	check "$u: CPU 1 offline: its CCX's L3 PMU controls are back" l3_ccx_restored 1
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	sleep 0.5
+	check "$u: CPU 1 online again: its CCX counts again" l3_counting 1
+	kill $W_PID; wait $W_PID 2>/dev/null; W_PID=
 
 	set_rates 0 6400 3200 200 1000000 500000 0
 	for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0 0; done
@@ -154,6 +235,16 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 		sh -c "echo \"\$1\" | grep -q 'MSR 0xc0010200'" _ "$out"
 	check "$u: the refusal wrote nothing" test "$(reg msr 1 $GLOBAL)" = 0x20
 	poke "msr 1 $CTL 0x76"
+
+	# a CCX with two more L3 counters taken by someone else: 3 free of 6
+	poke "msr 1 0xc0010232 0x4000fe"
+	poke "msr 1 0xc0010234 0x4000fd"
+	out=$("$ctl" watch --socket 0 --count 1 2>&1)
+	check "$u: a session with 3 free L3 counters on a CCX is refused, saying so" \
+		sh -c "echo \"\$1\" | grep -q 'L3 PMU of CCX .* has 3 free counters of 6, 4 needed'" _ "$out"
+	check "$u: the refusal left CPU 0's CCX as it was" l3_ccx_restored 0
+	poke "msr 1 0xc0010232 0x0"
+	poke "msr 1 0xc0010234 0x0"
 
 	# prefetchers through 0xC0000108, then rmmod puts them back
 	check "$u: prefetch disable --socket 0 l1-stream exits 0" \

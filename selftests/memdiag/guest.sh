@@ -68,8 +68,8 @@ jqcheck() { # NAME FILTER: the filter must yield true
 	jqcheck "memdiagctl reports $MEMDIAG_EXPECT_CPUS_PER_SOCKET CPUs per socket" \
 		"[.sockets[].cpus | length] | all(. == $MEMDIAG_EXPECT_CPUS_PER_SOCKET)"
 jqcheck "memdiagctl reports platform hw" '.platform == "hw"'
-jqcheck "memdiagctl reports the four capabilities by name" \
-	'[.capabilities[].id] | sort == ["core-latency","imc-bandwidth","offcore","prefetch-control"]'
+jqcheck "memdiagctl reports the five capabilities by name" \
+	'[.capabilities[].id] | sort == ["core-latency","imc-bandwidth","l3-dram-latency","offcore","prefetch-control"]'
 jqcheck "every unavailable capability has a reason" \
 	'[.capabilities[] | select(.available == false) | (.reason | length) > 0] | all'
 [ -n "${MEMDIAG_EXPECT_NO_CAPS:-}" ] &&
