@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * harness.c - pinned threads, first-touched buffers placed on the NUMA node
- * of the thread's CPU, timing and statistics.
+ * harness.c - pinned threads, first-touched buffers placed (place.c) on
+ * the NUMA node of the thread's CPU or the one asked for, timing and
+ * statistics.
  */
 
 #include <errno.h>
@@ -13,15 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-#if defined(__has_include)
-#if __has_include(<linux/mempolicy.h>)
-#include <linux/mempolicy.h>
-#endif
-#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -32,83 +26,6 @@
 
 #include "kernel.h"
 #include "repeat.h"
-
-/*
- * Raw system calls rather than libnuma: nothing more to install, and a
- * kernel without CONFIG_NUMA answers ENOSYS, which only costs the hint.
- */
-#if defined(SYS_mbind) && defined(SYS_get_mempolicy) && defined(MPOL_F_ADDR)
-#define HAVE_MBIND 1
-#else
-#define HAVE_MBIND 0
-#endif
-
-#define KERN_MAX_NODES 1024	/* bits in the node mask given to mbind */
-
-/*
- * Set by the harness in each worker once it is pinned: the node mbind()
- * prefers for what this thread allocates, and the first address it placed
- * (where the harness looks, after setup, for the node that holds it).
- */
-static __thread int tls_node = -1;
-static __thread void *tls_first;
-
-int kern_node_now(void)
-{
-#ifdef SYS_getcpu
-	unsigned int cpu, node;
-
-	/* the kernel's cpu_to_node() of the CPU this thread is on */
-	if (syscall(SYS_getcpu, &cpu, &node, NULL) == 0)
-		return (int)node;
-#endif
-	return -1;
-}
-
-int kern_mem_node(const void *p)
-{
-#if HAVE_MBIND
-	int node = -1;
-
-	if (p && syscall(SYS_get_mempolicy, &node, NULL, 0UL, p,
-			 MPOL_F_NODE | MPOL_F_ADDR) == 0)
-		return node;
-#else
-	(void)p;
-#endif
-	return -1;
-}
-
-void kern_place(void *p, size_t bytes)
-{
-#if HAVE_MBIND
-	unsigned long mask[KERN_MAX_NODES / (8 * sizeof(unsigned long))];
-	const unsigned int bits = 8 * sizeof(unsigned long);
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	uintptr_t hi = ((uintptr_t)p + bytes) & ~(pg - 1);
-	int node = tls_node;
-#endif
-
-	if (!tls_first && bytes)
-		tls_first = p;
-#if HAVE_MBIND
-	if (node < 0 || node >= KERN_MAX_NODES || hi <= lo)
-		return;
-	memset(mask, 0, sizeof(mask));
-	mask[(unsigned int)node / bits] |= 1UL << ((unsigned int)node % bits);
-	/*
-	 * Preferred, not bound: a full node then spills to another rather
-	 * than failing the run. First touch by this thread already makes the
-	 * pages local under the default policy; this makes them so under any
-	 * other the process inherited. maxnode is one more than the bits the
-	 * kernel reads.
-	 */
-	(void)syscall(SYS_mbind, (void *)lo, (unsigned long)(hi - lo),
-		      MPOL_PREFERRED, mask, (unsigned long)KERN_MAX_NODES + 1,
-		      0U);
-#endif
-}
 
 double kern_now(void)
 {
@@ -279,7 +196,7 @@ static void fail(struct run *r, bool oom, unsigned int tid, int cpu)
 static int pin_and_setup(struct run *r, unsigned int tid)
 {
 	const struct kern_cfg *cfg = r->cfg;
-	int cpu = cfg->cpu[tid];
+	int cpu = cfg->cpu[tid], node;
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
@@ -289,16 +206,15 @@ static int pin_and_setup(struct run *r, unsigned int tid)
 		return 0;
 	}
 	/* pinned: the node is the CPU's for good */
-	tls_node = kern_node_now();
-	tls_first = NULL;
+	node = kern_place_begin(cfg);
 	if (cfg->node)
-		cfg->node[tid] = tls_node;
+		cfg->node[tid] = node;
 	if (r->ops->setup(r->ctx, tid) < 0) {
 		fail(r, true, tid, cpu);
 		return 0;
 	}
 	if (cfg->mem_node)
-		cfg->mem_node[tid] = kern_mem_node(tls_first);
+		cfg->mem_node[tid] = kern_place_first_node();
 	return 1;
 }
 

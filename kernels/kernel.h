@@ -52,13 +52,20 @@ struct kern_cfg {
 	unsigned int reps;
 	double min_time;
 	bool hugepages;		/* madvise(MADV_HUGEPAGE) the buffers */
+	/*
+	 * Bind every buffer to node @bind_node (mbind MPOL_BIND) rather than
+	 * prefer the node of the thread's CPU: remote-memory measurements.
+	 */
+	bool bind;
+	unsigned int bind_node;
 	/* called by thread 0 after each repetition, or NULL */
 	void (*progress)(void *arg, const struct kern_progress *pr);
 	void *progress_arg;
 	/*
 	 * Filled by kern_run() when not NULL (nthreads entries, -1 when
 	 * unknown): the NUMA node of each thread's CPU, and the node that
-	 * holds the first page of the first memory the thread placed.
+	 * holds the first buffer the thread placed (kern_mem_nodes(): up to
+	 * 512 of its pages asked about, KERN_NODE_MIXED when on several).
 	 */
 	int *node;
 	int *mem_node;
@@ -138,17 +145,28 @@ void kern_pages_add(struct kern_pages *sum, const struct kern_pages *pg);
 uint64_t kern_pages_size(const struct kern_pages *pg);
 
 /*
- * Prefer the NUMA node of the calling worker's CPU for the whole pages of
- * [p, p + bytes) (mbind MPOL_PREFERRED), before they are first touched;
- * for a buffer shared by threads, each places the part it touches. Does
+ * place.c: prefer the NUMA node of the calling worker's CPU for the whole
+ * pages of [p, p + bytes) (mbind MPOL_PREFERRED), or bind them to
+ * kern_cfg.bind_node (MPOL_BIND), before they are first touched; for a
+ * buffer shared by threads, each places the part it touches. Does
  * nothing outside a worker or where the kernel has no NUMA support.
  */
 void kern_place(void *p, size_t bytes);
+/* A pinned worker's start: what kern_place() does; its CPU's node or -1. */
+int kern_place_begin(const struct kern_cfg *cfg);
+/* kern_mem_nodes() of the first range the worker placed. */
+int kern_place_first_node(void);
 
 /* The NUMA node of the CPU the caller runs on (getcpu), or -1. */
 int kern_node_now(void);
-/* The node holding the page at @p (get_mempolicy), or -1. */
-int kern_mem_node(const void *p);
+/*
+ * The node holding the resident pages of [p, p + bytes), asked with
+ * move_pages(2) in query mode about up to 512 pages spread over it; -1
+ * when unknown (no NUMA support, nothing resident), KERN_NODE_MIXED when
+ * they are on more than one node.
+ */
+#define KERN_NODE_MIXED (-2)
+int kern_mem_nodes(const void *p, size_t bytes);
 
 #define KERN_MAX_VALS 4	/* kern_ops.nvals at most */
 
@@ -332,6 +350,7 @@ struct read_delay_result {
 	struct kern_stats gbps;	/* 64 bytes per record read, 10^9 B/s */
 	uint64_t records;	/* records read per repetition, all threads */
 	struct kern_timed timed;	/* its repetitions */
+	struct kern_pages pages;	/* all threads' slices */
 };
 int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 		   unsigned long delay, struct read_delay_result *r,

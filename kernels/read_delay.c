@@ -31,6 +31,7 @@ struct rd_ctx {
 	size_t bytes_per_thread;
 	unsigned long delay;
 	struct kern_rd_slice *t;
+	struct kern_pages *pg;	/* per thread: the pages its slice got */
 };
 
 static volatile uint64_t rd_sink;
@@ -86,8 +87,12 @@ static int rd_setup(void *vctx, unsigned int tid)
 {
 	struct rd_ctx *ctx = vctx;
 
-	return kern_rd_slice_init(&ctx->t[tid], ctx->bytes_per_thread,
-				  ctx->cfg->hugepages);
+	if (kern_rd_slice_init(&ctx->t[tid], ctx->bytes_per_thread,
+			       ctx->cfg->hugepages))
+		return -1;
+	/* unreadable: nothing resident, which the caller prints as unknown */
+	(void)kern_pages(ctx->t[tid].a, ctx->t[tid].bytes, &ctx->pg[tid]);
+	return 0;
 }
 
 static void rd_body(void *vctx, unsigned int tid, unsigned int phase)
@@ -117,6 +122,7 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 	struct kern_rd_slice *t;
 	struct kern_times tm;
 	struct rd_ctx ctx;
+	unsigned int i;
 	size_t per;
 	int rc;
 
@@ -128,7 +134,10 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 		return -1;
 	}
 	t = calloc(cfg->nthreads, sizeof(*t));
-	if (!t) {
+	ctx.pg = calloc(cfg->nthreads, sizeof(*ctx.pg));
+	if (!t || !ctx.pg) {
+		free(t);
+		free(ctx.pg);
 		kern_oom(err, errsz);
 		return -1;
 	}
@@ -143,8 +152,11 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 		kern_map_stats(tm.ph[0].sec, r->timed.reps, 1,
 			       (double)r->records * KERN_LINE / 1e9, true,
 			       &r->gbps);
+		for (i = 0; i < cfg->nthreads; i++)
+			kern_pages_add(&r->pages, &ctx.pg[i]);
 	}
 	kern_times_free(&tm);
+	free(ctx.pg);
 	free(t);
 	return rc;
 }

@@ -249,9 +249,10 @@ hstep prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h 
 # vmtest ID NAME KVER CPU SMP TIMEOUT ENV SCRIPTS: one boot running SCRIPTS
 # (NAME=VALUE words among them go to the environment)
 vmtest() {
-	local id=$1 name=$2 k=$3 cpu=$4 smp=$5 to=$6 env=$7 scripts= w e
+	local id=$1 name=$2 k=$3 cpu=$4 smp=$5 to=$6 env=$7 scripts= numa= w e
 	for w in $8; do
 		case $w in
+		VM_NUMA=*) numa=${w#*=} ;;	# run.sh --numa, not the environment
 		*=*) env="$env $w" ;;
 		*) scripts="$scripts $w" ;;
 		esac
@@ -265,6 +266,7 @@ vmtest() {
 		--env "MEMDIAG_KO=build/$k/memdiag.ko"
 		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko"
 		--env "LINUX_SRC=$LINUX_SRC")
+	[ -z "$numa" ] || args+=(--numa "$numa")
 	for e in $env; do args+=(--env "$e"); done
 	# one guest runs the scripts in order; it fails if any did
 	vmstep "$id" "VM $k $name: $scripts, clean dmesg" \

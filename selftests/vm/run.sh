@@ -14,6 +14,8 @@ usage: run.sh [options] -- COMMAND [ARGS...]
   --cpu MODEL         QEMU -cpu value, passed unchanged (default Skylake-Server-v1)
   --smp SPEC          QEMU -smp value (default 4,sockets=2,cores=2)
   --mem MB            guest memory (default 1024)
+  --numa N            N NUMA nodes, each with an equal share of the CPUs
+                      (in order) and of the memory (-numa node,memdev=...)
   --timeout SEC       kill the guest after SEC seconds, exit 124 (default 300)
   --env NAME=VAL      add to the command's environment (repeatable); it
                       otherwise holds only PATH and HOME=/tmp
@@ -39,6 +41,7 @@ kver=
 cpu=Skylake-Server-v1
 smp=4,sockets=2,cores=2
 mem=1024
+numa=
 timeout=300
 cwd=$repo
 keep_dmesg=
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--cpu) need "$1" $#; cpu=$2; shift 2 ;;
 	--smp) need "$1" $#; smp=$2; shift 2 ;;
 	--mem) need "$1" $#; mem=$2; shift 2 ;;
+	--numa) need "$1" $#; numa=$2; shift 2 ;;
 	--timeout) need "$1" $#; timeout=$2; shift 2 ;;
 	--env) need "$1" $#; envs+=("$2"); shift 2 ;;
 	--cwd) need "$1" $#; cwd=$2; shift 2 ;;
@@ -85,6 +89,21 @@ fi
 [ -r "$kernel" ] || die "no readable kernel $kernel"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants whole seconds"
 [[ $mem =~ ^[0-9]+$ ]] || die "--mem wants megabytes"
+# --numa N: QEMU 7.2's syntax, a RAM backend per node; each node's CPUs
+# and megabytes must come out whole
+numa_args=()
+if [ -n "$numa" ]; then
+	ncpu=${smp%%,*}
+	[[ $numa =~ ^[1-9][0-9]*$ && $ncpu =~ ^[0-9]+$ ]] ||
+		die "--numa wants a node count and --smp a CPU count first"
+	[ $((ncpu % numa)) = 0 ] && [ $((mem % numa)) = 0 ] ||
+		die "--numa $numa: the $ncpu CPUs and $mem MB must split evenly"
+	for ((i = 0; i < numa; i++)); do
+		lo=$((i * ncpu / numa))
+		numa_args+=(-object "memory-backend-ram,id=m$i,size=$((mem / numa))M"
+			-numa "node,nodeid=$i,cpus=$lo-$((lo + ncpu / numa - 1)),memdev=m$i")
+	done
+fi
 cwd=$(cd "$cwd" && pwd -P) || die "--cwd: no such directory"
 for e in "${envs[@]}"; do
 	[[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env wants NAME=VALUE, got '$e'"
@@ -154,6 +173,7 @@ tcg_opts=${MEMDIAG_VM_TCG_OPTS:-thread=single}
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 qargs=(
 	-accel "tcg,$tcg_opts" -machine q35 -cpu "$cpu" -smp "$smp" -m "$mem"
+	"${numa_args[@]}"
 	-nographic -nodefaults -no-reboot
 	-kernel "$kernel" -initrd "$img" -append "$cmdline"
 	# multidevs=remap: the host's / spans several filesystems (proc,

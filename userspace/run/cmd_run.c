@@ -22,6 +22,7 @@
 #include "csv.h"
 #include "opts.h"
 #include "parse.h"
+#include "run/place.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -79,9 +80,12 @@ void cmd_run_kernel_names(char *buf, size_t size)
 
 /* getopt_long()'s value for run_kopts[i] without a short option */
 #define OPT_KERNEL 256
-/* --csv's and --min-time's: above every char, below OPT_KERNEL */
+/* --csv's, --min-time's and the placement options': above every char, below OPT_KERNEL */
 #define OPT_CSV 200
 #define OPT_MIN_TIME 201
+#define OPT_NODE 202
+#define OPT_SOCKET 203
+#define OPT_MEMBIND 204
 
 /* Everything parse_args() collects before the kernel is known. */
 struct run_parse {
@@ -89,6 +93,9 @@ struct run_parse {
 	struct opts *o;
 	cpu_set_t allowed;	/* the CPUs this process may use */
 	bool have_threads, have_cpus, help, csv;
+	const char *place;	/* "--node 1" or "--socket 0" given, else NULL */
+	char place_buf[32];
+	cpu_set_t place_cpus;	/* that node's or socket's CPUs */
 	const char *given[16];	/* run_kopts[i]'s value, NULL: not given */
 };
 
@@ -108,6 +115,9 @@ static int build_options(struct cli_opts *t)
 		{ "hugepages", no_argument, NULL, 'H' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "min-time", required_argument, NULL, OPT_MIN_TIME },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "membind", required_argument, NULL, OPT_MEMBIND },
 	};
 	size_t i, n = sizeof(common) / sizeof(common[0]);
 	struct option opt[CLI_OPTS_OWN_MAX + 1];
@@ -152,6 +162,41 @@ static int parse_cpus(const char *s, struct run_args *a, char *err,
 	return 0;
 }
 
+/* --node N or --socket N (@c): their CPUs into st->place_cpus. */
+static int read_place(const char *cmd, struct run_parse *st, int c,
+		      const char *arg)
+{
+	const char *opt = c == OPT_NODE ? "node" : "socket";
+	uint64_t v;
+	char err[300];
+	int rc;
+
+	if (st->place)
+		return cli_usage(cmd, "options '--node' and '--socket' exclude each other, and each is given once");
+	if (parse_uint(arg, 0, CPU_SETSIZE - 1, &v, err, sizeof(err)) < 0)
+		return cli_usage(cmd, "option '--%s': %s", opt, err);
+	rc = c == OPT_NODE ?
+	     run_node_cpus((unsigned int)v, &st->place_cpus, err, sizeof(err)) :
+	     run_socket_cpus((unsigned int)v, &st->place_cpus, err, sizeof(err));
+	if (rc < 0)
+		return cli_usage(cmd, "option '--%s': %s", opt, err);
+	snprintf(st->place_buf, sizeof(st->place_buf), "--%s %" PRIu64, opt, v);
+	st->place = st->place_buf;
+	return MDC_EXIT_OK;
+}
+
+static int read_membind(const char *cmd, struct run_args *a, const char *arg)
+{
+	char err[300];
+	uint64_t v;
+
+	if (parse_uint(arg, 0, CPU_SETSIZE - 1, &v, err, sizeof(err)) < 0 ||
+	    run_membind_check((unsigned int)v, err, sizeof(err)) < 0)
+		return cli_usage(cmd, "option '--membind': %s", err);
+	a->membind = (int)v;
+	return MDC_EXIT_OK;
+}
+
 /* Option @c with @arg: an exit code. */
 static int read_option(const char *cmd, struct run_parse *st, int c,
 		       const char *arg, char **argv)
@@ -194,6 +239,11 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 	case OPT_CSV:
 		st->csv = true;
 		return MDC_EXIT_OK;
+	case OPT_NODE:
+	case OPT_SOCKET:
+		return read_place(cmd, st, c, arg);
+	case OPT_MEMBIND:
+		return read_membind(cmd, a, arg);
 	case 'h':	/* "run KERNEL --help" shows the kernel's: later */
 		st->help = true;
 		return MDC_EXIT_OK;
@@ -277,9 +327,28 @@ static int pick_cpus(const char *cmd, struct run_parse *st)
 {
 	struct run_args *a = st->a;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	int allowed = CPU_COUNT(&st->allowed);
+	int allowed;
 	size_t i;
 
+	if (st->place && st->have_cpus)
+		return cli_usage(cmd, "options '--cpus' and '%s' exclude each other: give one",
+				 st->place);
+	if (st->place) {
+		char mine[256], may[256];
+
+		run_set_format(mine, sizeof(mine), &st->place_cpus);
+		run_set_format(may, sizeof(may), &st->allowed);
+		CPU_AND(&st->allowed, &st->allowed, &st->place_cpus);
+		if (!CPU_COUNT(&st->allowed))
+			return cli_usage(cmd, "option '%s': its CPUs (%s) are none of those this process may use (%s)",
+					 st->place, mine, may);
+		online = CPU_COUNT(&st->allowed);
+		if (st->have_threads && a->threads > (uint64_t)online)
+			return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the %ld CPU%s of %s this process may use (%s)",
+					 a->threads, online, online == 1 ? "" : "s",
+					 st->place, mine);
+	}
+	allowed = CPU_COUNT(&st->allowed);
 	if (st->have_threads && online > 0 && a->threads > (uint64_t)online)
 		return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the %ld online CPUs",
 				 a->threads, online);
@@ -324,6 +393,7 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 	memset(a, 0, sizeof(*a));
 	a->reps = RUN_DEFAULT_REPS;
 	a->min_time = RUN_DEFAULT_MIN_TIME;
+	a->membind = -1;
 	if (sched_getaffinity(0, sizeof(st.allowed), &st.allowed) < 0) {
 		cli_err(cmd, "cannot read the CPUs this process may use", "%s",
 			strerror(errno));
@@ -352,6 +422,10 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 	}
 	a->opts = kopts;
 	rc = run_apply_params(cmd, a->kernel, st.given, kopts);
+	a->size_given = a->nr_size > 0;
+	snprintf(a->cpus_opt, sizeof(a->cpus_opt), "%s",
+		 st.have_cpus ? "--cpus" : st.place ? st.place :
+		 st.have_threads ? "--threads" : "");
 	if (rc == MDC_EXIT_OK)
 		rc = pick_sizes(cmd, a);
 	if (rc == MDC_EXIT_OK)
@@ -500,6 +574,8 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	cfg.reps = (unsigned int)a.reps;
 	cfg.min_time = a.min_time;
 	cfg.hugepages = a.hugepages;
+	cfg.bind = a.membind >= 0;
+	cfg.bind_node = cfg.bind ? (unsigned int)a.membind : 0;
 	progress_init(&prog, a.kernel->name);
 	if (prog.tty || prog.sigint_after) {
 		cfg.progress = progress;

@@ -13,12 +13,13 @@ static void usage_options(FILE *f);
 
 void cmd_run_usage(FILE *f)
 {
-	fputs("Usage: " PROG " run KERNEL [--threads N] [--cpus LIST] [--size SIZE]\n"
+	fputs("Usage: " PROG " run KERNEL [--threads N] [--cpus LIST | --node N | --socket N]\n"
+	      "                      [--membind N] [--size SIZE]\n"
 	      "                      [--delay N] [--nt] [--reps N] [--min-time SECONDS]\n"
 	      "                      [--hugepages]\n"
 	      "                      [--sweeps N] [--variant LIST] [--barrier spin|tree]\n"
 	      "                      [--groups N] [--model-gbps X]\n"
-	      "                      [--width W] [--mix LIST] [--distance D]\n"
+	      "                      [--width W] [--mix LIST] [--distance D] [--matrix]\n"
 	      "                      [-j|--json] [-p|--pretty] [--csv]\n"
 	      "\n"
 	      "Run a memory micro-kernel on pinned threads, each on memory it\n"
@@ -49,7 +50,10 @@ void cmd_run_usage(FILE *f)
 	      "              ns and TSC cycles per load, per working-set size,\n"
 	      "              and the page size the kernel really gave it\n"
 	      "              (--size: a comma list, per thread; default\n"
-	      "              16K,256K,8M,256M)\n"
+	      "              16K,256K,8M,256M); --matrix: MLC's latency matrix,\n"
+	      "              one thread on each NUMA node's first CPU chasing\n"
+	      "              memory bound to each node in turn (--size: one,\n"
+	      "              default 4 x the last-level cache)\n"
 	      "  loaded-latency\n"
 	      "              the chase on the first CPU while the other threads\n"
 	      "              run read-delay, once per --delay: one row per delay\n"
@@ -92,6 +96,13 @@ static void usage_options(FILE *f)
 	      "                    loaded-latency: every CPU)\n"
 	      "  -c, --cpus LIST   CPUs to pin the threads to, e.g. 0-3,8 (default:\n"
 	      "                    the first CPUs this process may run on)\n"
+	      "      --node N      the threads on NUMA node N's CPUs (sysfs), the\n"
+	      "                    first --threads of them\n"
+	      "      --socket N    the threads on package N's CPUs\n"
+	      "      --membind N   every buffer bound to NUMA node N (default: the\n"
+	      "                    node of each thread's CPU); results say where\n"
+	      "                    the memory is (memory_node, from move_pages) and\n"
+	      "                    a warning when it is not on N\n"
 	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1.5G); KB,\n"
 	      "                    KiB, kB, MB, MiB, GB, GiB too, all binary: 64MB is\n"
 	      "                    64 x 2^20 bytes, as in likwid-bench and MLC\n"
@@ -105,7 +116,9 @@ static void usage_options(FILE *f)
 	      "                    at most 3600 s, 100000 reps); each row says its\n"
 	      "                    reps (-j: reps, timed_s)\n"
 	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE,\n"
-	      "                    buffers aligned to them)\n"
+	      "                    buffers aligned to them); latency and read-delay\n"
+	      "                    report what was granted (pages, hugepage_bytes)\n"
+	      "                    and warn when it was not\n"
 	      "      --variant LIST  stencil and transpose: a comma list of the\n"
 	      "                    kernel's variants (default: all, for transpose\n"
 	      "                    all this CPU runs); stencil's: jacobi-threaded,\n"
@@ -126,7 +139,10 @@ static void usage_options(FILE *f)
 	      "      --mix LIST    throughput: a comma list of load, load-fadd and\n"
 	      "                    load-nop (default: all three)\n"
 	      "      --distance D  transpose: prefetch the source D rows ahead\n"
-	      "                    (0 to 1024; default 8)\n", f);
+	      "                    (0 to 1024; default 8)\n"
+	      "      --matrix      latency: the NUMA node x node latency matrix\n"
+	      "                    (not with --cpus, --threads, --node, --socket,\n"
+	      "                    --membind)\n", f);
 	cli_opts_usage(f, CLI_OPT_JSON, 20, NULL);
 	fputs("      --csv         CSV: a header row, then one row per result with\n"
 	      "                    the JSON's values (nested keys joined with '.',\n"
@@ -151,7 +167,8 @@ static void usage_options(FILE *f)
 	      "ops, loaded-latency's delays, stencil's and transpose's variants, each\n"
 	      "measured in turn; still valid JSON); a second Ctrl-C ends it at once.\n"
 	      "\n"
-	      "Exit status: 0 success, 1 usage error, 6 a kernel failed (out of\n"
-	      "memory, a verification failed), 130 interrupted by Ctrl-C.\n",
+	      "Exit status: 0 success, 1 usage error (a bad node or socket too), 6 a\n"
+	      "kernel failed (out of memory, a verification failed), 130 interrupted\n"
+	      "by Ctrl-C.\n",
 	      f);
 }

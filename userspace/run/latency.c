@@ -8,48 +8,51 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 
+#include "run/latency.h"
+#include "run/pages.h"
+#include "run/place.h"
 #include "run/run.h"
 #include "run/warn.h"
+
+struct latency_args {
+	bool matrix;	/* --matrix: CPU node x memory node */
+};
+
+static const struct run_param latency_params[] = {
+	{ .opt = "matrix", .parse = run_param_flag,
+	  .offset = offsetof(struct latency_args, matrix) },
+	{ NULL }
+};
+
+static const struct latency_args latency_default;
 
 /* one size in each of L1, L2, L3 and DRAM of a typical server */
 static const uint64_t default_sizes[] = {
 	16ull << 10, 256ull << 10, 8ull << 20, 256ull << 20, 0
 };
 
-/*
- * The pages column: "2M" or "4K" when one size maps all that is
- * resident, else the larger with its share ("2M 63%"), "?" when the
- * kernel did not say. JSON: page_size_bytes (the size mapping the most)
- * and hugepage_bytes, null when unknown.
- */
-static void print_pages(struct printer *p, const struct kern_pages *pg)
+void run_latency_values(struct printer *p, const struct run_args *a,
+			const struct latency_result *r, double ghz,
+			const char *row)
 {
-	char buf[32], sz[16];
-	uint64_t res = pg->resident_bytes;
-
-	if (!res) {
-		print_string(p, PRINT_TEXT, NULL, " %8s", "?");
-		print_string(p, PRINT_JSON, "page_size_bytes", "%s", NULL);
-		print_string(p, PRINT_JSON, "hugepage_bytes", "%s", NULL);
-		print_string(p, PRINT_JSON, "pages_from", "%s", NULL);
-		return;
-	}
-	if (!pg->huge_bytes || pg->huge_bytes >= res) {
-		run_fmt_size(buf, sizeof(buf), pg->huge_bytes ?
-			     pg->huge_page_bytes : pg->base_page_bytes);
-	} else {
-		run_fmt_size(sz, sizeof(sz), pg->huge_page_bytes);
-		snprintf(buf, sizeof(buf), "%s %.0f%%", sz,
-			 100.0 * (double)pg->huge_bytes / (double)res);
-	}
-	print_string(p, PRINT_TEXT, NULL, " %8s", buf);
-	print_u64(p, PRINT_JSON, "page_size_bytes", "%" PRIu64,
-		  kern_pages_size(pg));
-	print_u64(p, PRINT_JSON, "hugepage_bytes", "%" PRIu64, pg->huge_bytes);
-	/* pagemap: this range exactly; smaps: per mapping (before 6.7) */
-	print_string(p, PRINT_JSON, "pages_from", "%s",
-		     pg->exact ? "pagemap" : "smaps");
+	/* a chase moves one line per load, but that is no bandwidth */
+	print_string(p, PRINT_JSON, "gbps", "%s", NULL);
+	print_string(p, PRINT_JSON, "traffic_gbps", "%s", NULL);
+	print_double(p, PRINT_ANY, "ns_per_load", " %10.2f", r->ns.median);
+	run_stats_json(p, "ns_per_load", &r->ns);
+	print_double(p, PRINT_TEXT, NULL, " %10.2f", r->ns.min);
+	print_double(p, PRINT_TEXT, NULL, " %10.2f", r->ns.max);
+	run_print_cov(p, " %8.4f", r->ns.cov, row);
+	print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f",
+		     ghz > 0 ? r->ns.median * ghz : NAN);
+	run_print_pages(p, &r->pages);
+	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r->timed.reps);
+	print_string(p, PRINT_JSON, "verified", "%s", NULL);
+	print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r->loads);
+	run_check_hugepages(a, &r->pages, row);
 }
 
 static int latency_main(const char *cmd, struct printer *p,
@@ -64,6 +67,8 @@ static int latency_main(const char *cmd, struct printer *p,
 	uint64_t big;
 	size_t i, n;
 
+	if (((const struct latency_args *)a->opts)->matrix)
+		return run_latency_matrix(cmd, p, a, cfg, printed);
 	/* smaller sizes are meant for the caches: only the largest is DRAM's */
 	for (i = 0, big = 0; i < a->nr_size; i++)
 		big = a->size[i] > big ? a->size[i] : big;
@@ -79,6 +84,7 @@ static int latency_main(const char *cmd, struct printer *p,
 		}
 	}
 	n = i;
+	run_check_membind(a, "latency");
 	run_print_head(p, a);
 	*printed = true;
 	print_textf(p, "%-8s %10s %10s %10s %8s %12s %8s %6s\n", "size",
@@ -89,21 +95,8 @@ static int latency_main(const char *cmd, struct printer *p,
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
 		run_result_open(p, a, a->size[i], &r[i].timed);
 		print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
-		/* a chase moves one line per load, but that is no bandwidth */
-		print_string(p, PRINT_JSON, "gbps", "%s", NULL);
-		print_string(p, PRINT_JSON, "traffic_gbps", "%s", NULL);
-		print_double(p, PRINT_ANY, "ns_per_load", " %10.2f", r[i].ns.median);
-		run_stats_json(p, "ns_per_load", &r[i].ns);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.min);
-		print_double(p, PRINT_TEXT, NULL, " %10.2f", r[i].ns.max);
 		snprintf(row, sizeof(row), "latency %s", sz);
-		run_print_cov(p, " %8.4f", r[i].ns.cov, row);
-		print_double(p, PRINT_ANY, "cycles_per_load", " %12.1f",
-			     ghz > 0 ? r[i].ns.median * ghz : NAN);
-		print_pages(p, &r[i].pages);
-		print_uint(p, PRINT_TEXT, NULL, " %6u\n", r[i].timed.reps);
-		print_string(p, PRINT_JSON, "verified", "%s", NULL);
-		print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r[i].loads);
+		run_latency_values(p, a, &r[i], ghz, row);
 		run_result_close(p, a, slot[i]);
 	}
 	print_close_array(p);
@@ -115,5 +108,8 @@ static int latency_main(const char *cmd, struct printer *p,
 
 const struct run_kernel run_latency = {
 	.name = "latency", .default_sizes = default_sizes, .size_list = true,
+	.params = latency_params,
+	.opts_size = sizeof(struct latency_args),
+	.opts_default = &latency_default,
 	.run = latency_main,
 };

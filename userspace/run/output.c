@@ -12,6 +12,7 @@
 #include "cpulist.h"
 #include "meta.h"
 #include "names.h"
+#include "run/place.h"
 #include "run/run.h"
 
 /* "64M" when it is a whole multiple, else bytes. */
@@ -120,7 +121,14 @@ void run_print_head(struct printer *p, const struct run_args *a)
 		     a->min_time);
 	/* each row's value is this statistic of its reps, min and max beside */
 	print_string(p, PRINT_ANY, "statistic", " (%s shown)", "median");
-	print_bool(p, PRINT_ANY, "hugepages", ", hugepages: %s", a->hugepages);
+	if (a->membind < 0)
+		print_string(p, PRINT_JSON, "membind", "%s", NULL);
+	else
+		print_uint(p, PRINT_JSON, "membind", "%u", (unsigned int)a->membind);
+	run_print_place_text(p, a);
+	/* asked for: what was granted is in each result (page_size_bytes) */
+	print_bool(p, PRINT_ANY, "hugepages_requested",
+		   ", hugepages asked for: %s", a->hugepages);
 	if (a->kernel->head)
 		a->kernel->head(p, a);
 	print_textf(p, "\n");
@@ -137,6 +145,7 @@ void run_result_open(struct printer *p, const struct run_args *a,
 	print_u64(p, PRINT_JSON, "size_bytes", "%" PRIu64, size);
 	print_uint(p, PRINT_JSON, "reps", "%u", t->reps);
 	print_double(p, PRINT_JSON, "timed_s", "%f", t->sec);
+	run_print_place(p, a);
 }
 
 void run_result_close(struct printer *p, const struct run_args *a,

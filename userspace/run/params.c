@@ -29,6 +29,7 @@ const struct run_kopt run_kopts[] = {
 	{ "width", required_argument, 0, "width" },
 	{ "mix", required_argument, 0, "mix" },
 	{ "distance", required_argument, 0, "prefetch distance" },
+	{ "matrix", no_argument, 0, "matrix" },
 };
 const size_t run_nr_kopts = sizeof(run_kopts) / sizeof(run_kopts[0]);
 

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "run/pages.h"
+#include "run/place.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -51,10 +53,12 @@ static int read_delay_main(const char *cmd, struct printer *p,
 		cli_err(cmd, "read-delay failed", "%s", err);
 		return MDC_EXIT_LOCAL;
 	}
+	snprintf(row, sizeof(row), "read-delay %s", sz);
+	run_check_membind(a, row);
 	run_print_head(p, a);
 	*printed = true;
-	print_textf(p, "%-8s %10s %10s %10s %8s %6s\n", "size", "GB/s", "min",
-		    "max", "cov", "reps");
+	print_textf(p, "%-8s %10s %10s %10s %8s %8s %6s\n", "size", "GB/s",
+		    "min", "max", "cov", "pages", "reps");
 	print_open_array(p, "results");
 	run_result_open(p, a, a->size[0], &r.timed);
 	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
@@ -62,9 +66,10 @@ static int read_delay_main(const char *cmd, struct printer *p,
 	run_print_gbps(p, &r.gbps);
 	/* reads only: what is named is what moves */
 	print_double(p, PRINT_JSON, "traffic_gbps", "%f", r.gbps.median);
-	snprintf(row, sizeof(row), "read-delay %s", sz);
 	run_print_cov(p, " %8.4f", r.gbps.cov, row);
+	run_print_pages(p, &r.pages);
 	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r.timed.reps);
+	run_check_hugepages(a, &r.pages, row);
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);
 	print_u64(p, PRINT_JSON, "records", "%" PRIu64, r.records);
 	run_result_close(p, a, slot);

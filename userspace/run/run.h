@@ -46,6 +46,10 @@ struct run_args {
 	uint64_t reps;		/* at least, per measurement */
 	double min_time;	/* seconds timed per measurement at least */
 	bool hugepages;
+	int membind;		/* --membind N, or -1 */
+	bool size_given;	/* --size was given (else the kernel's default) */
+	/* the option that chose the CPUs ("--cpus", "--node 1", ...) or "" */
+	char cpus_opt[32];
 	/* per thread, filled by the run (kern_cfg.node, .mem_node); -1: unknown */
 	int *node;
 	int *mem_node;

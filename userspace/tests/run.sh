@@ -148,7 +148,7 @@ t 1 err "memdiagctl: snapshot: unexpected argument '0'" snapshot 0
 # run: the micro-kernels (no module needed). Option errors first.
 rh="see 'memdiagctl run --help'"
 t 0 out "  run  " help
-t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST] [--size SIZE]" run --help
+t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST | --node N | --socket N]" run --help
 t 0 out "Usage: memdiagctl run KERNEL" help run
 t 0 out "over exactly the timed part; otherwise the run goes on" run --help
 t 1 err "memdiagctl: run: no kernel given: read-delay, stream, latency, loaded-latency, stencil, throughput, transpose or traffic: $rh" run

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * latency.h - what "run latency" (latency.c) and its --matrix (matrix.c)
+ * share.
+ */
+
+#ifndef MEMDIAGCTL_RUN_LATENCY_H
+#define MEMDIAGCTL_RUN_LATENCY_H
+
+#include "run/run.h"
+
+/*
+ * One latency result's values after its first column: ns per load (median,
+ * min, max, CoV), cycles, pages, reps, and the warnings naming @row
+ * ("latency 64M") when it is noisy or its hugepages were not granted.
+ */
+void run_latency_values(struct printer *p, const struct run_args *a,
+			const struct latency_result *r, double ghz,
+			const char *row);
+
+/* run latency --matrix: a struct run_kernel's run(). */
+int run_latency_matrix(const char *cmd, struct printer *p,
+		       const struct run_args *a, const struct kern_cfg *cfg,
+		       bool *printed);
+
+#endif /* MEMDIAGCTL_RUN_LATENCY_H */

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pages.c - the pages the kernel really gave a run's buffers, as "run"
+ * prints them (latency, read-delay), and the warning when hugepages were
+ * asked for (--hugepages) but not granted: MADV_HUGEPAGE is a hint, and a
+ * result over 4K pages is not one over 2M pages.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/pages.h"
+#include "run/warn.h"
+
+void run_print_pages(struct printer *p, const struct kern_pages *pg)
+{
+	char buf[32], sz[16];
+	uint64_t res = pg->resident_bytes;
+
+	if (!res) {
+		print_string(p, PRINT_TEXT, NULL, " %8s", "?");
+		print_string(p, PRINT_JSON, "page_size_bytes", "%s", NULL);
+		print_string(p, PRINT_JSON, "hugepage_bytes", "%s", NULL);
+		print_string(p, PRINT_JSON, "pages_from", "%s", NULL);
+		return;
+	}
+	if (!pg->huge_bytes || pg->huge_bytes >= res) {
+		run_fmt_size(buf, sizeof(buf), pg->huge_bytes ?
+			     pg->huge_page_bytes : pg->base_page_bytes);
+	} else {
+		run_fmt_size(sz, sizeof(sz), pg->huge_page_bytes);
+		snprintf(buf, sizeof(buf), "%s %.0f%%", sz,
+			 100.0 * (double)pg->huge_bytes / (double)res);
+	}
+	print_string(p, PRINT_TEXT, NULL, " %8s", buf);
+	print_u64(p, PRINT_JSON, "page_size_bytes", "%" PRIu64,
+		  kern_pages_size(pg));
+	print_u64(p, PRINT_JSON, "hugepage_bytes", "%" PRIu64, pg->huge_bytes);
+	/* pagemap: this range exactly; smaps: per mapping (before 6.7) */
+	print_string(p, PRINT_JSON, "pages_from", "%s",
+		     pg->exact ? "pagemap" : "smaps");
+}
+
+/* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled. */
+static void thp_mode(char *buf, size_t size)
+{
+	const char *path = getenv("MEMDIAG_TEST_THP_ENABLED");
+	char line[128] = "", *b, *e;
+	FILE *f;
+
+	snprintf(buf, size, "unknown");
+	f = fopen(path ? path : "/sys/kernel/mm/transparent_hugepage/enabled",
+		  "r");
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	b = strchr(line, '[');
+	e = b ? strchr(b, ']') : NULL;
+	if (b && e)
+		snprintf(buf, size, "%.*s", (int)(e - b - 1), b + 1);
+}
+
+void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
+			 const char *what)
+{
+	char mode[32], huge[16], why[160];
+
+	/* granted: huge pages map most of it (page_size_bytes says so too) */
+	if (!a->hugepages || !pg->resident_bytes ||
+	    2 * pg->huge_bytes > pg->resident_bytes)
+		return;
+	thp_mode(mode, sizeof(mode));
+	run_fmt_size(huge, sizeof(huge), pg->huge_page_bytes);
+	if (!strcmp(mode, "never"))
+		snprintf(why, sizeof(why), "transparent hugepages are \"never\" here (/sys/kernel/mm/transparent_hugepage/enabled)");
+	else if (!pg->huge_page_bytes)
+		snprintf(why, sizeof(why), "this kernel has no transparent hugepages");
+	else if (pg->bytes / a->threads < pg->huge_page_bytes)
+		snprintf(why, sizeof(why), "each thread's buffer is smaller than one %s huge page", huge);
+	else
+		snprintf(why, sizeof(why), "the kernel had no more %s pages to give (THP \"%s\"; see /sys/kernel/mm/transparent_hugepage/defrag)",
+			 huge, mode);
+	run_warn("hugepages asked for but not granted: %s: %.0f%% of its memory is in huge pages - %s",
+		 what, 100.0 * (double)pg->huge_bytes /
+		 (double)pg->resident_bytes, why);
+}
