@@ -32,7 +32,7 @@ struct matrix {
 	size_t nc, nm, done;		/* cells done, row-major */
 	uint64_t size;
 	struct latency_result *r;	/* nc * nm */
-	int *mem_node;			/* where each cell's memory was */
+	int *cpu_node, *mem_node;	/* where each cell's thread and memory were */
 	size_t *slot;
 };
 
@@ -131,6 +131,7 @@ static int matrix_measure(const char *cmd, const struct run_args *a,
 				m->cnode[i], m->mnode[j], err);
 			return MDC_EXIT_LOCAL;
 		}
+		m->cpu_node[k] = node;
 		m->mem_node[k] = mem;
 		m->done = k + 1;
 	}
@@ -199,7 +200,8 @@ static void matrix_print(struct printer *p, const struct run_args *a,
 		int cn = (int)m->cnode[k / m->nm];
 
 		cpu = m->cpu[k / m->nm];
-		c.node = &cn;
+		/* measured (getcpu, move_pages), not what sysfs promised */
+		c.node = &m->cpu_node[k];
 		c.mem_node = &m->mem_node[k];
 		c.membind = (int)m->mnode[k % m->nm];
 		snprintf(row, sizeof(row), "latency matrix %d->%d", cn,
@@ -236,9 +238,10 @@ int run_latency_matrix(const char *cmd, struct printer *p,
 		return rc;
 	cells = m.nc * m.nm;
 	m.r = calloc(cells, sizeof(*m.r));
+	m.cpu_node = calloc(cells, sizeof(*m.cpu_node));
 	m.mem_node = calloc(cells, sizeof(*m.mem_node));
 	m.slot = calloc(cells, sizeof(*m.slot));
-	if (!m.r || !m.mem_node || !m.slot) {
+	if (!m.r || !m.cpu_node || !m.mem_node || !m.slot) {
 		cli_err(cmd, "out of memory", "%s", "the matrix's cells");
 		rc = MDC_EXIT_LOCAL;
 	} else {
@@ -249,6 +252,7 @@ int run_latency_matrix(const char *cmd, struct printer *p,
 		*printed = true;
 	}
 	free(m.r);
+	free(m.cpu_node);
 	free(m.mem_node);
 	free(m.slot);
 	return rc;
