@@ -93,9 +93,7 @@ struct run_parse {
 	struct opts *o;
 	cpu_set_t allowed;	/* the CPUs this process may use */
 	bool have_threads, have_cpus, help, csv;
-	const char *place;	/* "--node 1" or "--socket 0" given, else NULL */
-	char place_buf[32];
-	cpu_set_t place_cpus;	/* that node's or socket's CPUs */
+	struct run_place place;	/* --node, --socket */
 	const char *given[16];	/* run_kopts[i]'s value, NULL: not given */
 };
 
@@ -162,41 +160,6 @@ static int parse_cpus(const char *s, struct run_args *a, char *err,
 	return 0;
 }
 
-/* --node N or --socket N (@c): their CPUs into st->place_cpus. */
-static int read_place(const char *cmd, struct run_parse *st, int c,
-		      const char *arg)
-{
-	const char *opt = c == OPT_NODE ? "node" : "socket";
-	uint64_t v;
-	char err[300];
-	int rc;
-
-	if (st->place)
-		return cli_usage(cmd, "options '--node' and '--socket' exclude each other, and each is given once");
-	if (parse_uint(arg, 0, CPU_SETSIZE - 1, &v, err, sizeof(err)) < 0)
-		return cli_usage(cmd, "option '--%s': %s", opt, err);
-	rc = c == OPT_NODE ?
-	     run_node_cpus((unsigned int)v, &st->place_cpus, err, sizeof(err)) :
-	     run_socket_cpus((unsigned int)v, &st->place_cpus, err, sizeof(err));
-	if (rc < 0)
-		return cli_usage(cmd, "option '--%s': %s", opt, err);
-	snprintf(st->place_buf, sizeof(st->place_buf), "--%s %" PRIu64, opt, v);
-	st->place = st->place_buf;
-	return MDC_EXIT_OK;
-}
-
-static int read_membind(const char *cmd, struct run_args *a, const char *arg)
-{
-	char err[300];
-	uint64_t v;
-
-	if (parse_uint(arg, 0, CPU_SETSIZE - 1, &v, err, sizeof(err)) < 0 ||
-	    run_membind_check((unsigned int)v, err, sizeof(err)) < 0)
-		return cli_usage(cmd, "option '--membind': %s", err);
-	a->membind = (int)v;
-	return MDC_EXIT_OK;
-}
-
 /* Option @c with @arg: an exit code. */
 static int read_option(const char *cmd, struct run_parse *st, int c,
 		       const char *arg, char **argv)
@@ -241,9 +204,9 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 		return MDC_EXIT_OK;
 	case OPT_NODE:
 	case OPT_SOCKET:
-		return read_place(cmd, st, c, arg);
+		return run_place_option(cmd, c == OPT_SOCKET, arg, &st->place);
 	case OPT_MEMBIND:
-		return read_membind(cmd, a, arg);
+		return run_membind_option(cmd, arg, &a->membind);
 	case 'h':	/* "run KERNEL --help" shows the kernel's: later */
 		st->help = true;
 		return MDC_EXIT_OK;
@@ -327,27 +290,15 @@ static int pick_cpus(const char *cmd, struct run_parse *st)
 {
 	struct run_args *a = st->a;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	int allowed;
+	int allowed, rc;
 	size_t i;
 
-	if (st->place && st->have_cpus)
-		return cli_usage(cmd, "options '--cpus' and '%s' exclude each other: give one",
-				 st->place);
-	if (st->place) {
-		char mine[256], may[256];
-
-		run_set_format(mine, sizeof(mine), &st->place_cpus);
-		run_set_format(may, sizeof(may), &st->allowed);
-		CPU_AND(&st->allowed, &st->allowed, &st->place_cpus);
-		if (!CPU_COUNT(&st->allowed))
-			return cli_usage(cmd, "option '%s': its CPUs (%s) are none of those this process may use (%s)",
-					 st->place, mine, may);
+	rc = run_place_cpus(cmd, &st->place, st->have_cpus,
+			    st->have_threads ? a->threads : 0, &st->allowed);
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	if (st->place.opt)
 		online = CPU_COUNT(&st->allowed);
-		if (st->have_threads && a->threads > (uint64_t)online)
-			return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the %ld CPU%s of %s this process may use (%s)",
-					 a->threads, online, online == 1 ? "" : "s",
-					 st->place, mine);
-	}
 	allowed = CPU_COUNT(&st->allowed);
 	if (st->have_threads && online > 0 && a->threads > (uint64_t)online)
 		return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the %ld online CPUs",
@@ -424,7 +375,7 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 	rc = run_apply_params(cmd, a->kernel, st.given, kopts);
 	a->size_given = a->nr_size > 0;
 	snprintf(a->cpus_opt, sizeof(a->cpus_opt), "%s",
-		 st.have_cpus ? "--cpus" : st.place ? st.place :
+		 st.have_cpus ? "--cpus" : st.place.opt ? st.place.opt :
 		 st.have_threads ? "--threads" : "");
 	if (rc == MDC_EXIT_OK)
 		rc = pick_sizes(cmd, a);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpulist.h"
+#include "parse.h"
 #include "run/place.h"
 #include "run/warn.h"
 
@@ -187,6 +188,64 @@ int run_membind_check(unsigned int node, char *err, size_t size)
 		 node < CPU_SETSIZE && CPU_ISSET(node, &nodes) ?
 		 "has no memory" : "does not exist", list);
 	return -1;
+}
+
+int run_place_option(const char *cmd, bool socket, const char *arg,
+		     struct run_place *pl)
+{
+	const char *opt = socket ? "socket" : "node";
+	char err[300];
+	uint64_t v;
+	int rc;
+
+	if (pl->opt)
+		return cli_usage(cmd, "options '--node' and '--socket' exclude each other, and each is given once");
+	if (parse_uint(arg, 0, CPU_SETSIZE - 1, &v, err, sizeof(err)) < 0)
+		return cli_usage(cmd, "option '--%s': %s", opt, err);
+	rc = socket ?
+	     run_socket_cpus((unsigned int)v, &pl->cpus, err, sizeof(err)) :
+	     run_node_cpus((unsigned int)v, &pl->cpus, err, sizeof(err));
+	if (rc < 0)
+		return cli_usage(cmd, "option '--%s': %s", opt, err);
+	snprintf(pl->buf, sizeof(pl->buf), "--%s %" PRIu64, opt, v);
+	pl->opt = pl->buf;
+	return MDC_EXIT_OK;
+}
+
+int run_membind_option(const char *cmd, const char *arg, int *membind)
+{
+	char err[300];
+	uint64_t v;
+
+	if (parse_uint(arg, 0, CPU_SETSIZE - 1, &v, err, sizeof(err)) < 0 ||
+	    run_membind_check((unsigned int)v, err, sizeof(err)) < 0)
+		return cli_usage(cmd, "option '--membind': %s", err);
+	*membind = (int)v;
+	return MDC_EXIT_OK;
+}
+
+int run_place_cpus(const char *cmd, const struct run_place *pl,
+		   bool have_cpus, uint64_t threads, cpu_set_t *allowed)
+{
+	char mine[256], may[256];
+	int n;
+
+	if (!pl->opt)
+		return MDC_EXIT_OK;
+	if (have_cpus)
+		return cli_usage(cmd, "options '--cpus' and '%s' exclude each other: give one",
+				 pl->opt);
+	run_set_format(mine, sizeof(mine), &pl->cpus);
+	run_set_format(may, sizeof(may), allowed);
+	CPU_AND(allowed, allowed, &pl->cpus);
+	n = CPU_COUNT(allowed);
+	if (!n)
+		return cli_usage(cmd, "option '%s': its CPUs (%s) are none of those this process may use (%s)",
+				 pl->opt, mine, may);
+	if (threads > (uint64_t)n)
+		return cli_usage(cmd, "option '--threads': '%" PRIu64 "' is more than the %d CPU%s of %s this process may use (%s)",
+				 threads, n, n == 1 ? "" : "s", pl->opt, mine);
+	return MDC_EXIT_OK;
 }
 
 /* The one value of @v[0..n) (-1 when none is known, -2 when they differ). */

@@ -9,10 +9,37 @@
 #define MEMDIAGCTL_RUN_PLACE_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "print.h"
 #include "run/run.h"
+
+/* --node N or --socket N as given. */
+struct run_place {
+	const char *opt;	/* "--node 1", "--socket 0" (in buf), or NULL */
+	char buf[32];
+	cpu_set_t cpus;		/* that node's or package's CPUs */
+};
+
+/*
+ * Read --node's (@socket false) or --socket's @arg into @pl: an exit
+ * code, a usage error naming the option (and the nodes or sockets there
+ * are) for a bad one or a second placement option.
+ */
+int run_place_option(const char *cmd, bool socket, const char *arg,
+		     struct run_place *pl);
+/* Read --membind's @arg into @membind: an exit code, as above. */
+int run_membind_option(const char *cmd, const char *arg, int *membind);
+/*
+ * With --node or --socket, narrow @allowed (the CPUs this process may use)
+ * to their CPUs: a usage error when --cpus was given too (@have_cpus),
+ * when none is left, or when @threads (0: not given) are more than those
+ * left. An exit code.
+ */
+int run_place_cpus(const char *cmd, const struct run_place *pl,
+		   bool have_cpus, uint64_t threads, cpu_set_t *allowed);
 
 /*
  * A node list of /sys/devices/system/node (@which: "online", "has_cpu",
