@@ -179,7 +179,10 @@ static int put_capability(struct sk_buff *msg, unsigned int id,
 	if (nla_put_u32(msg, MEMDIAG_A_CAPABILITY_ID, id) ||
 	    nla_put_u8(msg, MEMDIAG_A_CAPABILITY_AVAILABLE, cap->available) ||
 	    (!cap->available &&
-	     nla_put_string(msg, MEMDIAG_A_CAPABILITY_REASON, cap->reason))) {
+	     nla_put_string(msg, MEMDIAG_A_CAPABILITY_REASON, cap->reason)) ||
+	    (cap->available && id == MEMDIAG_CAPABILITY_PREFETCH_CONTROL &&
+	     nla_put_u8(msg, MEMDIAG_A_CAPABILITY_VERIFIED,
+			READ_ONCE(cap->verified)))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}

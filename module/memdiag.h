@@ -38,6 +38,11 @@ struct sk_buff;
 /* One capability: can it be used, and if not, why (for get-info). */
 struct memdiag_cap {
 	bool available;
+	/*
+	 * prefetch-control: a write was read back equal (set once, never
+	 * cleared; written under pf_lock, read without: READ_ONCE).
+	 */
+	bool verified;
 	char reason[MEMDIAG_REASON_LEN];
 };
 

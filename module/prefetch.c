@@ -304,6 +304,9 @@ static int pf_set_apply(const struct cpumask *cores, u32 mask, bool off,
 			new[cpu] = U64_MAX;
 			return err;
 		}
+		/* a change that stuck: get-info stops saying "untested" */
+		WRITE_ONCE(memdiag.caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL].verified,
+			   true);
 	}
 	return 0;
 }

@@ -55,6 +55,7 @@ static const enum mnl_attr_data_type cap_types[] = {
 	[MEMDIAG_A_CAPABILITY_ID] = MNL_TYPE_U32,
 	[MEMDIAG_A_CAPABILITY_AVAILABLE] = MNL_TYPE_U8,
 	[MEMDIAG_A_CAPABILITY_REASON] = MNL_TYPE_NUL_STRING,
+	[MEMDIAG_A_CAPABILITY_VERIFIED] = MNL_TYPE_U8,
 };
 _Static_assert(ARRAY_SIZE(cap_types) == MEMDIAG_A_CAPABILITY_MAX + 1,
 	       "cap_types does not cover MEMDIAG_A_CAPABILITY_MAX");

@@ -71,6 +71,7 @@ static const char *const capability_attr_names[] = {
 	[MEMDIAG_A_CAPABILITY_ID] = "id",
 	[MEMDIAG_A_CAPABILITY_AVAILABLE] = "available",
 	[MEMDIAG_A_CAPABILITY_REASON] = "reason",
+	[MEMDIAG_A_CAPABILITY_VERIFIED] = "verified",
 };
 _Static_assert(ARRAY_SIZE(capability_attr_names) ==
 	       MEMDIAG_A_CAPABILITY_MAX + 1,

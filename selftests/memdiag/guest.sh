@@ -104,6 +104,12 @@ nostick)
 	"$ctl" -j prefetch status > /tmp/pf.json 2>&1
 	check "prefetch status after the failure: no CPU changed, no original held" \
 		jqt 'all(.cpu_states[]; .changed == false and .original == null and .value == 0)' /tmp/pf.json
+	# a write that never stuck shows nothing: still untested
+	"$ctl" -j info > /tmp/info.json
+	jqcheck "prefetch-control after a dropped write: verified false" \
+		'.capabilities[] | select(.id == "prefetch-control") | .available and .verified == false'
+	expect_rc "info (text): prefetch-control untested, not yes" 0 \
+		"prefetch-control  untested   the MSR reads, but no write" "$ctl" info
 	check "the failed change logged no change" sh -c "! dmesg | grep -q 'prefetch: disabled by'"
 	expect_rc "prefetch disable as nobody: exit 3" 3 "permission denied" \
 		"${nobody[@]}" "$ctl" prefetch disable

@@ -25,6 +25,11 @@ check "insmod memdiag platform=sim" insmod "$ko" platform=sim
 "$ctl" -j info > /tmp/info.json
 check "info: prefetch-control available" jqt \
 	'.capabilities[] | select(.id == "prefetch-control") | .available' /tmp/info.json
+# no write read back yet: "untested", not "yes"
+check "info: prefetch-control not verified before any write" jqt \
+	'.capabilities[] | select(.id == "prefetch-control") | .verified == false' /tmp/info.json
+expect_rc "info (text): prefetch-control untested before any write" 0 \
+	'prefetch-control  untested' "$ctl" info
 
 "$ctl" -j prefetch status > /tmp/st.json
 check "status -j: the four Intel prefetchers, in bit order" jqt \
@@ -41,6 +46,11 @@ expect_rc "disable --socket 0: exit 0, names the CPUs touched" 0 \
 	'disabled l2-stream l2-adjacent l1-nextline l1-ip on CPUs 0-3' \
 	"$ctl" prefetch disable --socket 0
 expect "disable --socket 0: CPUs 0-3 0xf, socket 1 untouched" 0xf 0xf 0xf 0xf 0x2 0x2 0x1 0x1
+"$ctl" -j info > /tmp/info.json
+check "info: prefetch-control verified once a write was read back" jqt \
+	'.capabilities[] | select(.id == "prefetch-control") | .available and .verified' /tmp/info.json
+expect_rc "info (text): prefetch-control yes after a verified write" 0 \
+	'prefetch-control  yes' "$ctl" info
 "$ctl" -j prefetch status --socket 0 > /tmp/st.json
 check "status --socket 0: all four off, changed, originals reported" jqt \
 	'all(.cpu_states[]; .disabled == ["l2-stream","l2-adjacent","l1-nextline","l1-ip"] and .changed) and

@@ -153,6 +153,24 @@ static const char newer_json[] =
 	"\"sockets\":[{\"id\":0,\"package_id\":3,\"cpus\":[0,1,2,3,8,9,10,11]}],"
 	"\"capabilities\":[{\"id\":9,\"available\":false,\"reason\":\"C:\\\\path\"}]}\n";
 
+/*
+ * The Skylake-SP reply whose prefetch-control says whether a write was
+ * read back (a module that knows; the plain reply is an older one's).
+ */
+static struct nlmsghdr *reply_verified(char *buf, bool verified)
+{
+	struct nlmsghdr *nlh = reply_skylake(buf);
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MEMDIAG_A_INFO_CAPABILITY);
+
+	/* a second prefetch-control capability stands for the first */
+	mnl_attr_put_u32(nlh, MEMDIAG_A_CAPABILITY_ID,
+			 MEMDIAG_CAPABILITY_PREFETCH_CONTROL);
+	mnl_attr_put_u8(nlh, MEMDIAG_A_CAPABILITY_AVAILABLE, 1);
+	mnl_attr_put_u8(nlh, MEMDIAG_A_CAPABILITY_VERIFIED, verified);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
 /* Run info_show() on @nlh; returns its exit code, output and stderr. */
 static int show(const struct nlmsghdr *nlh, bool json, bool pretty,
 		char **out, char **err)
@@ -196,6 +214,33 @@ static void test_info_show(void)
 	nlh = reply_skylake(buf);
 	show_case(nlh, false, false, skylake_text, "info text: Skylake-SP 2 sockets");
 	show_case(nlh, true, false, skylake_json, "info json: Skylake-SP 2 sockets");
+
+	/* prefetch-control: "yes" only once a write was read back */
+	nlh = reply_verified(buf, false);
+	rc = show(nlh, false, false, &out, &err);
+	ok(rc == MDC_EXIT_OK && strstr(out, "prefetch-control  yes\n") &&
+	   strstr(out, "prefetch-control  untested   the MSR reads, but no write to it has been read back yet: 'prefetch disable' shows whether one sticks\n"),
+	   "info text: prefetch-control untested, and why, before a write was read back");
+	free(out);
+	free(err);
+	rc = show(nlh, true, false, &out, &err);
+	ok(rc == MDC_EXIT_OK &&
+	   strstr(out, "{\"id\":\"prefetch-control\",\"available\":true,\"verified\":false}]}"),
+	   "info json: prefetch-control available, verified false");
+	free(out);
+	free(err);
+	nlh = reply_verified(buf, true);
+	rc = show(nlh, false, false, &out, &err);
+	ok(rc == MDC_EXIT_OK && !strstr(out, "untested"),
+	   "info text: prefetch-control yes once a write was read back");
+	free(out);
+	free(err);
+	rc = show(nlh, true, false, &out, &err);
+	ok(rc == MDC_EXIT_OK &&
+	   strstr(out, "{\"id\":\"prefetch-control\",\"available\":true,\"verified\":true}]}"),
+	   "info json: prefetch-control verified true");
+	free(out);
+	free(err);
 
 	nlh = reply_newer(buf);
 	show_case(nlh, false, false, newer_text,
