@@ -366,6 +366,9 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 	if (st.csv && o->json)
 		return cli_usage(cmd, "options '--csv' and '--json' exclude each other");
 	*csv = st.csv;
+	if (a->membind >= 0 && a->kernel->no_membind)
+		return cli_usage(cmd, "option '--membind': kernel '%s' cannot bind its memory: %s",
+				 a->kernel->name, a->kernel->no_membind);
 	kopts = calloc(1, a->kernel->opts_size ? a->kernel->opts_size : 1);
 	if (!kopts) {
 		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
@@ -555,6 +558,9 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 		interrupted(cmd, &p, &a, &printed);
 		rc = RUN_EXIT_INTERRUPTED;
 	}
+	/* every kernel's, from its last run: --membind's check */
+	if (printed)
+		run_check_membind(&a, a.kernel->name);
 	run_counters_close(&counters);
 	args_free(&a);
 	orc = MDC_EXIT_OK;

@@ -54,7 +54,6 @@ static int read_delay_main(const char *cmd, struct printer *p,
 		return MDC_EXIT_LOCAL;
 	}
 	snprintf(row, sizeof(row), "read-delay %s", sz);
-	run_check_membind(a, row);
 	run_print_head(p, a);
 	*printed = true;
 	print_textf(p, "%-8s %10s %10s %10s %8s %8s %6s\n", "size", "GB/s",

@@ -132,6 +132,8 @@ struct run_kernel {
 	const uint64_t *default_sizes;	/* 0-terminated list */
 	bool size_list;			/* --size takes a comma list */
 	bool all_cpus;			/* threads default to every CPU */
+	/* why --membind cannot bind this kernel's memory, or NULL */
+	const char *no_membind;
 	const struct run_param *params;	/* its own options; NULL opt ends */
 	size_t opts_size;		/* sizeof its options struct */
 	const void *opts_default;	/* their values when not given */

@@ -67,6 +67,8 @@ refused 1 "options '--matrix' and '--node 0' exclude each other" \
 	latency --matrix --node 0
 refused 1 "options '--matrix' and '--membind' exclude each other" \
 	latency --matrix --membind 0
+refused 1 "option '--membind': kernel 'transpose' cannot bind its memory: its matrices are allocated before its threads start: $rh" \
+	transpose --membind 0
 refused 1 "option '--size': --matrix takes one size" \
 	latency --matrix --size 16K,32K
 echo 0 > "$fake/has_memory"
@@ -89,6 +91,11 @@ ok "$(grep -q "needs at least 2 threads" "$tmp/err" && echo 1)" \
 jq_ok '.membind == 1 and .results[0].memory_node == 0 and
 	(.warnings | map(select(test("^--membind 1: latency: the memory is on node 0 \\(move_pages\\), not node 1"))) | length == 1)' \
 	"run latency --membind 1 (fake node) -> memory_node 0 and the landed-elsewhere warning"
+
+"$bin" -j run stream --membind 1 --size 1M --reps 1 > "$tmp/out" 2> "$tmp/err"
+jq_ok '.results[0].memory_node == 0 and
+	(.warnings | map(select(test("^--membind 1: stream: the memory is on node 0"))) | length == 1)' \
+	"run stream --membind 1 (fake node) -> every kernel's memory checked, warned"
 
 # the matrix: 2 CPU nodes x 3 memory nodes, row-major, every cell positive
 "$bin" -j run latency --matrix --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
