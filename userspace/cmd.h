@@ -107,6 +107,7 @@ struct watch {
 	const char *curve_path;	/* --curve; NULL: the default places */
 	struct verdict_src *vs;	/* NULL: no verdict columns */
 	uint32_t tsc_khz;
+	bool l3;		/* the L3-sampled DRAM latency is available */
 	uint16_t family;	/* nlmsg_type of memdiag's messages */
 	unsigned int explained;	/* notes already given, by bit */
 	struct watch_socket *sock;

@@ -317,6 +317,7 @@ static void render_counters(const struct export_state *st, FILE *f)
 /* What a gauge of one socket shows (gauge_value()). */
 enum gauge_src {
 	G_L1M_SECONDS, G_LMR_SECONDS, G_LMR_CYCLES, G_CORE_HZ, G_SATURATED,
+	G_L3_SECONDS, G_L3_CYCLES,
 	G_UTIL, G_STRESS, G_HEADROOM, G_EXPECTED,
 };
 
@@ -350,6 +351,10 @@ static double gauge_value(const struct export_socket *s, enum gauge_src src)
 		return m->core_ghz * 1e9;
 	case G_SATURATED:
 		return m->saturated >= 0 ? m->saturated : (double)NAN;
+	case G_L3_SECONDS:
+		return m->l3_dram_latency_ns * 1e-9;
+	case G_L3_CYCLES:
+		return m->l3_dram_latency_cycles;
 	case G_UTIL:
 		return v->place.utilization;
 	case G_STRESS:
@@ -399,6 +404,12 @@ static const struct gauge interval_gauges[] = {
 	{ "memdiag_saturated",
 	  "1 when the last interval's load miss real latency exceeded the threshold: loads queue for DRAM bandwidth",
 	  G_SATURATED },
+	{ "memdiag_l3_dram_latency_seconds",
+	  "AMD Zen 4/5: average DRAM latency of the requests the L3 sampled over the last interval (near and far DRAM), at the TSC frequency",
+	  G_L3_SECONDS },
+	{ "memdiag_l3_dram_latency_cycles",
+	  "AMD Zen 4/5: average DRAM latency of the requests the L3 sampled over the last interval, in core clocks (perf's l3_read_miss_latency)",
+	  G_L3_CYCLES },
 };
 
 static const struct gauge verdict_gauges[] = {

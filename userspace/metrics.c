@@ -88,6 +88,36 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : NONE;
 }
 
+/*
+ * The L3-sampled DRAM latency (AMD): its own epoch, checked here rather
+ * than as a group, so that a processor without it keeps its intervals and
+ * its outputs as they were. Epochs only grow, so the ends of an interval
+ * tell whether one changed in between.
+ */
+static void compute_l3(const struct snap *a, const struct snap *b,
+		       uint32_t tsc_khz, struct interval *m)
+{
+	const unsigned int lat = A(L3_SAMPLED_DRAM_LATENCY_CYCLES);
+	const unsigned int req = A(L3_SAMPLED_DRAM_REQUESTS);
+
+	m->l3_dram_latency_cycles = m->l3_dram_latency_ns = NONE;
+	if (!both(a, b, lat) || !both(a, b, req) ||
+	    (both(a, b, A(L3_EPOCH)) && a->v[A(L3_EPOCH)] != b->v[A(L3_EPOCH)]) ||
+	    delta(a, b, lat) > (uint64_t)INT64_MAX ||
+	    delta(a, b, req) > (uint64_t)INT64_MAX)
+		return;
+	m->l3_dram_latency_cycles = ratio((double)delta(a, b, lat),
+					  (double)delta(a, b, req));
+	/*
+	 * perf's metric is in core clocks; AMD has no reference-cycles event
+	 * to measure the core clock with, so ns are at the TSC's rate (the
+	 * P0 base frequency): a core boosting above it makes them too high.
+	 */
+	if (tsc_khz)
+		m->l3_dram_latency_ns = m->l3_dram_latency_cycles /
+					((double)tsc_khz / 1e6);
+}
+
 /* The core side: offcore bandwidth, latencies, frequency, saturation. */
 static void compute_core(const struct snap *a, const struct snap *b,
 			 uint32_t tsc_khz, double threshold, double ns,
@@ -243,6 +273,7 @@ static void compute(const struct snap *a, const struct snap *b,
 	m->saturated = -1;
 	if (m->brk[GROUP_CORE].why == BREAK_NONE)
 		compute_core(a, b, tsc_khz, threshold, ns, m);
+	compute_l3(a, b, tsc_khz, m);
 }
 
 void metrics_compute(const struct snap *a, const struct snap *b,

@@ -97,6 +97,13 @@ struct interval {
 	double load_miss_real_latency;	/* cycles */
 	double core_ghz;		/* average unhalted core frequency */
 	double load_miss_real_latency_ns;
+	/*
+	 * AMD Zen 4/5: the DRAM latency the L3 sampled (its latency over its
+	 * requests, near and far DRAM), in core clocks and in ns at the TSC
+	 * frequency; NaN without the L3 counters or across an l3-epoch change.
+	 */
+	double l3_dram_latency_cycles;
+	double l3_dram_latency_ns;
 	int saturated;		/* 1 or 0; -1 when the latency is unknown */
 	/*
 	 * Per channel, for the channels both snapshots have (matched by

@@ -28,7 +28,10 @@
 #include "prefetch.h"
 #include "snapshot.h"
 
-#define WATCH_HEADER "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  ch_imb  busy_ch  prefetch"
+#define WATCH_HEADER "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns"
+/* only where the L3-sampled DRAM latency is available (AMD Zen 4/5) */
+#define WATCH_HEADER_L3 "  l3_lat_ns"
+#define WATCH_HEADER_END "  sat  ch_imb  busy_ch  prefetch"
 
 /*
  * The columns (text) or keys (JSON) that a missing counter group leaves
@@ -118,6 +121,7 @@ int watch_init(struct watch *w, const struct info_summary *sum)
 	size_t k;
 
 	w->tsc_khz = sum->tsc_khz;
+	w->l3 = sum->cap[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY].available;
 	w->rc = MDC_EXIT_OK;
 	for (i = 0; i < sizeof(counter_caps) / sizeof(counter_caps[0]); i++) {
 		const struct info_cap_summary *c = &sum->cap[counter_caps[i]];
@@ -397,6 +401,16 @@ static void row(struct printer *p, struct watch *w, const struct interval *m,
 	print_double(p, PRINT_JSON, "core_ghz", "%f", m->core_ghz);
 	metric(p, "load_miss_real_latency_ns", "  %10.1f", "  %10s",
 	       m->load_miss_real_latency_ns);
+	if (w->l3) {
+		if (isfinite(m->l3_dram_latency_cycles))
+			print_double(p, PRINT_JSON, "l3_dram_latency_cycles", "%f",
+				     m->l3_dram_latency_cycles);
+		else
+			print_string(p, PRINT_JSON, "l3_dram_latency_cycles", "%s",
+				     NULL);
+		metric(p, "l3_dram_latency_ns", "  %9.1f", "  %9s",
+		       m->l3_dram_latency_ns);
+	}
 	if (m->saturated < 0)
 		print_string(p, PRINT_ANY, "saturated", "  %3s", NULL);
 	else
@@ -459,8 +473,9 @@ static void print_row(struct watch *w, const struct interval *m,
 	}
 	print_init(&p, w->out, w->json, w->pretty);
 	if (w->rows % WATCH_HEADER_EVERY == 0)
-		print_textf(&p, "%s%s%s\n", w->timestamp ?
+		print_textf(&p, "%s%s%s%s%s\n", w->timestamp ?
 			    "time                           " : "", WATCH_HEADER,
+			    w->l3 ? WATCH_HEADER_L3 : "", WATCH_HEADER_END,
 			    w->vs ? VERDICT_HEADER : "");
 	row(&p, w, m, s);
 	/* one line at a time, so that a pipe into jq sees each at once */

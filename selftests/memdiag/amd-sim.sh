@@ -185,6 +185,13 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	check "$u: UMC reads 6.4 GB/s within 1% (got $v)" near "$v" 6.4
 	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .write_gbps' /tmp/watch.json)
 	check "$u: UMC writes 3.2 GB/s within 1% (got $v)" near "$v" 3.2
+	# the L3 rates set above: 300 core clocks, at the sim's 2 GHz TSC 150 ns
+	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .l3_dram_latency_cycles' /tmp/watch.json)
+	check "$u: watch's l3_dram_latency_cycles 300 within 1% (got $v)" near "$v" 300
+	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .l3_dram_latency_ns' /tmp/watch.json)
+	check "$u: watch's l3_dram_latency_ns 150 (at the TSC's 2 GHz) within 1% (got $v)" near "$v" 150
+	"$ctl" watch --socket 0 --interval 500ms --count 1 > /tmp/watch.txt 2>&1
+	check "$u: watch's text has the l3_lat_ns column" grep -q 'l3_lat_ns' /tmp/watch.txt
 
 	# saturating UMC counters: put every read counter of socket 0 256
 	# counts below bit 47, then cross it; memdiag zeroes each once bit 47

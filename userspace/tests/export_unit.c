@@ -284,6 +284,33 @@ static void test_verdict(struct export_state *st)
 	st->curve = NULL;	/* @c ends here */
 }
 
+/* AMD's L3-sampled DRAM latency: gauges only where the module sends it */
+static void test_l3(struct export_state *st)
+{
+	struct snap s;
+	char *t;
+
+	t = render(st);
+	ok(!strstr(t, "memdiag_l3_dram_latency"),
+	   "no L3 counters (Intel): no L3 latency gauge, not 0");
+	free(t);
+	s = snap_at(0, 20, 200e9, 1);
+	snap_set(&s, A(L3_SAMPLED_DRAM_LATENCY_CYCLES), 1000);
+	snap_set(&s, A(L3_SAMPLED_DRAM_REQUESTS), 10);
+	export_feed(st, &s);
+	s = snap_at(0, 21, 210e9, 1);
+	snap_set(&s, A(L3_SAMPLED_DRAM_LATENCY_CYCLES), 1000 + 2400000);
+	snap_set(&s, A(L3_SAMPLED_DRAM_REQUESTS), 10 + 6000);
+	export_feed(st, &s);
+	t = render(st);
+	ok(fabs(value(t, "memdiag_l3_dram_latency_cycles{socket=\"0\"}") - 400) < 1e-9,
+	   "L3: 2.4e6 cycles over 6000 sampled requests: 400 cycles");
+	ok(fabs(value(t, "memdiag_l3_dram_latency_seconds{socket=\"0\"}") - 200e-9) < 1e-15,
+	   "L3: 400 cycles at the 2 GHz TSC: 200e-9 s");
+	ok(well_grouped(t), "L3: one HELP/TYPE per family, samples together");
+	free(t);
+}
+
 int main(void)
 {
 	static struct export_state st;
@@ -301,6 +328,7 @@ int main(void)
 	test_reconnect(&st);
 	test_no_core(&st);
 	test_verdict(&st);
+	test_l3(&st);
 	printf("1..%d\n", n);
 	return failed != 0;
 }

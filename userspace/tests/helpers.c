@@ -247,6 +247,8 @@ void canned_summary(struct info_summary *sum)
 	sum->tsc_khz = TSC_KHZ;
 	for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++)
 		sum->cap[i].listed = sum->cap[i].available = true;
+	/* the canned pair is an Intel one: AMD's L3 latency is not there */
+	sum->cap[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY].available = false;
 }
 
 void wrun_start(struct wrun *r, bool json, const struct info_summary *sum)

@@ -336,8 +336,52 @@ static void test_aggregation(void)
 	   "aggregate: snapshots without time-ns: one interval each, no rates");
 }
 
+/* AMD's L3-sampled DRAM latency: its own epoch, ns at the TSC rate */
+static void test_metrics_l3(void)
+{
+	const unsigned int lat = MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES;
+	const unsigned int req = MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS;
+	const unsigned int ep = MEMDIAG_A_SNAPSHOT_L3_EPOCH;
+	struct snap a, b;
+	struct interval m;
+
+	canned_pair(0, &a, &b);
+	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(isnan(m.l3_dram_latency_cycles) && isnan(m.l3_dram_latency_ns),
+	   "metrics: no L3 counters (Intel): no L3 DRAM latency");
+	snap_set(&a, ep, 1);
+	snap_set(&b, ep, 1);
+	snap_set(&a, lat, 1000);
+	snap_set(&b, lat, 1000 + 3000000);
+	snap_set(&a, req, 50);
+	snap_set(&b, req, 50 + 10000);
+	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(near(m.l3_dram_latency_cycles, 300.0) &&
+	   near(m.l3_dram_latency_ns, 300.0 / (TSC_KHZ / 1e6)) && m.valid,
+	   "metrics: L3 3e6 cycles / 1e4 requests = 300 cycles, ns at the TSC rate (got %.9f, %.9f)",
+	   m.l3_dram_latency_cycles, m.l3_dram_latency_ns);
+	metrics_compute(&a, &b, 0, 300, &m);
+	ok(near(m.l3_dram_latency_cycles, 300.0) && isnan(m.l3_dram_latency_ns),
+	   "metrics: L3 latency without tsc-khz: cycles, no ns");
+	snap_set(&b, ep, 2);
+	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(isnan(m.l3_dram_latency_cycles) && m.valid &&
+	   near(m.read_gbps, 25.6),
+	   "metrics: an l3-epoch change voids the L3 latency only");
+	snap_set(&b, ep, 1);
+	snap_set(&b, req, 49);
+	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(isnan(m.l3_dram_latency_cycles),
+	   "metrics: L3 requests going backwards: no L3 latency");
+	snap_set(&b, req, 50);
+	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(isnan(m.l3_dram_latency_cycles),
+	   "metrics: no sampled request in the interval: no L3 latency, not 0");
+}
+
 void unit_metrics(void)
 {
+	test_metrics_l3();
 	test_metrics_exact();
 	test_metrics_null();
 	test_metrics_spr();

@@ -73,7 +73,6 @@ static void test_watch_epoch(void)
 	snap_set(&d, SA(DRAM_READ_BYTES), 64 + 2000000000);
 	for (json = 0; json <= 1; json++) {
 		wrun_start(&r, json, &sum);
-		r.w.all = false;
 		r.w.socket = 0;
 		wrun_feed(&r, &a);
 		wrun_feed(&r, &b);
@@ -506,8 +505,50 @@ static void test_csv_row(void)
 	free(b.data);
 }
 
+/* AMD's L3-sampled DRAM latency: a column and two keys, only when available */
+static void test_watch_l3(void)
+{
+	struct info_summary sum;
+	struct snap a, b;
+	struct wrun r;
+	char *out, *err;
+	int json;
+
+	canned_summary(&sum);
+	sum.cap[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY].available = true;
+	canned_pair(0, &a, &b);
+	snap_set(&a, MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES, 0);
+	snap_set(&b, MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES, 3000000);
+	snap_set(&a, MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS, 0);
+	snap_set(&b, MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS, 10000);
+	for (json = 0; json <= 1; json++) {
+		wrun_start(&r, json, &sum);
+		wrun_feed(&r, &a);
+		wrun_feed(&r, &b);
+		wrun_end(&r, &out, &err);
+		if (json)
+			ok(strstr(out, "\"load_miss_real_latency_ns\":100,\"l3_dram_latency_cycles\":300,\"l3_dram_latency_ns\":120,\"saturated\"") != NULL,
+			   "watch json: l3_dram_latency_cycles 300 and _ns 120 (at the 2.5 GHz TSC), after the core latencies: %s", out);
+		else
+			ok(strstr(out, "lmr_lat_ns  l3_lat_ns  sat") &&
+			   strstr(out, "100.0      120.0"),
+			   "watch text: an l3_lat_ns column, 120.0: %s", out);
+		free(out);
+		free(err);
+	}
+	canned_summary(&sum);
+	wrun_start(&r, 1, &sum);
+	wrun_feed(&r, &a);
+	wrun_feed(&r, &b);
+	wrun_end(&r, &out, &err);
+	ok(!strstr(out, "l3_dram"), "watch json: no L3 keys where the capability is unavailable");
+	free(out);
+	free(err);
+}
+
 void unit_watch(void)
 {
+	test_watch_l3();
 	test_csv_row();
 	test_watch_canned();
 	test_watch_csv_timestamp();
