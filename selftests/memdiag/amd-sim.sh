@@ -17,8 +17,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . selftests/memdiag/lib.sh
 
-ko=${MEMDIAG_KO:?}
-simko=${MEMDIAG_SIM_KO:?}
+: "${MEMDIAG_KO:?}" "${MEMDIAG_SIM_KO:?}"
 ncpus=$(nproc)
 
 declare -A NAME=([zen4]="AMD Zen 4" [zen5]="AMD Zen 5")
@@ -114,22 +113,16 @@ amd_restored() { # NAME
 			[ "$v" = 0x0 ] || bad="$bad cpu$cpu:$(printf 0x%x "$i")=$v"
 		done
 	done
-	if [ -z "$bad" ]; then ok "$1"; else not_ok "$1" "$bad"; fi
+	no_problems "$1" "$bad"
 }
 
 for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	echo "# simulated $u"
-	if ! insmod "$simko" uarch="$u"; then
-		not_ok "$u: insmod memdiag_sim uarch=$u"
-		continue
-	fi
+	sim_load "$u: " "$u" amd_preset || continue
 	expect_rc "$u: Intel's PERFEVTSEL0 (0x186) is not an AMD register" 1 \
 		"Invalid argument" bash -c "echo 'msr 0 0x186' > $dbg/peek"
 	expect_rc "$u: PrefetchControl bit 4 is reserved" 1 "Invalid argument" \
 		bash -c "echo 'msr 0 $PF 0x10' > $dbg/poke"
-	amd_preset
-	check "$u: insmod memdiag platform=sim" insmod "$ko" platform=sim
-	"$ctl" -j info > /tmp/info.json 2>&1
 	check "$u: info: AuthenticAMD family ${FAMILY[$u]}, ${NAME[$u]}" jqt \
 		".vendor == \"AuthenticAMD\" and .family == ${FAMILY[$u]} and .uarch == \"${NAME[$u]}\"" /tmp/info.json
 	check "$u: core latency available, core mode msr" jqt \
@@ -142,7 +135,6 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 		'.capabilities[] | select(.id == "prefetch-control") | .available' /tmp/info.json
 	check "$u: the L3-sampled DRAM latency available" jqt \
 		'.capabilities[] | select(.id == "l3-dram-latency") | .available' /tmp/info.json
-	nsock=$(jq .nr_sockets /tmp/info.json)
 
 	# each CCX of socket 0 (two: the sim's CCX is a core) samples 10^6
 	# near and 250000 far DRAM requests a second, 300 core clocks each
@@ -174,22 +166,17 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	check "$u: CPU 1 online again: its CCX counts again" l3_counting 1
 	kill $W_PID; wait $W_PID 2>/dev/null; W_PID=
 
-	set_rates 0 6400 3200 200 1000000 500000 0
-	for s in $(seq 1 $((nsock - 1))); do set_rates "$s" 0 0 0 0 0 0 0; done
-	"$ctl" -j watch --all --interval 500ms --count 3 > /tmp/watch.json 2>/tmp/watch.err
-	check "$u: watch --count 3 exits 0" sh -c "[ -s /tmp/watch.json ] || { cat /tmp/watch.err; false; }"
-	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .l1_miss_latency_cycles' /tmp/watch.json)
-	check "$u: L1 miss latency (MAB occupancy / allocations) 200 cycles within 1% (got $v)" near "$v" 200
-	check "$u: no interval is invalid" jq -s -e '[.[].valid] | all' /tmp/watch.json
-	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .read_gbps' /tmp/watch.json)
-	check "$u: UMC reads 6.4 GB/s within 1% (got $v)" near "$v" 6.4
-	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .write_gbps' /tmp/watch.json)
-	check "$u: UMC writes 3.2 GB/s within 1% (got $v)" near "$v" 3.2
+	sim_busy 6400 3200 200 1000000 500000 0
+	w=/tmp/watch.json
+	sim_watch "$u: watch --count 3 exits 0" $w --all --interval 500ms --count 3
+	check_rate "$u: L1 miss latency (MAB occupancy / allocations) 200 cycles" $w 0 \
+		l1_miss_latency_cycles 200
+	check "$u: no interval is invalid" jq -s -e '[.[].valid] | all' $w
+	check_rate "$u: UMC reads 6.4 GB/s" $w 0 read_gbps 6.4
+	check_rate "$u: UMC writes 3.2 GB/s" $w 0 write_gbps 3.2
 	# the L3 rates set above: 300 core clocks, at the sim's 2 GHz TSC 150 ns
-	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .l3_dram_latency_cycles' /tmp/watch.json)
-	check "$u: watch's l3_dram_latency_cycles 300 within 1% (got $v)" near "$v" 300
-	v=$(jq -s -r '[.[] | select(.socket == 0)] | last | .l3_dram_latency_ns' /tmp/watch.json)
-	check "$u: watch's l3_dram_latency_ns 150 (at the TSC's 2 GHz) within 1% (got $v)" near "$v" 150
+	check_rate "$u: watch's l3_dram_latency_cycles 300" $w 0 l3_dram_latency_cycles 300
+	check_rate "$u: watch's l3_dram_latency_ns 150 (at the TSC's 2 GHz)" $w 0 l3_dram_latency_ns 150
 	"$ctl" watch --socket 0 --interval 500ms --count 1 > /tmp/watch.txt 2>&1
 	check "$u: watch's text has the l3_lat_ns column" grep -q 'l3_lat_ns' /tmp/watch.txt
 
@@ -209,17 +196,11 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	check "$u: memdiag counts umc_cas_cmd.rd on 8 UMC counters (${#rd[@]})" test "${#rd[@]}" = 8
 	for m in "${rd[@]}"; do poke "msr $cpu0 $m 0x7fffffffff00"; done
 	snap 0 read_bytes > /dev/null
-	r0=$(snap 0 read_bytes)
-	echo "cas_rd 6000" > $dbg/socket0/inject
-	r1=$(snap 0 read_bytes)
-	check "$u: 6000 CAS reads across bit 47 are exactly 384000 bytes ($r0 -> $r1)" \
-		test "$((r1 - r0))" = 384000
+	check_inject "$u: 6000 CAS reads across bit 47 are exactly 384000 bytes" \
+		read_bytes cas_rd 6000 384000
 	check "$u: memdiag zeroed the counter that crossed bit 47 ($(peek msr "$cpu0" "${rd[0]}"))" \
 		test "$(($(peek msr "$cpu0" "${rd[0]}") < 0x800000000000))" = 1
-	echo "cas_rd 6000" > $dbg/socket0/inject
-	r2=$(snap 0 read_bytes)
-	check "$u: and the next 6000 exactly 384000 bytes more ($r1 -> $r2)" \
-		test "$((r2 - r1))" = 384000
+	check_inject "$u: and the next 6000 exactly 384000 bytes more" read_bytes cas_rd 6000 384000
 	kill $W_PID; wait $W_PID 2>/dev/null; W_PID=
 	"$ctl" -j snapshot --socket 0 > /tmp/snap.json
 	check "$u: snapshot has mab_occupancy, mab_allocations, cycles; no l1d_pend_miss" jqt \
