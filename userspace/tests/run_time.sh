@@ -29,7 +29,8 @@ assert r["reps"] >= 2, r["reps"]
 "$bin" run latency --size 16K --reps 3 --min-time 0 -j > "$tmp/mt0.json" 2> "$tmp/err"
 ok "$([ $? = 0 ] && py 'import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
-assert r["reps"] == 3 and 0 < r["timed_s"] < 0.3, (r["reps"], r["timed_s"])
+# the count is the property: a time bound would depend on the load
+assert r["reps"] == 3 and r["timed_s"] > 0, (r["reps"], r["timed_s"])
 ' "$tmp/mt0.json")" "run latency --min-time 0 --reps 3: exactly 3 reps" \
 	"$tmp/mt0.json" "$tmp/err" "$tmp/py"
 "$bin" run latency --size 16K --reps 2 --min-time 300ms > "$tmp/out" 2> "$tmp/err"
