@@ -100,13 +100,17 @@ for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr gnr}; do
 	# intel_uncore driver does on probe): the interval is reported
 	# invalid, then counting resumes.
 	sim_busy 10000 4000 200 1000000 500000 3000
-	"$ctl" -j watch --all --interval 500ms --count 8 > /tmp/reset.json 2>/tmp/reset.err &
+	"$ctl" -j watch --all --interval 500ms > /tmp/reset.json 2>/tmp/reset.err &
 	R_PID=$!
-	# reset after two samples (not after a wall-clock guess: a loaded
-	# host can delay the session's start), leaving six to resume in
+	# reset after two samples, then six more samples before watch is
+	# stopped: counted in samples, not in seconds, as a loaded host can
+	# stall this shell past a fixed --count (the reset then fell after
+	# watch's last sample: no invalid interval to see)
 	wait_for 300 lines_at_least /tmp/reset.json $((2 * nsock))
 	ctl0=$(awk '$1 != "msr" && ($3 == "0xd8" || $3 == "0x40") && $4 != "0x0" { print $1, $2, $3; exit }' $dbg/regs)
 	poke "$ctl0 0x0"
+	wait_for 600 lines_at_least /tmp/reset.json $(($(wc -l < /tmp/reset.json) + 6 * nsock))
+	kill -INT "$R_PID"
 	wait "$R_PID"
 	check "$u: a reset IMC control invalidates one interval ($ctl0)" jq -s -e \
 		'[.[] | select(.valid == false)] | length >= 1' /tmp/reset.json
