@@ -30,11 +30,16 @@ enum kern_mark {
  * @reps (what --min-time will take at the pace so far, at least
  * cfg->reps) of phase @phase of @nphases when @by_phase, else of every
  * phase. @done: that measurement (by phase), or every phase, is complete.
+ * @name: the phase's (kern_ops.phase_name), or NULL. @left_sec: seconds
+ * the measurement has left at the pace so far (phases not yet started
+ * guessed at that pace), negative when nothing is timed yet.
  */
 struct kern_progress {
 	unsigned int phase, nphases;
 	unsigned int rep, reps;
 	bool by_phase, done;
+	const char *name;
+	double left_sec;
 };
 
 /* Repetitions of one measurement at most, whatever --min-time asks. */
@@ -197,6 +202,8 @@ struct kern_ops {
 	bool by_phase;
 	void (*collect)(void *ctx, unsigned int phase, double *v);
 	unsigned int nvals;
+	/* the name of @phase for the progress line (a stream op), or NULL */
+	const char *(*phase_name)(void *ctx, unsigned int phase);
 };
 
 /* One phase's repetitions: times in seconds, and nvals values each. */

@@ -41,6 +41,7 @@ struct ll_ctx {
 	size_t bytes;
 	const unsigned long *delay;
 	unsigned int ndelay;
+	char name[32];		/* the progress line's "delay N" */
 	uint64_t loads;
 	/* body() calls the chase has finished: the generators stop on it */
 	_Atomic uint64_t done;
@@ -167,6 +168,14 @@ static void ll_points(const struct kern_times *tm, const unsigned long *delay,
 	}
 }
 
+static const char *ll_phase_name(void *vctx, unsigned int phase)
+{
+	struct ll_ctx *ctx = vctx;
+
+	snprintf(ctx->name, sizeof(ctx->name), "delay %lu", ctx->delay[phase]);
+	return ctx->name;
+}
+
 int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 		       const unsigned long *delay, unsigned int ndelay,
 		       struct loaded_latency_point *r, uint64_t *loads,
@@ -176,7 +185,8 @@ int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 	struct kern_ops ops = { .setup = ll_setup, .body = ll_body,
 				.teardown = ll_teardown, .nphases = ndelay,
 				.by_phase = true, .collect = ll_collect,
-				.nvals = LL_NR_VALS };
+				.nvals = LL_NR_VALS,
+				.phase_name = ll_phase_name };
 	struct kern_times tm;
 	struct ll_ctx ctx;
 	int rc;

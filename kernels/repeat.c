@@ -67,6 +67,56 @@ static int series_push(struct kern_series *s, unsigned int nvals,
 	return 0;
 }
 
+/*
+ * Seconds phase @ph has left: its repetitions to come at its pace so
+ * far; one not yet started is guessed at @pace per repetition, as long
+ * as --min-time or cfg->reps of them take. -1: no pace known.
+ */
+static double left_of(const struct kern_loop *l, unsigned int ph, double pace)
+{
+	const struct kern_series *s = &l->times->ph[ph];
+	unsigned int want = estimate(l, ph);
+
+	if (s->reps && s->total > 0)
+		pace = s->total / s->reps;
+	if (pace <= 0)
+		return -1;
+	if (!s->reps)
+		return fmax(l->cfg->min_time, l->cfg->reps * pace);
+	return want > s->reps ? (want - s->reps) * pace : 0;
+}
+
+/*
+ * What the run has left after a call of phase @ph. By phase: this one's
+ * repetitions and those of the phases after it. Else every repetition
+ * runs every phase: the repetitions to come (@reps, the most any phase
+ * needs, less those done) at the sum of the phases' paces.
+ */
+static double left_sec(const struct kern_loop *l, unsigned int ph,
+		       unsigned int reps)
+{
+	const struct kern_series *s = &l->times->ph[ph];
+	double pace = s->reps ? s->total / s->reps : 0, left = 0, t;
+	unsigned int i;
+
+	if (!l->ops->by_phase) {
+		for (i = 0, pace = 0; i < l->ops->nphases; i++) {
+			s = &l->times->ph[i];
+			if (!s->reps)
+				return -1;
+			pace += s->total / s->reps;
+		}
+		return reps > s->reps ? (reps - s->reps) * pace : 0;
+	}
+	for (i = ph; i < l->ops->nphases; i++) {
+		t = left_of(l, i, pace);
+		if (t < 0)
+			return -1;
+		left += t;
+	}
+	return left;
+}
+
 static void progress(struct kern_loop *l, unsigned int ph, bool done)
 {
 	struct kern_progress pr = { .phase = ph,
@@ -82,6 +132,9 @@ static void progress(struct kern_loop *l, unsigned int ph, bool done)
 		e = estimate(l, i);
 		pr.reps = e > pr.reps ? e : pr.reps;
 	}
+	if (l->ops->phase_name && (pr.by_phase || pr.nphases == 1))
+		pr.name = l->ops->phase_name(l->ctx, ph);
+	pr.left_sec = left_sec(l, ph, pr.reps);
 	l->cfg->progress(l->cfg->progress_arg, &pr);
 }
 

@@ -344,6 +344,12 @@ static void st_verify(const struct st_ctx *ctx, struct stream_result *r)
 	}
 }
 
+static const char *st_phase_name(void *vctx, unsigned int phase)
+{
+	(void)vctx;
+	return stream_op_name[phase];
+}
+
 int stream_run(const struct kern_cfg *cfg, size_t bytes,
 	       const struct stream_opts *o, struct stream_result *r,
 	       char *err, size_t errsz)
@@ -355,6 +361,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 	static const struct kern_ops ops = {
 		.setup = st_setup, .body = st_body, .teardown = st_teardown,
 		.nphases = STREAM_NR_OPS, .by_phase = true,
+		.phase_name = st_phase_name,
 	};
 	struct kern_times tm;
 	struct st_ctx ctx;

@@ -176,6 +176,7 @@ struct tr_ctx {
 	double *out;		/* naive's result (ref) or the others' (dst) */
 	const double *ref;	/* what out must equal; NULL: the definition */
 	tr_fn *fn;
+	unsigned int v;		/* the variant running: its name */
 	bool init_src;		/* setup fills src (the first run only) */
 	bool corrupt;		/* test hook: flip a bit of out before checking */
 	uint64_t *bad;		/* per thread: elements that differ */
@@ -343,6 +344,14 @@ static int tr_alloc(const struct kern_cfg *cfg, size_t n, bool need_dst,
 	return -1;
 }
 
+static const char *tr_phase_name(void *vctx, unsigned int phase)
+{
+	const struct tr_ctx *ctx = vctx;
+
+	(void)phase;	/* always 0: a variant is a run of its own */
+	return tr_variant_name[ctx->v];
+}
+
 /*
  * Variant @v: a run of its own (@cfg, or once untimed), checked in
  * teardown; its rates into @r. 0 or -1 (@err; "interrupted" too).
@@ -354,6 +363,7 @@ static int tr_variant(const struct kern_cfg *cfg, struct tr_ctx *ctx,
 	static const struct kern_ops ops = {
 		.setup = tr_setup, .body = tr_body,
 		.teardown = tr_teardown, .nphases = 1,
+		.phase_name = tr_phase_name,
 	};
 	const double moved = 2.0 * (double)b->bytes;
 	struct kern_times tm;
@@ -362,6 +372,7 @@ static int tr_variant(const struct kern_cfg *cfg, struct tr_ctx *ctx,
 	int rc;
 
 	ctx->fn = tr_fns[v];
+	ctx->v = v;
 	ctx->out = v == TR_NAIVE ? b->ref : b->dst;
 	ctx->ref = v == TR_NAIVE ? NULL : b->ref;
 	ctx->corrupt = (int)v == corrupt;

@@ -23,6 +23,7 @@
 #include "opts.h"
 #include "parse.h"
 #include "run/place.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -394,53 +395,6 @@ static void mark(void *arg, enum kern_mark m, unsigned int rep,
 	run_counters_mark(arg, m == KERN_MARK_BEGIN, phase);
 }
 
-/* What the progress callback does: a line on a terminal, the test hook. */
-struct run_progress {
-	const char *name;	/* the kernel's */
-	bool tty;
-	unsigned int sigint_after;	/* 0: no hook */
-	unsigned int done;	/* measurements complete so far */
-};
-
-/*
- * "stream: phase 2/4, repetition 3 of ~12" while it runs. The test hook
- * MEMDIAG_TEST_SIGINT_AFTER=N raises SIGINT once N measurements (a
- * phase measured by itself, or all of a run's) are complete, as a
- * Ctrl-C at that moment would: the tests of the rows printed after
- * Ctrl-C need no race with the clock.
- */
-static void progress(void *arg, const struct kern_progress *pr)
-{
-	struct run_progress *rp = arg;
-
-	if (rp->tty) {
-		fprintf(stderr, "\r\033[K%s: ", rp->name);
-		if (pr->by_phase && pr->nphases > 1)
-			fprintf(stderr, "phase %u/%u, ", pr->phase + 1,
-				pr->nphases);
-		fprintf(stderr, "repetition %u of ~%u", pr->rep, pr->reps);
-		if (pr->done && (!pr->by_phase ||
-				 pr->phase + 1 == pr->nphases))
-			fprintf(stderr, "\r\033[K");
-	}
-	if (pr->done && ++rp->done == rp->sigint_after)
-		raise(SIGINT);
-}
-
-/* The progress callback's state from the terminal and the environment. */
-static void progress_init(struct run_progress *rp, const char *name)
-{
-	const char *s = getenv("MEMDIAG_TEST_SIGINT_AFTER");
-	uint64_t n;
-	char err[64];
-
-	memset(rp, 0, sizeof(*rp));
-	rp->name = name;
-	rp->tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
-	if (s && !parse_uint(s, 1, UINT32_MAX, &n, err, sizeof(err)))
-		rp->sigint_after = (unsigned int)n;
-}
-
 static void args_free(struct run_args *a)
 {
 	free(a->cpu);
@@ -530,9 +484,9 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	cfg.hugepages = a.hugepages;
 	cfg.bind = a.membind >= 0;
 	cfg.bind_node = cfg.bind ? (unsigned int)a.membind : 0;
-	progress_init(&prog, a.kernel->name);
+	run_progress_init(&prog, a.kernel->name);
 	if (prog.tty || prog.sigint_after) {
-		cfg.progress = progress;
+		cfg.progress = run_progress;
 		cfg.progress_arg = &prog;
 	}
 	/* before the kernel allocates: the session is not timed */

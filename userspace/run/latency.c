@@ -14,6 +14,7 @@
 #include "run/latency.h"
 #include "run/pages.h"
 #include "run/place.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -76,6 +77,7 @@ static int latency_main(const char *cmd, struct printer *p,
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
 		slot[i] = run_counters_next(a->counters, 1, label);
+		run_progress_what(cfg, sz);
 		if (latency_run(cfg, a->size[i], &r[i], err, sizeof(err))) {
 			if (run_interrupted)
 				break;	/* the sizes done are printed */

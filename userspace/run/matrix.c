@@ -16,6 +16,7 @@
 
 #include "run/latency.h"
 #include "run/place.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -122,6 +123,7 @@ static int matrix_measure(const char *cmd, const struct run_args *a,
 				k + 1, m->nc * m->nm, m->cnode[i], m->cpu[i],
 				m->mnode[j]);
 		m->slot[k] = run_counters_next(a->counters, 1, lab);
+		run_progress_what(&c, label);
 		node = -1;
 		mem = -1;
 		if (latency_run(&c, m->size, &m->r[k], err, sizeof(err))) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -294,6 +295,7 @@ static int stencil_measure(const char *cmd, const struct run_args *a,
 			 stencil_schedule_name[v % 2]);
 		lp = st->label[v];
 		st->slot[v] = run_counters_next(a->counters, 1, &lp);
+		run_progress_what(&st->c, lp);
 		if (stencil_run(&st->c, &st->prm, &st->r[v], err,
 				sizeof(err))) {
 			if (run_interrupted)

@@ -29,6 +29,7 @@ static const struct {
 	{ "watch-chan", unit_watch_chan },
 	{ "run-counters", unit_run_counters },
 	{ "run-warn", unit_run_warn },
+	{ "run-progress", unit_run_progress },
 	{ "nl", unit_nl },
 };
 

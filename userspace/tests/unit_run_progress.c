@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unit_run_progress.c - unit tests: the progress line of "run"
+ * (run/progress.c) and what kernels/repeat.c tells it: the phase's name
+ * and the seconds the measurement has left.
+ */
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "helpers.h"
+#include "run/progress.h"
+#include "units.h"
+
+static void test_text(void)
+{
+	struct kern_progress pr = { .phase = 3, .nphases = 4, .rep = 3,
+				    .reps = 12, .by_phase = true,
+				    .name = "triad", .left_sec = 2.4 };
+	char s[160];
+
+	run_progress_text(s, sizeof(s), "stream", "", &pr);
+	is_str(s, "stream: phase 4/4 triad, repetition 3 of ~12, ~2 s left",
+	       "run progress: stream's phase, op, repetition and time left");
+	pr.by_phase = false;
+	pr.nphases = 1;
+	pr.phase = 0;
+	pr.name = "avx-prefetch";
+	pr.left_sec = 0.3;
+	run_progress_text(s, sizeof(s), "transpose", NULL, &pr);
+	is_str(s, "transpose: avx-prefetch, repetition 3 of ~12, <1 s left",
+	       "run progress: a one-phase kernel's variant, under a second left");
+	pr.name = NULL;
+	pr.left_sec = 75;
+	run_progress_text(s, sizeof(s), "latency", "256M", &pr);
+	is_str(s, "latency 256M: repetition 3 of ~12, ~75 s left",
+	       "run progress: the size measured");
+	pr.left_sec = -1;
+	run_progress_text(s, sizeof(s), "latency", "0->1", &pr);
+	is_str(s, "latency 0->1: repetition 3 of ~12",
+	       "run progress: no time left said before anything is timed");
+	run_progress_text(s, 12, "latency", "0->1", &pr);
+	is_str(s, "latency 0->", "run progress: a short buffer is cut, ended");
+}
+
+/* ---- repeat.c's side: a kernel whose calls take about 2 ms ---- */
+
+#define CALLS_MAX 32
+
+struct seen {
+	unsigned int n;
+	struct kern_progress pr[CALLS_MAX];
+};
+
+static void nap_body(void *ctx, unsigned int tid, unsigned int phase)
+{
+	struct timespec ts = { 0, 2000000 };
+
+	(void)ctx;
+	(void)tid;
+	(void)phase;
+	nanosleep(&ts, NULL);
+}
+
+static int nap_setup(void *ctx, unsigned int tid)
+{
+	(void)ctx;
+	(void)tid;
+	return 0;
+}
+
+static const char *nap_name(void *ctx, unsigned int phase)
+{
+	(void)ctx;
+	return phase ? "second" : "first";
+}
+
+static void record(void *arg, const struct kern_progress *pr)
+{
+	struct seen *s = arg;
+
+	if (s->n < CALLS_MAX)
+		s->pr[s->n++] = *pr;
+}
+
+static void test_left(bool by_phase)
+{
+	struct kern_ops ops = { .setup = nap_setup, .body = nap_body,
+				.nphases = 2, .by_phase = by_phase,
+				.phase_name = nap_name };
+	int cpu = 0;
+	struct kern_cfg cfg = { .nthreads = 1, .cpu = &cpu, .reps = 3,
+				.progress = record };
+	const char *how = by_phase ? "by phase" : "phases in turn";
+	struct kern_times t;
+	struct seen s = { 0 };
+	double pace, want;
+	char err[128];
+	int rc;
+
+	cfg.progress_arg = &s;
+	rc = kern_run_timed(&cfg, &ops, NULL, &t, err, sizeof(err));
+	ok(rc == 0, "run progress %s: the run ends (%s)", how,
+	   rc ? err : "ok");
+	if (rc || !s.n) {
+		kern_times_free(&t);
+		return;
+	}
+	if (by_phase) {
+		/* after phase 0's first call: 2 more of it, 3 of phase 1 */
+		pace = t.ph[0].sec[0];
+		want = 5 * pace;
+		is_str(s.pr[0].name, "first", "run progress by phase: the phase's name");
+		is_str(s.pr[3].name, "second", "run progress by phase: the next phase's name");
+	} else {
+		/* after the first repetition: 2 more of both phases */
+		pace = t.ph[0].sec[0] + t.ph[1].sec[0];
+		want = 2 * pace;
+		ok(!s.pr[0].name, "run progress phases in turn: no single phase's name");
+	}
+	ok(fabs(s.pr[0].left_sec - want) < 1e-9 * (1 + want),
+	   "run progress %s: left after the first call %.6f s, want %.6f", how,
+	   s.pr[0].left_sec, want);
+	ok(s.pr[s.n - 1].left_sec == 0 && s.pr[s.n - 1].done,
+	   "run progress %s: nothing left at the end (%.6f)", how,
+	   s.pr[s.n - 1].left_sec);
+	kern_times_free(&t);
+}
+
+void unit_run_progress(void)
+{
+	test_text();
+	test_left(true);
+	test_left(false);
+}
