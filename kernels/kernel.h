@@ -396,6 +396,7 @@ struct stream_result {
 	uint64_t traffic_read_bytes[STREAM_NR_OPS];
 	struct kern_timed timed[STREAM_NR_OPS];	/* its repetitions */
 	unsigned int done;	/* ops measured: all but after a stop */
+	struct kern_pages pages;	/* all threads' arrays */
 };
 /* @bytes per array (three arrays), split among the threads. */
 int stream_run(const struct kern_cfg *cfg, size_t bytes,
@@ -423,6 +424,7 @@ struct loaded_latency_point {
 	struct kern_stats gbps;		/* the load generators' reads */
 	struct kern_stats traffic_gbps;	/* those and the chase's lines */
 	struct kern_timed timed;		/* its repetitions */
+	struct kern_pages pages;	/* all threads' buffers (every point's) */
 };
 /* @done: the points measured, all @ndelay unless stopped (then -1) */
 int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,

@@ -33,6 +33,7 @@ struct ll_thread {
 	size_t pos;		/* where the generator's sweep is */
 	uint64_t calls;		/* body() calls so far: the call's number */
 	double last;		/* the last call's ns per load or GB/s */
+	struct kern_pages pg;	/* what the kernel gave its buffer */
 	char pad[KERN_LINE];	/* keep the threads' counters apart */
 };
 
@@ -57,11 +58,20 @@ static int ll_setup(void *vctx, unsigned int tid)
 	struct ll_thread *t = &ctx->t[tid];
 	size_t n = ctx->bytes / KERN_LINE;
 
-	if (!tid)
-		return kern_chase_init(&t->chase, ctx->bytes,
-				       ctx->cfg->hugepages,
-				       0x9e3779b97f4a7c15ULL ^ n, ctx->loads);
-	return kern_rd_slice_init(&t->slice, ctx->bytes, ctx->cfg->hugepages);
+	int rc;
+
+	if (!tid) {
+		rc = kern_chase_init(&t->chase, ctx->bytes, ctx->cfg->hugepages,
+				     0x9e3779b97f4a7c15ULL ^ n, ctx->loads);
+		/* unreadable: nothing resident, printed as unknown */
+		if (!rc)
+			(void)kern_pages(t->chase.lines, t->chase.bytes, &t->pg);
+		return rc;
+	}
+	rc = kern_rd_slice_init(&t->slice, ctx->bytes, ctx->cfg->hugepages);
+	if (!rc)
+		(void)kern_pages(t->slice.a, t->slice.bytes, &t->pg);
+	return rc;
 }
 
 static void ll_body(void *vctx, unsigned int tid, unsigned int phase)
@@ -187,8 +197,10 @@ int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 				.by_phase = true, .collect = ll_collect,
 				.nvals = LL_NR_VALS,
 				.phase_name = ll_phase_name };
+	struct kern_pages pages = { 0 };
 	struct kern_times tm;
 	struct ll_ctx ctx;
+	unsigned int i;
 	int rc;
 
 	memset(r, 0, ndelay * sizeof(*r));
@@ -217,6 +229,10 @@ int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
 	rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
 	*loads = ctx.loads;
 	ll_points(&tm, delay, r);
+	for (i = 0; i < cfg->nthreads; i++)
+		kern_pages_add(&pages, &ctx.t[i].pg);
+	for (i = 0; i < tm.done; i++)
+		r[i].pages = pages;
 	*done = tm.done;
 	kern_times_free(&tm);
 	free(ctx.t);

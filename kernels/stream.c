@@ -179,6 +179,7 @@ struct st_thread {
 	 */
 	double expect[3];
 	double err[3];		/* sum of |x[j] - expected| over the slice */
+	struct kern_pages pg;	/* what the kernel gave a, b and c */
 };
 
 struct st_ctx {
@@ -232,6 +233,8 @@ static int st_setup(void *vctx, unsigned int tid)
 	}
 	for (j = 0; j < t->n; j++)	/* as STREAM does before timing */
 		t->a[j] = 2.0 * t->a[j];
+	/* unreadable: nothing resident, which the caller prints as unknown */
+	(void)kern_pages(t->mem, t->mem_bytes, &t->pg);
 	t->expect[0] = 2.0;
 	t->expect[1] = 2.0;
 	t->expect[2] = 0.0;
@@ -365,6 +368,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 	};
 	struct kern_times tm;
 	struct st_ctx ctx;
+	unsigned int i;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -381,6 +385,8 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 		r->done = tm.done;
 		st_rates(&ctx, &tm, o->nt, r);
 		st_verify(&ctx, r);
+		for (i = 0; i < cfg->nthreads; i++)
+			kern_pages_add(&r->pages, &ctx.t[i].pg);
 	}
 	kern_times_free(&tm);
 	free(ctx.t);

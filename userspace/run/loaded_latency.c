@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "run/pages.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -45,9 +46,9 @@ static void ll_print(struct printer *p, const struct run_args *a,
 	print_textf(p, "pointer chase on CPU %d over %s; %u load generator%s (read-delay) over %s each\n",
 		    cfg->cpu[0], sz, cfg->nthreads - 1,
 		    cfg->nthreads == 2 ? "" : "s", sz);
-	print_textf(p, "%8s %10s %10s %10s %8s %8s %10s %8s %6s\n", "delay",
-		    "ns/load", "min", "max", "cov", "cycles", "GB/s",
-		    "GB/s_cov", "reps");
+	print_textf(p, "%8s %10s %10s %10s %8s %8s %10s %8s %8s %6s\n",
+		    "delay", "ns/load", "min", "max", "cov", "cycles", "GB/s",
+		    "GB/s_cov", "pages", "reps");
 	print_open_array(p, "results");
 	for (i = 0; i < n; i++) {
 		cyc = ghz > 0 ? r[i].ns.median * ghz : NAN;
@@ -67,6 +68,8 @@ static void ll_print(struct printer *p, const struct run_args *a,
 		run_stats_json(p, "gbps", &r[i].gbps);
 		print_double(p, PRINT_ANY, "gbps_cov", " %8.4f",
 			     r[i].gbps.cov);
+		/* the same buffers for every delay: the same pages */
+		run_print_pages(p, &r[i].pages);
 		print_uint(p, PRINT_TEXT, NULL, " %6u\n", r[i].timed.reps);
 		print_double(p, PRINT_JSON, "traffic_gbps", "%f",
 			     r[i].traffic_gbps.median);
@@ -75,6 +78,9 @@ static void ll_print(struct printer *p, const struct run_args *a,
 		run_result_close(p, a, slot + i);
 	}
 	print_close_array(p);
+	snprintf(row, sizeof(row), "loaded-latency %s", sz);
+	if (n)
+		run_check_hugepages(a, &r[0].pages, row);
 	run_counters_text(p, a->counters, "delay");
 	print_double(p, PRINT_ANY, "tsc_ghz",
 		     "GB/s: the load generators' reads; cycles: TSC cycles at %.3f GHz\n",

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/pages.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -97,8 +98,8 @@ static void stream_print(struct printer *p, const struct run_args *a,
 	print_textf(p, ", %s stores", o->nt ? "non-temporal" : "normal");
 	print_u64(p, PRINT_ANY, "sweeps", ", %" PRIu64, r->sweeps);
 	print_textf(p, " sweep%s per op\n", r->sweeps == 1 ? "" : "s");
-	print_textf(p, "%-6s %10s %10s %10s %13s %8s %6s\n", "op", "GB/s",
-		    "min", "max", "traffic_GB/s", "cov", "reps");
+	print_textf(p, "%-6s %10s %10s %10s %13s %8s %8s %6s\n", "op", "GB/s",
+		    "min", "max", "traffic_GB/s", "cov", "pages", "reps");
 	print_open_array(p, "results");
 	for (op = 0; op < r->done; op++) {
 		run_result_open(p, a, a->size[0], &r->timed[op]);
@@ -108,12 +109,16 @@ static void stream_print(struct printer *p, const struct run_args *a,
 			     r->traffic_gbps[op].median);
 		snprintf(row, sizeof(row), "stream %s %s", sz, stream_op_name[op]);
 		run_print_cov(p, " %8.4f", r->gbps[op].cov, row);
+		/* one set of arrays for every op: the same pages each row */
+		run_print_pages(p, &r->pages);
 		print_uint(p, PRINT_TEXT, NULL, " %6u\n", r->timed[op].reps);
 		print_bool(p, PRINT_JSON, "verified", "%s", r->verified);
 		print_bool(p, PRINT_JSON, "nt", "%s", o->nt);
 		run_result_close(p, a, slot + op);
 	}
 	print_close_array(p);
+	snprintf(row, sizeof(row), "stream %s", sz);
+	run_check_hugepages(a, &r->pages, row);
 	print_bool(p, PRINT_TEXT, NULL, "verified: %s", r->verified);
 	print_textf(p, " (average relative error a %.3g, b %.3g, c %.3g; limit 1e-13)\n",
 		    r->avg_rel_err[0], r->avg_rel_err[1], r->avg_rel_err[2]);

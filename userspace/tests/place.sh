@@ -158,6 +158,36 @@ always|madvise)
 		(.warnings | map(select(test("transparent hugepages are \"never\" here"))) | length == 1)' \
 		"run read-delay --hugepages 8M (THP ${mode:-absent}) -> not granted: warned, THP never" ;;
 esac
+# stream and loaded-latency: their buffers' pages, each row, and the warning once
+"$bin" -j run stream --hugepages --size 8M --threads 1 --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
+case $mode in
+always|madvise)
+	jq_ok '(.results | length == 4) and all(.results[]; .page_size_bytes == 2097152 and
+		.hugepage_bytes >= 12582912 and .pages_from != null) and
+		(.warnings | map(select(test("hugepages"))) | length == 0)' \
+		"run stream --hugepages 8M (THP $mode) -> granted: 2M pages on every op's row" ;;
+*)
+	jq_ok 'all(.results[]; .hugepage_bytes == 0) and
+		(.warnings | map(select(test("^hugepages asked for but not granted: stream 8M: "))) | length == 1)' \
+		"run stream --hugepages 8M (THP ${mode:-absent}) -> not granted: warned once" ;;
+esac
+"$bin" -j run stream --hugepages --size 16K --threads 1 --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
+jq_ok 'all(.results[]; .hugepage_bytes == 0 and .page_size_bytes > 0) and
+	(.warnings | map(select(test("^hugepages asked for but not granted: stream 16K: 0% of its memory is in huge pages"))) | length == 1)' \
+	"run stream --hugepages --size 16K -> 4K pages reported, warned once"
+"$bin" -j run loaded-latency --hugepages --size 16K --threads 2 --delay 0,100 --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
+jq_ok '(.results | length == 2) and all(.results[]; .hugepage_bytes == 0 and .page_size_bytes > 0) and
+	(.warnings | map(select(test("^hugepages asked for but not granted: loaded-latency 16K: 0% of its memory is in huge pages"))) | length == 1)' \
+	"run loaded-latency --hugepages --size 16K -> pages on each delay's row, warned once"
+"$bin" -j run loaded-latency --hugepages --size 8M --threads 2 --delay 0 --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
+case $mode in
+always|madvise)
+	jq_ok '.results[0].page_size_bytes == 2097152 and .results[0].hugepage_bytes >= 8388608' \
+		"run loaded-latency --hugepages 8M (THP $mode) -> granted: 2M pages" ;;
+*)
+	jq_ok '.results[0].hugepage_bytes == 0' \
+		"run loaded-latency --hugepages 8M (THP ${mode:-absent}) -> not granted" ;;
+esac
 # "never" as the reason, whatever this host has (a 16K buffer is never granted)
 echo "always madvise [never]" > "$tmp/thp"
 MEMDIAG_TEST_THP_ENABLED=$tmp/thp "$bin" -j run latency --hugepages --size 16K --reps 1 > "$tmp/out" 2> "$tmp/err"
