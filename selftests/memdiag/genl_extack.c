@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <linux/memdiag.h>
 
 #include "kselftest_harness.h"
@@ -49,15 +48,7 @@ static int ask(struct mdnl *m, struct mdnl_reply *r, uint32_t cpu)
 	return mdnl_call(m, nlh, r);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void client(int c, struct tally *t, double deadline)
+static void client(int c, struct tally *t, uint64_t deadline)
 {
 	struct mdnl_reply *r = calloc(1, sizeof(*r));
 	char want[256];
@@ -66,7 +57,7 @@ static void client(int c, struct tally *t, double deadline)
 
 	if (!r || mdnl_open(&m, MEMDIAG_FAMILY_NAME))
 		_exit(2);
-	for (i = 0; i < REQUESTS && now_s() < deadline; i++) {
+	for (i = 0; i < REQUESTS && mdnl_now_ns() < deadline; i++) {
 		uint32_t cpu = FIRST_CPU + c * REQUESTS + i;
 
 		snprintf(want, sizeof(want), "cpu: CPU %u is not online", cpu);
@@ -89,7 +80,7 @@ TEST(concurrent_refusals_each_get_their_own_text)
 	struct tally *t = mmap(NULL, CLIENTS * sizeof(*t), PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int c, status, asked = 0, wrong = 0, other = 0, bad = -1, fewest = REQUESTS;
-	double deadline = now_s() + DEADLINE_S;
+	uint64_t deadline = mdnl_now_ns() + DEADLINE_S * 1000000000ULL;
 
 	ASSERT_NE(MAP_FAILED, t);
 	memset(t, 0, CLIENTS * sizeof(*t));

@@ -108,14 +108,6 @@ static int snapshot(struct mdnl *m, struct mdnl_reply *r, struct snap *s)
 	return 0;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 FIXTURE(s) {
 	struct mdnl m;
 	struct mdnl_reply *r;
@@ -206,7 +198,7 @@ TEST_F(s, privileged_snapshot_is_sampled_after_the_request)
 
 	ASSERT_EQ(0, start(&self->m, self->r, 60000, NULL));
 	for (i = 0; i < 20; i++) {
-		asked = now_ns();
+		asked = mdnl_now_ns();
 		ASSERT_EQ(0, snapshot(&self->m, self->r, &a));
 		EXPECT_LE(asked, a.time_ns);
 	}
@@ -248,7 +240,7 @@ TEST_F(s, unprivileged_snapshots_share_one_sample)
 	EXPECT_NE(0, t->a.time_ns);
 	/* once the shared sample is older than the period, a new one */
 	usleep((UNPRIV_MS + 20) * 1000);
-	asked = now_ns();
+	asked = mdnl_now_ns();
 	ASSERT_EQ(0, mdnl_as_nobody(two_snapshots, t, extack, sizeof(extack)));
 	EXPECT_LE(asked, t->a.time_ns);
 	ASSERT_EQ(0, mdnl_set_unprivileged_read("N"));

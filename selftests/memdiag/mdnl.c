@@ -139,6 +139,14 @@ struct nlattr *mdnl_reply_attrs(struct mdnl_reply *r, size_t *len)
 	return (void *)((char *)mnl_nlmsg_get_payload(nlh) + GENL_HDRLEN);
 }
 
+uint64_t mdnl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 int mdnl_open(struct mdnl *m, const char *family)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];

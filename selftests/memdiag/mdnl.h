@@ -35,6 +35,9 @@ struct mdnl_reply {
 	size_t len;
 };
 
+/* CLOCK_MONOTONIC in nanoseconds: the tests' deadlines and delays. */
+uint64_t mdnl_now_ns(void);
+
 /* Open a socket and resolve @family; -errno (ENOENT: family absent). */
 int mdnl_open(struct mdnl *m, const char *family);
 void mdnl_close(struct mdnl *m);
