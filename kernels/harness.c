@@ -157,7 +157,8 @@ struct run {
 	const struct kern_ops *ops;
 	void *ctx;
 	struct kern_loop loop;
-	pthread_barrier_t bar;
+	struct kern_bar loop_bar;	/* around each timed call */
+	pthread_barrier_t bar;		/* around setup and teardown */
 	pthread_mutex_t lock;
 	pthread_cond_t gate;
 	int go;			/* 1: all threads started, -1: give up */
@@ -277,6 +278,26 @@ static unsigned int run_threads(struct run *r, struct worker *w, char *err,
 	return started;
 }
 
+/*
+ * How long the timed loop's threads spin at its barrier before they
+ * sleep: longer than thread 0's bookkeeping and marks between two calls
+ * and than most imbalance between threads at the end of a call, short
+ * enough that a partner which is minutes behind costs little.
+ */
+#define LOOP_SPIN_SEC 2e-3
+
+/* Whether every thread has a CPU of its own: only then may they spin. */
+static bool cpus_distinct(const struct kern_cfg *cfg)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->nthreads; i++)
+		for (j = 0; j < i; j++)
+			if (cfg->cpu[i] == cfg->cpu[j])
+				return false;
+	return true;
+}
+
 int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 		   void *ctx, struct kern_times *t, char *err, size_t errsz)
 {
@@ -300,7 +321,9 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	r.loop.ops = ops;
 	r.loop.ctx = ctx;
 	r.loop.times = t;
-	r.loop.bar = &r.bar;
+	r.loop.bar = &r.loop_bar;
+	kern_bar_init(&r.loop_bar, cfg->nthreads,
+		      cpus_distinct(cfg) ? LOOP_SPIN_SEC : 0);
 	w = calloc(cfg->nthreads, sizeof(*w));
 	if (!w) {
 		kern_oom(err, errsz);

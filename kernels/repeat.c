@@ -204,14 +204,14 @@ void kern_loop_run(struct kern_loop *l, unsigned int tid)
 		else if (!tid && cfg->mark)
 			cfg->mark(cfg->mark_arg, KERN_MARK_BEGIN, l->rep,
 				  l->phase);
-		pthread_barrier_wait(l->bar);
+		kern_bar_wait(l->bar);
 		/* the barrier orders thread 0's decisions for all */
 		if (l->stopped || l->end)
 			break;
 		if (!tid)
 			t0 = kern_now();
 		l->ops->body(l->ctx, tid, l->phase);
-		pthread_barrier_wait(l->bar);
+		kern_bar_wait(l->bar);
 		if (!tid)
 			finish_call(l, kern_now() - t0);
 	}

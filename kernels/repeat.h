@@ -7,8 +7,7 @@
 #ifndef MEMDIAG_KERNELS_REPEAT_H
 #define MEMDIAG_KERNELS_REPEAT_H
 
-#include <pthread.h>
-
+#include "barrier.h"
 #include "kernel.h"
 
 /* One run's loop: set by kern_run_timed(), then thread 0's decisions. */
@@ -17,7 +16,7 @@ struct kern_loop {
 	const struct kern_ops *ops;
 	void *ctx;
 	struct kern_times *times;
-	pthread_barrier_t *bar;	/* every thread of the run */
+	struct kern_bar *bar;	/* every thread of the run */
 	unsigned int phase, rep;	/* the next call */
 	int end;		/* every measurement has enough */
 	int stopped;		/* thread 0 saw cfg->stop */

@@ -30,6 +30,7 @@ static const struct {
 	{ "run-counters", unit_run_counters },
 	{ "run-warn", unit_run_warn },
 	{ "run-progress", unit_run_progress },
+	{ "barrier", unit_barrier },
 	{ "nl", unit_nl },
 };
 

@@ -19,6 +19,7 @@ void unit_watch_chan(void);
 void unit_run_counters(void);
 void unit_run_warn(void);
 void unit_run_progress(void);
+void unit_barrier(void);
 void unit_prefetch(void);
 
 #endif /* MEMDIAGCTL_TEST_UNITS_H */
