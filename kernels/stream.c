@@ -159,13 +159,21 @@ enum stream_isa stream_isa_best(void)
 }
 
 /*
- * The three arrays share one mapping, each a page and a line further
- * from the previous one than its size: arrays a power of two apart would
- * put the three streams on the same cache sets and DRAM banks in
- * lockstep (the read-delay kernel lost a third of its bandwidth that
- * way). Multiples of a line keep every array 64-byte aligned.
+ * The three arrays share one mapping, each starting a page and a quarter
+ * page after the previous one ends (sizes rounded up to pages), so that
+ * their addresses differ by 1K, 2K and 3K modulo 4K:
+ * - arrays a power of two apart would put the three streams on the same
+ *   cache sets and DRAM banks in lockstep (the read-delay kernel lost a
+ *   third of its bandwidth that way);
+ * - a load whose address matches a store still in flight in its low 12
+ *   bits waits for it ("4K aliasing"). With the arrays a line or two
+ *   apart (this code's first layout), copy's loads from a ran into its
+ *   stores to c two lines further on: 485 against 524-536 GB/s at L1 on
+ *   the Intel VM of kernels.rst, where a quarter page apart each op's
+ *   loads stay at least 1K from its stores either way.
  */
-#define ST_STAGGER (4096 + KERN_LINE)
+#define ST_PAGE 4096
+#define ST_STAGGER (ST_PAGE + ST_PAGE / 4)
 
 struct st_thread {
 	double *a, *b, *c;
@@ -217,8 +225,8 @@ static int st_setup(void *vctx, unsigned int tid)
 	size_t j, span;
 
 	t->n = ctx->n;
-	span = (ctx->n * sizeof(double) + KERN_LINE - 1) / KERN_LINE *
-	       KERN_LINE + ST_STAGGER;
+	span = (ctx->n * sizeof(double) + ST_PAGE - 1) / ST_PAGE * ST_PAGE +
+	       ST_STAGGER;
 	t->mem_bytes = 3 * span;
 	t->mem = kern_alloc(t->mem_bytes, ctx->cfg->hugepages);
 	if (!t->mem)
