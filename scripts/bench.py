@@ -37,17 +37,34 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 K, M = 1 << 10, 1 << 20
 
-# Working set per thread of each level, for this VM (lscpu: 32K L1d and
-# 1M L2 per core, 32M L3). The L3 point is small because the latency
-# curve here leaves L3 speed between 2M and 4M (the L3 is shared with the
-# host's other tenants), and with two threads both working sets must fit.
-# DRAM is over ten times the 32M L3; the latency curve is flat from 16M
-# to 128M (beyond, page walks add to it even with hugepages).
-BW_LEVELS = {"L1": 24 * K, "L2": 768 * K, "L3": 1536 * K, "DRAM": 384 * M}
-LAT_LEVELS = {"L1": 16 * K, "L2": 512 * K, "L3": 2 * M, "DRAM": 128 * M}
+# Working set per thread of each level, from this machine's caches in
+# sysfs (cpu0's L1d, L2 and last level), so that a level means the same
+# on a 48K/2M Intel core and a 32K/1M Zen 4 one: half of the L1d and of
+# the L2 for bandwidth (a third and a quarter for the chase, which also
+# keeps TLB and page-table lines there), four L2s for the L3 (past the L2
+# by twice, and far inside the L3 this VM can use: the latency curve is
+# flat from 4M to 16M on the Intel VM, whose sysfs L3 of 480M is the
+# host's), and four last-level caches for DRAM. FALLBACK is for a machine
+# whose sysfs has no cache sizes: the Zen 4 VM's values.
+FALLBACK = {1: 32 * K, 2: 1 * M, 3: 32 * M}
 ALL = ("L1", "L2", "L3", "DRAM")
 CURVE = "1M,2M,4M,8M,16M,32M,64M,128M,256M"
 QUICK_LEVELS = ("L1", "DRAM")	# BENCH_QUICK=1: the two ends only
+
+
+def level_sets(caches, dram):
+    """Working sets per thread of each level, for bandwidth and for the
+    latency chase; @caches maps 1, 2, 3 to bytes, @dram is DRAM's."""
+    l1, l2, l3 = (caches.get(k) or FALLBACK[k] for k in (1, 2, 3))
+    l3_set = min(4 * l2, l3 // 4)
+    # 768 bytes: stream's three arrays of whole 256-byte steps
+    def even(v):
+        return max(768, v // 768 * 768)
+    bw = {"L1": even(l1 // 2), "L2": even(l2 // 2), "L3": even(l3_set),
+          "DRAM": dram}
+    lat = {"L1": l1 // 3 // K * K, "L2": l2 // 4, "L3": l3_set,
+           "DRAM": dram}
+    return bw, lat
 
 
 def stream_op(op):
@@ -242,25 +259,36 @@ def fmt_size(v):
     return str(v)
 
 
-def llc_bytes():
-    """The largest cache in sysfs (cpu0's highest level), 0 if none."""
-    best = 0
+def cache_sizes():
+    """{level: bytes} of cpu0's data and unified caches in sysfs (the
+    highest level is the last-level cache); {} if sysfs has none."""
+    sizes = {}
     base = "/sys/devices/system/cpu/cpu0/cache"
     try:
         names = os.listdir(base)
     except OSError:
-        return 0
+        return sizes
     for n in names:
         try:
+            with open(os.path.join(base, n, "level")) as f:
+                level = int(f.read())
+            with open(os.path.join(base, n, "type")) as f:
+                kind = f.read().strip()
             with open(os.path.join(base, n, "size")) as f:
                 v = f.read().strip()
-        except OSError:
+        except (OSError, ValueError):
             continue
         m = re.fullmatch(r"(\d+)([KMG]?)", v)
-        if m:
-            best = max(best, int(m.group(1)) <<
-                       {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)])
-    return best
+        if m and kind in ("Data", "Unified"):
+            sizes[level] = int(m.group(1)) << \
+                {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+    return sizes
+
+
+def llc_bytes():
+    """The last-level cache (cpu0's highest level in sysfs), 0 if none."""
+    sizes = cache_sizes()
+    return sizes[max(sizes)] if sizes else 0
 
 
 def dram_default(floor):
@@ -400,12 +428,13 @@ def main():
                  "256-byte steps)")
 
     # the latency chase's DRAM level: the same rule, one buffer
-    lat_levels = dict(LAT_LEVELS, DRAM=dram_default(LAT_LEVELS["DRAM"]))
+    bw_levels, lat_levels = level_sets(cache_sizes(), dram)
+    lat_levels["DRAM"] = dram_default(128 * M)
     b = Bench(args)
     result = {"machine": machine(), "quick": quick,
               "config": {"trials": args.trials, "reps": args.reps,
                          "likwid_seconds": args.seconds,
-                         "levels": dict(BW_LEVELS, DRAM=dram),
+                         "levels": bw_levels,
                          "latency_levels": lat_levels},
               "notes": [], "pairs": []}
 
@@ -425,8 +454,7 @@ def main():
     inst = []
     for idx, (name, kern, levels, threads, md, get, peer, unit) in \
             enumerate(PAIRS):
-        ws = dict(lat_levels) if peer[0] == "chase" else dict(BW_LEVELS,
-                                                              DRAM=dram)
+        ws = lat_levels if peer[0] == "chase" else bw_levels
         if quick:
             levels = [lv for lv in levels if lv in QUICK_LEVELS]
         for t in threads:
