@@ -57,9 +57,10 @@ def level_sets(caches, dram):
     latency chase; @caches maps 1, 2, 3 to bytes, @dram is DRAM's."""
     l1, l2, l3 = (caches.get(k) or FALLBACK[k] for k in (1, 2, 3))
     l3_set = min(4 * l2, l3 // 4)
-    # 768 bytes: stream's three arrays of whole 256-byte steps
+    # 3K: stream's three arrays of whole 256-byte steps (768), in the
+    # whole 1K blocks throughput loads
     def even(v):
-        return max(768, v // 768 * 768)
+        return max(3 * K, v // (3 * K) * (3 * K))
     bw = {"L1": even(l1 // 2), "L2": even(l2 // 2), "L3": even(l3_set),
           "DRAM": dram}
     lat = {"L1": l1 // 3 // K * K, "L2": l2 // 4, "L3": l3_set,
