@@ -58,6 +58,7 @@ struct traffic_result {
 	struct kern_stats gbps;
 	struct kern_bytes bytes;	/* one repetition, all threads */
 	struct kern_timed timed;		/* its repetitions */
+	struct kern_pages pages;	/* all threads' slices */
 };
 int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 		enum kern_mix mix, struct traffic_result *r, char *err,

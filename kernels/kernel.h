@@ -137,6 +137,11 @@ struct kern_pages {
 	uint64_t base_page_bytes;	/* sysconf(_SC_PAGESIZE) */
 	uint64_t huge_page_bytes;	/* THP's PMD size, 0 unknown */
 	bool exact;
+	/*
+	 * The largest single buffer summed in: one smaller than a huge page
+	 * never gets one, whatever the sum (two 1M grids are not a 2M one)
+	 */
+	uint64_t largest_bytes;
 };
 /* The PMD size transparent hugepages map, 0 where the kernel does not say. */
 uint64_t kern_thp_bytes(void);
@@ -144,7 +149,13 @@ uint64_t kern_thp_bytes(void);
 int kern_pages(const void *p, size_t bytes, struct kern_pages *pg);
 /* The same from /proc/self/smaps only (what kern_pages() falls back to). */
 int kern_pages_smaps(const void *p, size_t bytes, struct kern_pages *pg);
-/* Sum @pg into @sum (zeroed first): the buffers of several threads. */
+/*
+ * Sum @pg into @sum (zeroed first): the buffers of several threads, or a
+ * kernel's buffers that all threads share. A kernel asks about a buffer
+ * of one thread in its setup, after the first touch; about a shared one
+ * (stencil's grids, transpose's matrices) after the run, when every
+ * thread has touched its part.
+ */
 void kern_pages_add(struct kern_pages *sum, const struct kern_pages *pg);
 /* The page size that maps most of the resident bytes. */
 uint64_t kern_pages_size(const struct kern_pages *pg);
@@ -463,6 +474,7 @@ struct stencil_result {
 	uint64_t mismatches;		/* sites that differ */
 	double max_abs_diff;
 	struct kern_timed timed;		/* its repetitions */
+	struct kern_pages pages;	/* the grids (and rings) */
 };
 /*
  * The grid after @sweeps serial sweeps from the kernel's initial values
@@ -504,6 +516,7 @@ struct throughput_result {
 	double bytes_per_cycle[TP_NR_MIXES];	/* median, per thread per TSC cycle */
 	uint64_t passes;	/* over each thread's buffer per repetition */
 	struct kern_timed timed[TP_NR_MIXES];	/* its repetitions */
+	struct kern_pages pages;	/* all threads' buffers (every mix's) */
 };
 /*
  * @bytes per thread (a multiple of TP_SIZE_ALIGN), every mix whose bit is
@@ -535,6 +548,8 @@ struct transpose_result {
 	bool verified[TR_NR_VARIANTS];
 	uint64_t mismatches[TR_NR_VARIANTS];	/* elements that differ */
 	struct kern_timed timed[TR_NR_VARIANTS];	/* its repetitions */
+	/* the source and the variant's destination, after its run */
+	struct kern_pages pages[TR_NR_VARIANTS];
 	unsigned int done;	/* variants measured (a mask): all asked for
 				 * but after a stop */
 };

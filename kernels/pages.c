@@ -129,6 +129,7 @@ static void range(const void *p, size_t bytes, uintptr_t *lo, uintptr_t *hi,
 	*hi = ((uintptr_t)p + bytes + ps - 1) & ~(ps - 1);
 	memset(pg, 0, sizeof(*pg));
 	pg->bytes = bytes;
+	pg->largest_bytes = bytes;
 	pg->base_page_bytes = ps;
 	pg->huge_page_bytes = kern_thp_bytes();
 	pg->exact = true;
@@ -163,6 +164,8 @@ void kern_pages_add(struct kern_pages *sum, const struct kern_pages *pg)
 	sum->huge_bytes += pg->huge_bytes;
 	sum->base_page_bytes = pg->base_page_bytes;
 	sum->huge_page_bytes = pg->huge_page_bytes;
+	if (pg->largest_bytes > sum->largest_bytes)
+		sum->largest_bytes = pg->largest_bytes;
 }
 
 uint64_t kern_pages_size(const struct kern_pages *pg)

@@ -453,6 +453,27 @@ static void st_verify(const struct st_ctx *c, const struct stencil_params *p,
 	free(ref);
 }
 
+/*
+ * The pages of the grids and rings, asked after the run: every thread
+ * first-touches rows of every plane (wavefront, Gauss-Seidel), so only
+ * then is all of them resident, and one range per buffer is one scan.
+ */
+static void st_pages(const struct st_ctx *c, struct kern_pages *sum)
+{
+	const void *buf[3] = { c->grid[0], c->grid[1], c->ring };
+	const size_t bytes[3] = { c->grid_bytes, c->grid_bytes, c->ring_bytes };
+	struct kern_pages pg;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!buf[i])
+			continue;
+		/* unreadable: nothing resident, printed as unknown */
+		(void)kern_pages(buf[i], bytes[i], &pg);
+		kern_pages_add(sum, &pg);
+	}
+}
+
 int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
 		struct stencil_result *r, char *err, size_t errsz)
 {
@@ -487,6 +508,7 @@ int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
 		r->bytes_per_lup = code_balance(p, c.gsize, true);
 		r->traffic_bytes_per_lup = code_balance(p, c.gsize, false);
 		st_verify(&c, p, r);
+		st_pages(&c, &r->pages);
 	}
 	kern_times_free(&tm);
 	st_free(&c);

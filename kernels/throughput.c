@@ -70,6 +70,7 @@ static inline uint64_t tp_tsc(void)
 struct tp_thread {
 	double *buf;
 	uint64_t last;		/* TSC cycles of the last call */
+	struct kern_pages pg;	/* what the kernel gave buf */
 } __attribute__((aligned(KERN_LINE)));
 
 struct tp_ctx {
@@ -101,6 +102,8 @@ static int tp_setup(void *vctx, unsigned int tid)
 		t->buf[j] = pattern[j % 4];
 	/* one untimed pass: caches and TLB as every timed pass finds them */
 	tp_fns[ctx->width][TP_LOAD](t->buf, ctx->bytes, 1);
+	/* unreadable: nothing resident, which the caller prints as unknown */
+	(void)kern_pages(t->buf, ctx->bytes, &t->pg);
 	return 0;
 }
 
@@ -219,6 +222,8 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 			r->bytes_per_cycle[m] = r->gbps[m].median / tsc_ghz /
 						(double)cfg->nthreads;
 		}
+		for (i = 0; i < cfg->nthreads; i++)
+			kern_pages_add(&r->pages, &ctx.t[i].pg);
 	}
 	kern_times_free(&tm);
 	free(ctx.t);

@@ -96,13 +96,19 @@ struct tr_ctx {
 	enum kern_mix mix;
 	struct kern_rd_slice *s;
 	struct kern_bytes *b;	/* per thread: one repetition's bytes */
+	struct kern_pages *pg;	/* per thread: what its slice got */
 };
 
 static int tr_setup(void *vctx, unsigned int tid)
 {
 	struct tr_ctx *ctx = vctx;
+	struct kern_rd_slice *s = &ctx->s[tid];
 
-	return kern_rd_slice_init(&ctx->s[tid], ctx->per, ctx->cfg->hugepages);
+	if (kern_rd_slice_init(s, ctx->per, ctx->cfg->hugepages))
+		return -1;
+	/* unreadable: nothing resident, which the caller prints as unknown */
+	(void)kern_pages(s->a, s->bytes, &ctx->pg[tid]);
+	return 0;
 }
 
 static void tr_body(void *vctx, unsigned int tid, unsigned int phase)
@@ -131,7 +137,7 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 		.setup = tr_setup, .body = tr_body,
 		.teardown = tr_teardown, .nphases = 1,
 	};
-	struct tr_ctx ctx = { cfg, 0, delay, mix, NULL, NULL };
+	struct tr_ctx ctx = { cfg, 0, delay, mix, NULL, NULL, NULL };
 	struct kern_times tm = { 0 };
 	unsigned int i;
 	int rc = -1;
@@ -140,10 +146,11 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 	ctx.per = bytes / cfg->nthreads / (4 * KERN_LINE) * (4 * KERN_LINE);
 	ctx.s = calloc(cfg->nthreads, sizeof(*ctx.s));
 	ctx.b = calloc(cfg->nthreads, sizeof(*ctx.b));
+	ctx.pg = calloc(cfg->nthreads, sizeof(*ctx.pg));
 	if (!ctx.per) {
 		snprintf(err, errsz, "the array is too small for %u threads",
 			 cfg->nthreads);
-	} else if (!ctx.s || !ctx.b) {
+	} else if (!ctx.s || !ctx.b || !ctx.pg) {
 		kern_oom(err, errsz);
 	} else {
 		rc = kern_run_timed(cfg, &ops, &ctx, &tm, err, errsz);
@@ -153,6 +160,7 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 		for (i = 0; i < cfg->nthreads; i++) {
 			r->bytes.read += ctx.b[i].read;
 			r->bytes.write += ctx.b[i].write;
+			kern_pages_add(&r->pages, &ctx.pg[i]);
 		}
 		r->timed = kern_timed_of(&tm.ph[0]);
 		kern_map_stats(tm.ph[0].sec, r->timed.reps, 1,
@@ -162,5 +170,6 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 	kern_times_free(&tm);
 	free(ctx.s);
 	free(ctx.b);
+	free(ctx.pg);
 	return rc;
 }

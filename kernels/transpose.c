@@ -353,6 +353,23 @@ static const char *tr_phase_name(void *vctx, unsigned int phase)
 }
 
 /*
+ * The pages of the source and of @ctx's destination, asked after the
+ * run: each thread first-touches its band of both (and no thread's band
+ * is a buffer of its own), so only then is all of them resident.
+ */
+static void tr_pages(const struct tr_ctx *ctx, size_t bytes,
+		     struct kern_pages *sum)
+{
+	struct kern_pages pg;
+
+	/* unreadable: nothing resident, printed as unknown */
+	(void)kern_pages(ctx->src, bytes, &pg);
+	kern_pages_add(sum, &pg);
+	(void)kern_pages(ctx->out, bytes, &pg);
+	kern_pages_add(sum, &pg);
+}
+
+/*
  * Variant @v: a run of its own (@cfg, or once untimed), checked in
  * teardown; its rates into @r. 0 or -1 (@err; "interrupted" too).
  */
@@ -389,6 +406,7 @@ static int tr_variant(const struct kern_cfg *cfg, struct tr_ctx *ctx,
 		/* the write-allocate reads the destination once more */
 		kern_map_stats(tm.ph[0].sec, r->timed[v].reps, 1, 1.5 * moved / 1e9,
 			       true, &r->traffic_gbps[v]);
+		tr_pages(ctx, b->bytes, &r->pages[v]);
 	}
 	kern_times_free(&tm);
 	return rc;

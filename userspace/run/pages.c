@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pages.c - the pages the kernel really gave a run's buffers, as "run"
- * prints them (latency, read-delay), and the warning when hugepages were
+ * prints them (every kernel's rows), and the warning when hugepages were
  * asked for (--hugepages) but not granted: MADV_HUGEPAGE is a hint, and a
  * result over 4K pages is not one over 2M pages.
  */
@@ -64,14 +64,41 @@ static void thp_mode(char *buf, size_t size)
 		snprintf(buf, size, "%.*s", (int)(e - b - 1), b + 1);
 }
 
+bool run_pages_short(const struct kern_pages *pg)
+{
+	/* granted: huge pages map most of it (page_size_bytes says so too) */
+	return pg->resident_bytes && 2 * pg->huge_bytes <= pg->resident_bytes;
+}
+
+void run_pages_miss_add(struct run_pages_miss *m, const struct kern_pages *pg,
+			const char *name)
+{
+	size_t len = strlen(m->names);
+
+	if (!run_pages_short(pg))
+		return;
+	kern_pages_add(&m->pages, pg);
+	snprintf(m->names + len, sizeof(m->names) - len, "%s%s",
+		 len ? ", " : "", name);
+}
+
+void run_pages_miss_check(const struct run_args *a,
+			  const struct run_pages_miss *m, const char *what)
+{
+	char row[sizeof(m->names) + 64];
+
+	if (!m->names[0])
+		return;
+	snprintf(row, sizeof(row), "%s (%s)", what, m->names);
+	run_check_hugepages(a, &m->pages, row);
+}
+
 void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
 			 const char *what)
 {
 	char mode[32], huge[16], why[160];
 
-	/* granted: huge pages map most of it (page_size_bytes says so too) */
-	if (!a->hugepages || !pg->resident_bytes ||
-	    2 * pg->huge_bytes > pg->resident_bytes)
+	if (!a->hugepages || !run_pages_short(pg))
 		return;
 	thp_mode(mode, sizeof(mode));
 	run_fmt_size(huge, sizeof(huge), pg->huge_page_bytes);
@@ -79,8 +106,8 @@ void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
 		snprintf(why, sizeof(why), "transparent hugepages are \"never\" here (/sys/kernel/mm/transparent_hugepage/enabled)");
 	else if (!pg->huge_page_bytes)
 		snprintf(why, sizeof(why), "this kernel has no transparent hugepages");
-	else if (pg->bytes / a->threads < pg->huge_page_bytes)
-		snprintf(why, sizeof(why), "each thread's buffer is smaller than one %s huge page", huge);
+	else if (pg->largest_bytes < pg->huge_page_bytes)
+		snprintf(why, sizeof(why), "each buffer is smaller than one %s huge page", huge);
 	else
 		snprintf(why, sizeof(why), "the kernel had no more %s pages to give (THP \"%s\"; see /sys/kernel/mm/transparent_hugepage/defrag)",
 			 huge, mode);

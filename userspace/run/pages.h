@@ -27,4 +27,24 @@ void run_print_pages(struct printer *p, const struct kern_pages *pg);
 void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
 			 const char *what);
 
+/* Whether huge pages map half of @pg's resident bytes or less. */
+bool run_pages_short(const struct kern_pages *pg);
+
+/*
+ * The rows of one run that each have buffers of their own (stencil's and
+ * transpose's variants): those short of huge pages, summed, so that one
+ * warning names them all. Zeroed before the first run_pages_miss_add().
+ */
+struct run_pages_miss {
+	struct kern_pages pages;
+	char names[128];	/* "jacobi-threaded, gs-wavefront" */
+};
+
+/* Add @pg under @name when it is short of huge pages. */
+void run_pages_miss_add(struct run_pages_miss *m, const struct kern_pages *pg,
+			const char *name);
+/* run_check_hugepages() of what was added, as "@what (names)"; none: no-op. */
+void run_pages_miss_check(const struct run_args *a,
+			  const struct run_pages_miss *m, const char *what);
+
 #endif /* MEMDIAGCTL_RUN_PAGES_H */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/pages.h"
 #include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
@@ -335,9 +336,9 @@ static void stencil_head(struct printer *p, const struct run_args *a,
 	print_string(p, PRINT_ANY, "model_source", " (%s)\n",
 		     o->model_gbps ? "--model-gbps" :
 		     "STREAM triad with write-allocate, best of 3, same threads and size");
-	print_textf(p, "%-17s %9s %9s %9s %7s %6s %8s %9s %8s %6s\n",
+	print_textf(p, "%-17s %9s %9s %9s %7s %6s %8s %9s %8s %8s %6s\n",
 		    "variant", "MLUP/s", "min", "max", "cov", "B/LUP", "GB/s",
-		    "model", "verified", "reps");
+		    "model", "verified", "pages", "reps");
 }
 
 static void stencil_row(struct printer *p, const struct run_args *a,
@@ -366,6 +367,7 @@ static void stencil_row(struct printer *p, const struct run_args *a,
 	print_double(p, PRINT_ANY, "model_mlups", " %9.1f",
 		     st->model * 1e3 / r->traffic_bytes_per_lup);
 	print_bool(p, PRINT_ANY, "verified", " %8s", r->verified);
+	run_print_pages(p, &r->pages);
 	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r->timed.reps);
 	print_u64(p, PRINT_JSON, "mismatches", "%" PRIu64, r->mismatches);
 	print_double(p, PRINT_JSON, "max_abs_diff", "%g", r->max_abs_diff);
@@ -377,6 +379,8 @@ static int stencil_main(const char *cmd, struct printer *p,
 			bool *printed)
 {
 	struct stencil_run *st = calloc(1, sizeof(*st));
+	struct run_pages_miss miss = { 0 };
+	char sz[32], what[48];
 	bool all_ok = true;
 	unsigned int i, v;
 	int rc;
@@ -406,8 +410,13 @@ static int stencil_main(const char *cmd, struct printer *p,
 			continue;
 		stencil_row(p, a, st, v);
 		all_ok = all_ok && st->r[v].verified;
+		run_pages_miss_add(&miss, &st->r[v].pages, st->label[v]);
 	}
 	print_close_array(p);
+	/* each variant has grids of its own: one warning names those short */
+	run_fmt_size(sz, sizeof(sz), a->size[0]);
+	snprintf(what, sizeof(what), "stencil %s", sz);
+	run_pages_miss_check(a, &miss, what);
 	print_textf(p, "B/LUP: memory traffic per update in the paper's model (a load and a store\n"
 		    "per pass, and the write-allocate of a second grid); GB/s = MLUP/s x B/LUP;\n"
 		    "model = bandwidth / B/LUP (MLUP/s); verified: bitwise equal to serial sweeps\n");

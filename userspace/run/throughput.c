@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run/pages.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -169,6 +170,8 @@ static void tp_row(struct printer *p, const struct run_args *a,
 	print_double(p, PRINT_ANY, "bytes_per_cycle", " %8.2f",
 		     t->r[i].bytes_per_cycle[m]);
 	print_u64(p, PRINT_ANY, "passes", " %7" PRIu64, t->r[i].passes);
+	/* the mixes run over the same buffers: the same pages each row */
+	run_print_pages(p, &t->r[i].pages);
 	print_uint(p, PRINT_TEXT, NULL, " %6u\n", t->r[i].timed[m].reps);
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);
 	run_result_close(p, a, slot);
@@ -180,6 +183,7 @@ static int throughput_main(const char *cmd, struct printer *p,
 {
 	const struct throughput_args *o = a->opts;
 	struct tp_run t = { .mixes = (1u << TP_NR_MIXES) - 1 };
+	char sz[32], row[64];
 	unsigned int nm;
 	size_t i;
 	int m, rc;
@@ -208,15 +212,21 @@ static int throughput_main(const char *cmd, struct printer *p,
 		   tp_width_bits[t.w]);
 	print_double(p, PRINT_ANY, "tsc_ghz", " TSC %.3f GHz\n", t.ghz);
 	print_textf(p, "GB/s: bytes loaded (nothing is written: traffic = GB/s); B/cycle: per thread per TSC cycle\n");
-	print_textf(p, "%-8s %-10s %10s %10s %10s %8s %8s %7s %6s\n", "size",
-		    "mix", "GB/s", "min", "max", "cov", "B/cycle", "passes",
-		    "reps");
+	print_textf(p, "%-8s %-10s %10s %10s %10s %8s %8s %7s %8s %6s\n",
+		    "size", "mix", "GB/s", "min", "max", "cov", "B/cycle",
+		    "passes", "pages", "reps");
 	print_open_array(p, "results");
 	for (i = 0; i < t.n; i++)
 		for (m = 0, nm = 0; m < TP_NR_MIXES; m++)
 			if (t.mixes & (1u << m))
 				tp_row(p, a, &t, i, m, t.slot[i] + nm++);
 	print_close_array(p);
+	/* once per size, as latency: each size's buffers are new ones */
+	for (i = 0; i < t.n; i++) {
+		run_fmt_size(sz, sizeof(sz), a->size[i]);
+		snprintf(row, sizeof(row), "throughput %s", sz);
+		run_check_hugepages(a, &t.r[i].pages, row);
+	}
 	run_counters_text(p, a->counters, "size/mix");
 	return MDC_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "../../kernels/calib.h"
+#include "run/pages.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -65,8 +66,8 @@ static int traffic_main(const char *cmd, struct printer *p,
 	}
 	run_print_head(p, a);
 	*printed = true;
-	print_textf(p, "%-8s %10s %10s %10s %8s %10s %6s\n", "size", "GB/s",
-		    "min", "max", "cov", "read_share", "reps");
+	print_textf(p, "%-8s %10s %10s %10s %8s %10s %8s %6s\n", "size",
+		    "GB/s", "min", "max", "cov", "read_share", "pages", "reps");
 	print_open_array(p, "results");
 	run_result_open(p, a, a->size[0], &r.timed);
 	print_string(p, PRINT_TEXT, NULL, "%-8s", sz);
@@ -77,7 +78,9 @@ static int traffic_main(const char *cmd, struct printer *p,
 	run_print_cov(p, " %8.4f", r.gbps.cov, row);
 	print_double(p, PRINT_ANY, "read_share", " %10.3f",
 		     kern_mix_read_share((enum kern_mix)m));
+	run_print_pages(p, &r.pages);
 	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r.timed.reps);
+	run_check_hugepages(a, &r.pages, row);
 	print_u64(p, PRINT_JSON, "traffic_read_bytes", "%" PRIu64, r.bytes.read);
 	print_u64(p, PRINT_JSON, "traffic_write_bytes", "%" PRIu64, r.bytes.write);
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/pages.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -110,9 +111,9 @@ static void transpose_head(struct printer *p, const struct run_args *a,
 	print_uint(p, PRINT_ANY, "distance", " prefetch distance %u rows\n",
 		   distance);
 	print_textf(p, "GB/s: read + write, 2*N*N*8 bytes; traffic adds the write-allocate (3*N*N*8)\n");
-	print_textf(p, "%-13s %10s %10s %10s %13s %8s %9s %6s\n", "variant",
-		    "GB/s", "min", "max", "traffic_GB/s", "cov", "verified",
-		    "reps");
+	print_textf(p, "%-13s %10s %10s %10s %13s %8s %9s %8s %6s\n",
+		    "variant", "GB/s", "min", "max", "traffic_GB/s", "cov",
+		    "verified", "pages", "reps");
 }
 
 static void transpose_row(struct printer *p, const struct run_args *a,
@@ -131,6 +132,7 @@ static void transpose_row(struct printer *p, const struct run_args *a,
 		     r->traffic_gbps[v].median);
 	run_print_cov(p, " %8.4f", r->gbps[v].cov, tr_variant_name[v]);
 	print_bool(p, PRINT_ANY, "verified", " %9s", r->verified[v]);
+	run_print_pages(p, &r->pages[v]);
 	print_uint(p, PRINT_TEXT, NULL, " %6u\n", r->timed[v].reps);
 	print_u64(p, PRINT_JSON, "mismatches", "%" PRIu64, r->mismatches[v]);
 	run_result_close(p, a, slot);
@@ -144,7 +146,8 @@ static int transpose_main(const char *cmd, struct printer *p,
 	unsigned int distance = (unsigned int)o->distance, variants, nv = 0;
 	const char *labels[TR_NR_VARIANTS];
 	size_t slot[TR_NR_VARIANTS] = { 0 };
-	char err[200], failed[128] = "";
+	char err[200], failed[128] = "", sz[32], what[48];
+	struct run_pages_miss miss = { 0 };
 	struct transpose_result r;
 	size_t n, first;
 	int v, rc;
@@ -181,8 +184,13 @@ static int transpose_main(const char *cmd, struct printer *p,
 				 sizeof(failed) - strlen(failed), "%s%s",
 				 *failed ? ", " : "", tr_variant_name[v]);
 		transpose_row(p, a, &r, v, n, distance, slot[v]);
+		run_pages_miss_add(&miss, &r.pages[v], tr_variant_name[v]);
 	}
 	print_close_array(p);
+	/* the source and one destination each: one warning names those short */
+	run_fmt_size(sz, sizeof(sz), a->size[0]);
+	snprintf(what, sizeof(what), "transpose %s", sz);
+	run_pages_miss_check(a, &miss, what);
 	print_bool(p, PRINT_TEXT, NULL, "verified: %s", !*failed);
 	print_textf(p, " (naive against the definition, every other variant element for element against naive)\n");
 	run_counters_text(p, a->counters, "variant");

@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -185,8 +186,10 @@ TEST_F(buf, odd_size_still_gets_a_huge_page)
 
 TEST(sum_of_threads)
 {
-	struct kern_pages a = { 4 * MIB, 4 * MIB, 4 * MIB, 4096, 2 * MIB, true };
-	struct kern_pages b = { 4 * MIB, 4 * MIB, 0, 4096, 2 * MIB, false };
+	struct kern_pages a = { 4 * MIB, 4 * MIB, 4 * MIB, 4096, 2 * MIB, true,
+				4 * MIB };
+	struct kern_pages b = { 1 * MIB, 1 * MIB, 0, 4096, 2 * MIB, false,
+				1 * MIB };
 	struct kern_pages s;
 
 	memset(&s, 0, sizeof(s));
@@ -194,10 +197,32 @@ TEST(sum_of_threads)
 	EXPECT_TRUE(s.exact);
 	kern_pages_add(&s, &b);
 	EXPECT_FALSE(s.exact);
-	EXPECT_EQ(8 * MIB, s.resident_bytes);
+	EXPECT_EQ(5 * MIB, s.resident_bytes);
 	EXPECT_EQ(4 * MIB, s.huge_bytes);
+	EXPECT_EQ(2 * MIB, kern_pages_size(&s));
+	/* the largest buffer, not the sum of them (which may be 2M or more) */
+	EXPECT_EQ(4 * MIB, s.largest_bytes);
+	kern_pages_add(&s, &b);
+	kern_pages_add(&s, &b);
+	kern_pages_add(&s, &b);
+	EXPECT_EQ(4 * MIB, s.largest_bytes);
 	/* half is not most: the base page size */
+	EXPECT_EQ(8 * MIB, s.resident_bytes);
 	EXPECT_EQ(4096, kern_pages_size(&s));
+}
+
+/* A buffer asked about alone is its own largest. */
+TEST(largest_of_one)
+{
+	struct kern_pages pg;
+	char *p = malloc(3 * 4096);
+
+	ASSERT_NE(NULL, p);
+	memset(p, 1, 3 * 4096);
+	ASSERT_EQ(0, kern_pages(p, 3 * 4096, &pg));
+	EXPECT_EQ(3 * 4096, pg.largest_bytes);
+	EXPECT_EQ(3 * 4096, pg.bytes);
+	free(p);
 }
 
 TEST_HARNESS_MAIN

@@ -141,7 +141,7 @@ ok "$(grep -q ', memory bound to node 0, on node 0,' "$tmp/out" && echo 1)" \
 # --hugepages: what was granted, and the warning when it was not
 "$bin" -j run latency --hugepages --size 16K --reps 1 > "$tmp/out" 2> "$tmp/err"
 jq_ok '.hugepages_requested == true and .results[0].hugepage_bytes == 0 and
-	(.warnings | map(select(test("^hugepages asked for but not granted: latency 16K: 0% of its memory is in huge pages - each thread.s buffer is smaller than one 2M huge page"))) | length == 1)' \
+	(.warnings | map(select(test("^hugepages asked for but not granted: latency 16K: 0% of its memory is in huge pages - each buffer is smaller than one 2M huge page"))) | length == 1)' \
 	"run latency --hugepages --size 16K -> not granted, warned with the reason"
 "$bin" -j run latency --size 16K --reps 1 > "$tmp/out" 2> "$tmp/err"
 jq_ok '.hugepages_requested == false and (.warnings | map(select(test("hugepages"))) | length == 0)' \
@@ -188,6 +188,52 @@ always|madvise)
 	jq_ok '.results[0].hugepage_bytes == 0' \
 		"run loaded-latency --hugepages 8M (THP ${mode:-absent}) -> not granted" ;;
 esac
+# throughput, traffic, stencil and transpose: granted at 8M (four 2M pages
+# and more per buffer) where THP is always or madvise; 16K never, warned
+# once per run; each row carries its pages
+q="--threads 1 --reps 1 --min-time 0"
+granted() {	# KERNEL ROWS MIN_HUGE ARGS...: the 8M run
+	k=$1 rows=$2 min=$3
+	shift 3
+	"$bin" -j run "$k" --hugepages --size 8M $q "$@" > "$tmp/out" 2> "$tmp/err"
+	case $mode in
+	always|madvise)
+		jq_ok "(.results | length == $rows) and all(.results[]; .page_size_bytes == 2097152 and
+			.hugepage_bytes >= $min and .pages_from != null) and
+			(.warnings | map(select(test(\"hugepages\"))) | length == 0)" \
+			"run $k --hugepages 8M (THP $mode) -> granted: 2M pages on each of $rows rows" ;;
+	*)
+		jq_ok "all(.results[]; .hugepage_bytes == 0) and
+			(.warnings | map(select(test(\"^hugepages asked for but not granted: $k 8M\"))) | length == 1)" \
+			"run $k --hugepages 8M (THP ${mode:-absent}) -> not granted: warned once" ;;
+	esac
+}
+# KERNEL ROWS WHAT ARGS...: the 16K run, one warning naming WHAT
+small() {
+	k=$1 rows=$2 what=$3
+	shift 3
+	"$bin" -j run "$k" --hugepages --size 16K $q "$@" > "$tmp/out" 2> "$tmp/err"
+	jq_ok "(.results | length == $rows) and all(.results[]; .hugepage_bytes == 0 and .page_size_bytes > 0) and
+		(.warnings | map(select(test(\"hugepages\"))) | length == 1) and
+		(.warnings | map(select(startswith(\"hugepages asked for but not granted: $what: 0% of its memory is in huge pages - each buffer is smaller than one 2M huge page\"))) | length == 1)" \
+		"run $k --hugepages --size 16K $* -> 4K pages on each row, warned once: $what"
+}
+granted throughput 2 6291456 --mix load,load-nop
+small throughput 2 "throughput 16K" --mix load,load-nop
+granted traffic 1 6291456
+small traffic 1 "traffic 16K"
+# jacobi: two grids of 101^3 doubles (8.2M each)
+granted stencil 1 12582912 --variant jacobi-threaded --sweeps 2 --model-gbps 10
+small stencil 4 "stencil 16K (jacobi-threaded, jacobi-wavefront, gs-threaded, gs-wavefront)" \
+	--sweeps 2 --model-gbps 10
+# N = 1024: the source and a destination per variant, 8M each
+granted transpose 2 12582912 --variant naive,sse
+small transpose 2 "transpose 16K (naive, sse)" --variant naive,sse
+# N = 368: two matrices of 1058K, more than 2M together, yet neither can
+# hold a huge page
+"$bin" -j run transpose --hugepages --size 1060K --variant naive $q > "$tmp/out" 2> "$tmp/err"
+jq_ok '.warnings | map(select(test("^hugepages asked for but not granted: transpose 1060K \\(naive\\): 0% of its memory is in huge pages - each buffer is smaller than one 2M huge page$"))) | length == 1' \
+	"run transpose --hugepages --size 1060K -> the reason is the buffers' size, not their sum"
 # "never" as the reason, whatever this host has (a 16K buffer is never granted)
 echo "always madvise [never]" > "$tmp/thp"
 MEMDIAG_TEST_THP_ENABLED=$tmp/thp "$bin" -j run latency --hugepages --size 16K --reps 1 > "$tmp/out" 2> "$tmp/err"
