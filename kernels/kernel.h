@@ -32,7 +32,9 @@ enum kern_mark {
  * phase. @done: that measurement (by phase), or every phase, is complete.
  * @name: the phase's (kern_ops.phase_name), or NULL. @left_sec: seconds
  * the measurement has left at the pace so far (phases not yet started
- * guessed at that pace), negative when nothing is timed yet.
+ * guessed at that pace), negative when nothing is timed yet. @pace_sec:
+ * seconds timed per repetition of a phase, all phases' so far (what a
+ * caller guesses its later measurements by), negative when none.
  */
 struct kern_progress {
 	unsigned int phase, nphases;
@@ -40,6 +42,7 @@ struct kern_progress {
 	bool by_phase, done;
 	const char *name;
 	double left_sec;
+	double pace_sec;
 };
 
 /* Repetitions of one measurement at most, whatever --min-time asks. */
@@ -421,6 +424,8 @@ struct latency_result {
 	struct kern_pages pages;	/* all threads' working sets */
 	struct kern_timed timed;	/* its repetitions */
 };
+/* The loads each thread's chase over @bytes times per repetition. */
+uint64_t latency_loads(size_t bytes);
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz);
 
@@ -524,6 +529,8 @@ struct throughput_result {
  * phases 0, 1, ... in enum order); @tsc_ghz from kern_tsc_ghz(). GB/s is
  * all threads' bytes over the slowest thread's time.
  */
+/* The passes over a buffer of @bytes each repetition makes. */
+uint64_t throughput_passes(size_t bytes);
 int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 		   enum tp_width width, unsigned int mixes, double tsc_ghz,
 		   struct throughput_result *r, char *err, size_t errsz);

@@ -129,6 +129,15 @@ static void lat_teardown(void *vctx, unsigned int tid)
 	kern_chase_free(c);
 }
 
+uint64_t latency_loads(size_t bytes)
+{
+	uint64_t n = bytes / KERN_LINE;
+
+	n = n > LAT_MIN_LOADS ? n : LAT_MIN_LOADS;
+	return (n + KERN_CHASE_UNROLL - 1) / KERN_CHASE_UNROLL *
+	       KERN_CHASE_UNROLL;
+}
+
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz)
 {
@@ -150,9 +159,7 @@ int latency_run(const struct kern_cfg *cfg, size_t bytes,
 	}
 	ctx.cfg = cfg;
 	ctx.bytes = bytes;
-	ctx.loads = n > LAT_MIN_LOADS ? n : LAT_MIN_LOADS;
-	ctx.loads = (ctx.loads + KERN_CHASE_UNROLL - 1) / KERN_CHASE_UNROLL *
-		    KERN_CHASE_UNROLL;
+	ctx.loads = latency_loads(bytes);
 	ctx.t = calloc(cfg->nthreads, sizeof(*ctx.t));
 	ctx.pg = calloc(cfg->nthreads, sizeof(*ctx.pg));
 	if (!ctx.t || !ctx.pg) {

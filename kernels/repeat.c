@@ -117,6 +117,19 @@ static double left_sec(const struct kern_loop *l, unsigned int ph,
 	return left;
 }
 
+/* Seconds per repetition of a phase, over every phase timed; -1: none. */
+static double pace_sec(const struct kern_loop *l)
+{
+	double sec = 0;
+	unsigned int i, reps = 0;
+
+	for (i = 0; i < l->ops->nphases; i++) {
+		sec += l->times->ph[i].total;
+		reps += l->times->ph[i].reps;
+	}
+	return reps ? sec / reps : -1;
+}
+
 static void progress(struct kern_loop *l, unsigned int ph, bool done)
 {
 	struct kern_progress pr = { .phase = ph,
@@ -135,6 +148,7 @@ static void progress(struct kern_loop *l, unsigned int ph, bool done)
 	if (l->ops->phase_name && (pr.by_phase || pr.nphases == 1))
 		pr.name = l->ops->phase_name(l->ctx, ph);
 	pr.left_sec = left_sec(l, ph, pr.reps);
+	pr.pace_sec = pace_sec(l);
 	l->cfg->progress(l->cfg->progress_arg, &pr);
 }
 

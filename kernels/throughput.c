@@ -176,6 +176,11 @@ static int tp_check(size_t bytes, enum tp_width width, unsigned int mixes,
 	return 0;
 }
 
+uint64_t throughput_passes(size_t bytes)
+{
+	return bytes ? (TP_TARGET_BYTES + bytes - 1) / bytes : 0;
+}
+
 int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 		   enum tp_width width, unsigned int mixes, double tsc_ghz,
 		   struct throughput_result *r, char *err, size_t errsz)
@@ -195,7 +200,7 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 	ctx.cfg = cfg;
 	ctx.bytes = bytes;
 	ctx.width = width;
-	ctx.passes = (TP_TARGET_BYTES + bytes - 1) / bytes;
+	ctx.passes = throughput_passes(bytes);
 	ops.nphases = ctx.nmix;
 	ctx.t = aligned_alloc(KERN_LINE, cfg->nthreads * sizeof(*ctx.t));
 	if (!ctx.t) {

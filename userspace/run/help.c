@@ -151,7 +151,7 @@ static void usage_options(FILE *f)
 	cli_opts_usage(f, CLI_OPT_HELP, 20, NULL);
 	fputs("\n"
 	      "GB/s are 10^9 bytes/s. Progress (the size, phase and repetition\n"
-	      "running, ~N s left for that measurement) goes to stderr only when\n"
+	      "running, ~N s left for the whole run) goes to stderr only when\n"
 	      "stdout is a terminal. -j and --csv begin with \"meta\": host name, CPU model,\n"
 	      "kernel, memdiag version and commit, date and the exact command line.\n"
 	      "\n"

@@ -65,6 +65,7 @@ static int latency_main(const char *cmd, struct printer *p,
 	const char *label[] = { sz };
 	double ghz = kern_tsc_ghz();
 	size_t slot[RUN_MAX_SIZES];
+	double work[RUN_MAX_SIZES];
 	uint64_t big;
 	size_t i, n;
 
@@ -74,6 +75,10 @@ static int latency_main(const char *cmd, struct printer *p,
 	for (i = 0, big = 0; i < a->nr_size; i++)
 		big = a->size[i] > big ? a->size[i] : big;
 	run_check_llc(big * a->threads, "the largest latency size");
+	/* the loads per repetition: a DRAM size takes longer per load still */
+	for (i = 0; i < a->nr_size; i++)
+		work[i] = (double)latency_loads(a->size[i]);
+	run_progress_plan(cfg, (unsigned int)a->nr_size, work);
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
 		slot[i] = run_counters_next(a->counters, 1, label);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "run/pages.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -112,6 +113,8 @@ static int loaded_latency_main(const char *cmd, struct printer *p,
 	/* each delay is a phase of the run: a slot each */
 	slot = run_counters_next(a->counters, n, lp);
 	run_check_llc(a->size[0] * a->threads, "the loaded-latency buffers");
+	/* one run: its time left is the whole run's */
+	run_progress_plan(cfg, 1, NULL);
 	if (loaded_latency_run(cfg, a->size[0], delay, n, r, &loads, &done,
 			       err, sizeof(err)) && !run_interrupted) {
 		cli_err(cmd, "loaded-latency failed", "%s", err);

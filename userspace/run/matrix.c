@@ -110,6 +110,8 @@ static int matrix_measure(const char *cmd, const struct run_args *a,
 	c.node = &node;
 	c.mem_node = &mem;
 	c.bind = true;
+	/* every cell the same size */
+	run_progress_plan(&c, (unsigned int)(m->nc * m->nm), NULL);
 	for (k = 0; k < m->nc * m->nm; k++) {
 		i = k / m->nm;
 		j = k % m->nm;

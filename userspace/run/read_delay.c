@@ -10,6 +10,7 @@
 
 #include "run/pages.h"
 #include "run/place.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -49,6 +50,8 @@ static int read_delay_main(const char *cmd, struct printer *p,
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	slot = run_counters_next(a->counters, 1, label);
 	run_check_llc(a->size[0], "the read-delay array");
+	/* one run: its time left is the whole run's */
+	run_progress_plan(cfg, 1, NULL);
 	if (read_delay_run(cfg, a->size[0], delay_of(a), &r, err, sizeof(err))) {
 		cli_err(cmd, "read-delay failed", "%s", err);
 		return MDC_EXIT_LOCAL;

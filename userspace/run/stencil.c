@@ -286,6 +286,9 @@ static int stencil_measure(const char *cmd, const struct run_args *a,
 	char err[256];
 	unsigned int v;
 
+	/* the same grid and sweeps: the same work each */
+	run_progress_plan(&st->c, (unsigned int)__builtin_popcount(st->variants),
+			  NULL);
 	for (v = 0; v < NR_VARIANTS && !run_interrupted; v++) {
 		if (!(st->variants & (1u << v)))
 			continue;

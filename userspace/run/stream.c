@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "run/pages.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -141,6 +142,8 @@ static int stream_main(const char *cmd, struct printer *p,
 	/* phase op of the harness is op: its counters are slot + op */
 	slot = run_counters_next(a->counters, STREAM_NR_OPS, stream_op_name);
 	run_check_llc(3 * a->size[0], "stream's three arrays");
+	/* one run: its time left is the whole run's */
+	run_progress_plan(cfg, 1, NULL);
 	if (stream_run(cfg, a->size[0], &o, &r, err, sizeof(err)) &&
 	    !run_interrupted) {
 		cli_err(cmd, "stream failed", "%s", err);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run/pages.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -122,14 +123,21 @@ static int tp_measure(const char *cmd, const struct run_args *a,
 		      const struct kern_cfg *cfg, struct tp_run *t)
 {
 	char label[TP_NR_MIXES][48];	/* "16K/load-fadd" */
+	double work[RUN_MAX_SIZES];
 	const char *labels[TP_NR_MIXES];
 	char err[200], sz[32];
 	unsigned int nm;
 	size_t i;
 	int m;
 
+	/* bytes loaded per repetition: 512M at least, whatever the size */
+	for (i = 0; i < a->nr_size; i++)
+		work[i] = (double)throughput_passes(a->size[i]) *
+			  (double)a->size[i];
+	run_progress_plan(cfg, (unsigned int)a->nr_size, work);
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
+		run_progress_what(cfg, sz);
 		for (m = 0, nm = 0; m < TP_NR_MIXES; m++) {
 			if (!(t->mixes & (1u << m)))
 				continue;

@@ -10,6 +10,7 @@
 
 #include "../../kernels/calib.h"
 #include "run/pages.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -59,6 +60,8 @@ static int traffic_main(const char *cmd, struct printer *p,
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	run_check_llc(a->size[0], "the traffic array");
 	slot = run_counters_next(a->counters, 1, label);
+	/* one run: its time left is the whole run's */
+	run_progress_plan(cfg, 1, NULL);
 	if (traffic_run(cfg, a->size[0], run_list_first(&o->delay),
 			(enum kern_mix)m, &r, err, sizeof(err))) {
 		cli_err(cmd, "traffic failed", "%s", err);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "run/pages.h"
+#include "run/progress.h"
 #include "run/run.h"
 #include "run/warn.h"
 
@@ -162,6 +163,8 @@ static int transpose_main(const char *cmd, struct printer *p,
 		if (variants & (1u << v))
 			labels[nv++] = tr_variant_name[v];
 	first = run_counters_next(a->counters, nv, labels);
+	/* a run each, the same bytes moved (naive's untimed one shows none) */
+	run_progress_plan(cfg, nv, NULL);
 	for (v = 0, nv = 0; v < TR_NR_VARIANTS; v++)
 		if (variants & (1u << v))
 			slot[v] = first + nv++;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unit_run_progress.c - unit tests: the progress line of "run"
- * (run/progress.c) and what kernels/repeat.c tells it: the phase's name
- * and the seconds the measurement has left.
+ * (run/progress.c) and what kernels/repeat.c tells it: the phase's name,
+ * the seconds the measurement has left and its pace, and the whole run's
+ * time left from the kernel's plan of runs.
  */
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -17,10 +19,12 @@ static void test_text(void)
 {
 	struct kern_progress pr = { .phase = 3, .nphases = 4, .rep = 3,
 				    .reps = 12, .by_phase = true,
-				    .name = "triad", .left_sec = 2.4 };
-	char s[160];
+				    .name = "triad", .left_sec = 2.4,
+				    .pace_sec = 0.1 };
+	struct run_progress rp = { .name = "stream", .nruns = 1 };
+	char s[192];
 
-	run_progress_text(s, sizeof(s), "stream", "", &pr);
+	run_progress_text(s, sizeof(s), &rp, &pr);
 	is_str(s, "stream: phase 4/4 triad, repetition 3 of ~12, ~2 s left",
 	       "run progress: stream's phase, op, repetition and time left");
 	pr.by_phase = false;
@@ -28,20 +32,91 @@ static void test_text(void)
 	pr.phase = 0;
 	pr.name = "avx-prefetch";
 	pr.left_sec = 0.3;
-	run_progress_text(s, sizeof(s), "transpose", NULL, &pr);
+	rp.name = "transpose";
+	run_progress_text(s, sizeof(s), &rp, &pr);
 	is_str(s, "transpose: avx-prefetch, repetition 3 of ~12, <1 s left",
 	       "run progress: a one-phase kernel's variant, under a second left");
 	pr.name = NULL;
 	pr.left_sec = 75;
-	run_progress_text(s, sizeof(s), "latency", "256M", &pr);
+	rp.name = "latency";
+	snprintf(rp.what, sizeof(rp.what), "256M");
+	run_progress_text(s, sizeof(s), &rp, &pr);
 	is_str(s, "latency 256M: repetition 3 of ~12, ~75 s left",
 	       "run progress: the size measured");
 	pr.left_sec = -1;
-	run_progress_text(s, sizeof(s), "latency", "0->1", &pr);
+	snprintf(rp.what, sizeof(rp.what), "0->1");
+	run_progress_text(s, sizeof(s), &rp, &pr);
 	is_str(s, "latency 0->1: repetition 3 of ~12",
 	       "run progress: no time left said before anything is timed");
-	run_progress_text(s, 12, "latency", "0->1", &pr);
+	run_progress_text(s, 12, &rp, &pr);
 	is_str(s, "latency 0->", "run progress: a short buffer is cut, ended");
+	/* a kernel without a plan: the running measurement's, said so */
+	pr.left_sec = 3.2;
+	rp.nruns = 0;
+	run_progress_text(s, sizeof(s), &rp, &pr);
+	is_str(s, "latency 0->1: repetition 3 of ~12, ~3 s left in this measurement",
+	       "run progress: no plan -> the time left of this measurement, worded so");
+}
+
+/* The whole run's time left from a plan of sizes of unequal work. */
+static void test_whole(void)
+{
+	struct kern_progress pr = { .nphases = 1, .rep = 2, .reps = 5,
+				    .left_sec = 0.3, .pace_sec = 0.1 };
+	struct run_progress rp = { .name = "latency" };
+	const double work[3] = { 1, 2, 4 };
+	const struct kern_cfg cfg = { .reps = 5, .min_time = 0.2,
+				      .progress = run_progress,
+				      .progress_arg = &rp };
+	bool whole;
+	double left;
+
+	run_progress_plan(&cfg, 3, work);
+	/* later: max(0.2, 5 x 0.1 x 2) + max(0.2, 5 x 0.1 x 4) */
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(whole && fabs(left - 3.3) < 1e-9,
+	   "run progress plan: the first size's 0.3 s and the later ones' 3 s (%.3f)",
+	   left);
+	pr.pace_sec = 0.01;	/* --min-time bound: 0.2 s for each */
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(whole && fabs(left - 0.7) < 1e-9,
+	   "run progress plan: --min-time per later size when reps are quick (%.3f)",
+	   left);
+	pr.nphases = 3;		/* every phase of each: three times as long */
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(fabs(left - 1.5) < 1e-9, "run progress plan: each phase of a later size (%.3f)",
+	   left);
+	/* the first run ends: the second's time, scaled from its own pace */
+	pr.nphases = 1;
+	pr.done = true;
+	pr.left_sec = 0;
+	run_progress(&rp, &pr);
+	ok(rp.runs_done == 1, "run progress plan: a run's last call ends it (%u)",
+	   rp.runs_done);
+	pr.done = false;
+	pr.left_sec = 0.5;
+	pr.pace_sec = 0.2;
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(whole && fabs(left - 0.5 - 5 * 0.2 * 2) < 1e-9,
+	   "run progress plan: the second size's own and the last one's at twice the work (%.3f)",
+	   left);
+	pr.pace_sec = -1;
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(left < 0, "run progress plan: no pace, later runs -> unknown (%.3f)", left);
+	rp.runs_done = 2;
+	pr.left_sec = 0.4;
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(whole && fabs(left - 0.4) < 1e-9,
+	   "run progress plan: the last size's own time is all that is left (%.3f)",
+	   left);
+	rp.runs_done = 3;	/* past the plan: the running one only */
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(!whole && fabs(left - 0.4) < 1e-9,
+	   "run progress plan: past the plan -> this measurement's, not the whole (%.3f)",
+	   left);
+	run_progress_plan(&cfg, RUN_PROGRESS_MAX_RUNS + 1, work);
+	left = run_progress_left(&rp, &pr, &whole);
+	ok(!whole, "run progress plan: too many runs to list -> this measurement's only");
 }
 
 /* ---- repeat.c's side: a kernel whose calls take about 2 ms ---- */
@@ -119,6 +194,10 @@ static void test_left(bool by_phase)
 		want = 2 * pace;
 		ok(!s.pr[0].name, "run progress phases in turn: no single phase's name");
 	}
+	ok(fabs(s.pr[0].pace_sec - (by_phase ? pace : pace / 2)) <
+	   1e-9 * (1 + pace),
+	   "run progress %s: the pace per repetition of a phase %.6f s", how,
+	   s.pr[0].pace_sec);
 	ok(fabs(s.pr[0].left_sec - want) < 1e-9 * (1 + want),
 	   "run progress %s: left after the first call %.6f s, want %.6f", how,
 	   s.pr[0].left_sec, want);
@@ -131,6 +210,7 @@ static void test_left(bool by_phase)
 void unit_run_progress(void)
 {
 	test_text();
+	test_whole();
 	test_left(true);
 	test_left(false);
 }
