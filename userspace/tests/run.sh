@@ -513,7 +513,8 @@ else
 	skip "memdiagctl run stencil with 2 threads" "needs 2 CPUs"
 fi
 "$bin" run stencil --size 32K --reps 1 --min-time 0 --variant gs-wavefront,jacobi-threaded > "$tmp/out" 2> "$tmp/err"
-[ $? -eq 0 ] && grep -Eq '^jacobi-threaded .* yes +1$' "$tmp/out" && grep -Eq '^gs-wavefront .* yes +1$' "$tmp/out" &&
+[ $? -eq 0 ] && grep -Eq '^jacobi-threaded .* yes +([0-9]+[KMG]( [0-9]+%)?|\?) +1$' "$tmp/out" &&
+	grep -Eq '^gs-wavefront .* yes +([0-9]+[KMG]( [0-9]+%)?|\?) +1$' "$tmp/out" &&
 	[ "$(grep -c -- '-threaded \|-wavefront ' "$tmp/out")" -eq 2 ] &&
 	grep -qF 'grid 16^3 doubles' "$tmp/out" && grep -qF 'model: ' "$tmp/out" &&
 	grep -qF '(STREAM triad' "$tmp/out"
