@@ -38,7 +38,7 @@ help:
 	@echo "make sign KEY=K CERT=C  sign module/memdiag.ko for Secure Boot (see"
 	@echo "                  Documentation/fleet.rst, Secure Boot)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
-	@echo "                  chase, interleaved (about 11 min; BENCH_QUICK=1: about 1.5;"
+	@echo "                  chase, interleaved (10-25 min; BENCH_QUICK=1: a few;"
 	@echo "                  BENCH_ARGS=--help for options); a benchmark, not a test"
 
 module:
