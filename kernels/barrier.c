@@ -26,13 +26,6 @@
 /* spins between looks at the clock: a look costs more than a spin */
 #define BAR_SPINS_PER_CHECK 256u
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
 static void futex_wait(_Atomic unsigned int *word, unsigned int val)
 {
 	/* returns at once when *word is no longer @val: the caller loops */
@@ -68,7 +61,7 @@ static bool spin_for(struct kern_bar *b, unsigned int gen)
 			if (atomic_load_explicit(&b->gen, memory_order_acquire) !=
 			    gen)
 				return true;
-			cpu_relax();
+			kern_cpu_relax();
 		}
 		if (!until)
 			until = kern_now() + b->spin_sec;

@@ -10,6 +10,14 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+/* A spinning waiter's pause: lets the sibling hyperthread run, saves power. */
+static inline void kern_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 struct kern_bar {
 	_Atomic unsigned int arrived;	/* this episode's threads so far */
 	_Atomic unsigned int gen;	/* episodes completed; the futex word */

@@ -7,23 +7,17 @@
 
 #include <sched.h>
 
+#include "barrier.h"
 #include "stencil_int.h"
 
 #define SPIN_YIELD (1u << 14)	/* spins before letting another task in */
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
 
 static void spin_until(_Atomic unsigned int *f, unsigned int v)
 {
 	unsigned int i = 0;
 
 	while (atomic_load_explicit(f, memory_order_acquire) != v) {
-		cpu_relax();
+		kern_cpu_relax();
 		/* a descheduled partner must not cost a whole time slice */
 		if (++i % SPIN_YIELD == 0)
 			sched_yield();
