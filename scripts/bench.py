@@ -7,7 +7,9 @@ whatever they are.
 
 Each pair is run N times, interleaved (memdiag, peer, memdiag, peer, ...;
 the order flips every trial so drift does not favour one side), and
-compared by the median and the best of the N values. Bytes are counted the
+compared by the median and the best of the N values. The DRAM latency
+pair instead runs both sides at once, one per CPU, then swapped: its
+drift is larger than the difference (bench_pair.py). Bytes are counted the
 same way on both sides: likwid-bench counts the bytes a kernel names (no
 write-allocate) in MByte = 10^6 B, memdiag's "gbps" counts the named bytes
 in 10^9 B/s; the peer's MByte/s is divided by 1000.
@@ -22,16 +24,17 @@ Load kernels read W per thread: likwid W * T, memdiag read-delay W * T
 """
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import re
 import shlex
 import statistics
 import subprocess
 import sys
 import time
+
+import bench_pair
+from bench_machine import cache_sizes, describe, dram_default, machine
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -148,8 +151,12 @@ PAIRS = [
      "throughput --width avx --mix load --size {sizes}",
      throughput_load("avx"),
      ("likwid", "load_avx", "{wt}"), "GB/s"),
-    ("latency", "latency", ALL, (1,), "latency --hugepages --size {sizes}",
-     latency_at, ("chase", "{sizes}"), "ns"),
+    ("latency", "latency", ("L1", "L2", "L3"), (1,),
+     "latency --hugepages --size {sizes}", latency_at, ("chase", "{sizes}"),
+     "ns"),
+    # DRAM: both chases at once, then swapped (bench_pair.py says why)
+    ("latency", "latency", ("DRAM",), (1,), "latency --hugepages --size {w}",
+     latency_at, ("chase-at-once", "{w}"), "ns"),
     # calibrate's generator at full intensity (delay 0) against likwid's
     # kernels of the same DRAM read/write mix, both in DRAM bytes: load
     # (reads), update (read-modify-write, 1:1) and copy (2:1 with the
@@ -260,125 +267,19 @@ def fmt_size(v):
     return str(v)
 
 
-def cache_sizes():
-    """{level: bytes} of cpu0's data and unified caches in sysfs (the
-    highest level is the last-level cache); {} if sysfs has none."""
-    sizes = {}
-    base = "/sys/devices/system/cpu/cpu0/cache"
+def at_once(b, args, i, trial):
+    """One trial of a pair whose two sides run at the same time."""
     try:
-        names = os.listdir(base)
-    except OSError:
-        return sizes
-    for n in names:
-        try:
-            with open(os.path.join(base, n, "level")) as f:
-                level = int(f.read())
-            with open(os.path.join(base, n, "type")) as f:
-                kind = f.read().strip()
-            with open(os.path.join(base, n, "size")) as f:
-                v = f.read().strip()
-        except (OSError, ValueError):
-            continue
-        m = re.fullmatch(r"(\d+)([KMG]?)", v)
-        if m and kind in ("Data", "Unified"):
-            sizes[level] = int(m.group(1)) << \
-                {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
-    return sizes
-
-
-def llc_bytes():
-    """The last-level cache (cpu0's highest level in sysfs), 0 if none."""
-    sizes = cache_sizes()
-    return sizes[max(sizes)] if sizes else 0
-
-
-def dram_default(floor):
-    """A DRAM working set: 4x this machine's last-level cache (so that it
-    cannot be served from it), at least @floor, a multiple of 768 KiB."""
-    step = 768 * K
-    want = max(floor, 4 * llc_bytes())
-    return (want + step - 1) // step * step
-
-
-def machine():
-    info = {"date": datetime.datetime.now(datetime.timezone.utc)
-            .strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "kernel": platform.release(), "cpus": os.cpu_count()}
-    try:
-        out = subprocess.run(["lscpu"], stdout=subprocess.PIPE, text=True).stdout
-        for key in ("Model name", "Hypervisor vendor", "L1d cache", "L2 cache",
-                    "L3 cache"):
-            m = re.search(r"^%s:\s+(.*)$" % re.escape(key), out, re.M)
-            if m:
-                info[key.lower().replace(" ", "_")] = m.group(1).strip()
-    except OSError:
-        pass
-    try:
-        out = subprocess.run(["likwid-bench", "-h"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True).stdout
-        m = re.search(r"Version\s+([0-9.]+)", out)
-        info["likwid_version"] = m.group(1) if m else None
-    except OSError:
-        info["likwid_version"] = None
-    try:
-        info["memdiag_commit"] = subprocess.run(
-            ["git", "-C", TOP, "describe", "--always", "--dirty"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True).stdout.strip() or None
-        info["memdiag_commit_full"] = subprocess.run(
-            ["git", "-C", TOP, "rev-parse", "HEAD"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True).stdout.strip() or None
-    except OSError:
-        info["memdiag_commit"] = info["memdiag_commit_full"] = None
-    info["processor"] = processor()
-    return info
-
-
-def processor():
-    """The processor the numbers come from, as the kernel reports it: the
-    first CPU's /proc/cpuinfo (model name, vendor, family/model/stepping,
-    microcode) and the L3 size in sysfs (what the VM is told, which may be
-    the whole host's L3, not the share this VM gets)."""
-    cpu = {}
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if not line.strip():
-                    break		# the first CPU only
-                key, _, val = line.partition(":")
-                cpu[key.strip()] = val.strip()
-    except OSError:
-        pass
-    l3 = None
-    base = "/sys/devices/system/cpu/cpu0/cache"
-    try:
-        for idx in sorted(os.listdir(base)):
-            try:
-                with open(os.path.join(base, idx, "level")) as f:
-                    if f.read().strip() != "3":
-                        continue
-                with open(os.path.join(base, idx, "size")) as f:
-                    l3 = f.read().strip()
-            except OSError:
-                continue
-    except OSError:
-        pass
-    return {"model_name": cpu.get("model name"),
-            "vendor": cpu.get("vendor_id"),
-            "family": cpu.get("cpu family"), "model": cpu.get("model"),
-            "stepping": cpu.get("stepping"),
-            "microcode": cpu.get("microcode"), "l3_size": l3}
-
-
-def describe(m):
-    """One line for the top of the output: which processor, which code."""
-    p = m["processor"]
-    return ("processor: %s (%s family %s model %s stepping %s, microcode "
-            "%s), L3 %s (sysfs), %s CPUs, kernel %s, memdiag %s, %s" % (
-                p["model_name"], p["vendor"], p["family"], p["model"],
-                p["stepping"], p["microcode"], p["l3_size"], m["cpus"],
-                m["kernel"], m["memdiag_commit"], m["date"]))
+        md, pe, detail = bench_pair.latency(b, args.memdiag, args.chase,
+                                            i["sz"]["w"], args.reps)
+    except (RuntimeError, OSError, ValueError, KeyError) as e:
+        i["errors"].append("trial %d, at once: %s" % (trial + 1, e))
+        return
+    for row in detail.pop("memdiag_rows", []):
+        latency_at({"results": [row]}, i["sz"])	# the huge page note
+    i["memdiag"].append(md)
+    i["peer_values"].append(pe)
+    i.setdefault("trials", []).append(detail)
 
 
 def main():
@@ -455,7 +356,7 @@ def main():
     inst = []
     for idx, (name, kern, levels, threads, md, get, peer, unit) in \
             enumerate(PAIRS):
-        ws = lat_levels if peer[0] == "chase" else bw_levels
+        ws = lat_levels if peer[0].startswith("chase") else bw_levels
         if quick:
             levels = [lv for lv in levels if lv in QUICK_LEVELS]
         for t in threads:
@@ -528,6 +429,9 @@ def main():
                     raise peer_cache[key]
                 return peer_cache[key][i["sz"]["w"]]
 
+            if i["peer"][0] == "chase-at-once":
+                at_once(b, args, i, trial)
+                continue
             sides = [("memdiag", side_memdiag), ("peer_values", side_peer)]
             if trial % 2:
                 sides.reverse()
@@ -555,12 +459,14 @@ def main():
                "threads": i["threads"], "unit": i["unit"],
                "memdiag_command": "memdiagctl run %s --threads %d --reps %d -j"
                % (i["memdiag_args"], i["threads"], args.reps),
-               "peer": i["peer"][0] if i["peer"][0] == "chase"
+               "peer": i["peer"][0] if i["peer"][0].startswith("chase")
                else "likwid-bench -t %s -W S0:%sB:%d" % (
                    i["peer"][1], i["peer_args"], i["threads"]),
                "working_set_per_thread": i["sz"]["w"],
                "memdiag_values": i["memdiag"], "peer_values": i["peer_values"],
                "errors": i["errors"]}
+        if "trials" in i:
+            row["at_once"] = i["trials"]
         if not have[i["kernel"]]:
             row["skipped"] = "memdiag kernel '%s' not available" % i["kernel"]
             result["pairs"].append(row)
@@ -581,7 +487,7 @@ def main():
         row.update({"memdiag_median": md_med, "peer_median": pe_med,
                     "ratio_median": round(ratio, 4), "memdiag_best": md_best,
                     "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
-        flag = ""
+        flag = "  (at once)" if "trials" in i else ""
         if ratio < 0.98:
             flag = "  < 0.98"
             low += 1
