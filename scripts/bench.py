@@ -279,6 +279,7 @@ def at_once(b, args, i, trial):
         latency_at({"results": [row]}, i["sz"])	# the huge page note
     i["memdiag"].append(md)
     i["peer_values"].append(pe)
+    i["by_trial"][trial] = {"memdiag": md, "peer_values": pe}
     i.setdefault("trials", []).append(detail)
 
 
@@ -372,7 +373,8 @@ def main():
                              "peer": peer, "sz": sz,
                              "peer_args": peer[-1].format(**sz),
                              "order": (ALL.index(lv), t, idx),
-                             "memdiag": [], "peer_values": [], "errors": []})
+                             "memdiag": [], "peer_values": [], "errors": [],
+                             "by_trial": {}})
     inst.sort(key=lambda i: i["order"])
 
     print(describe(result["machine"]))
@@ -437,7 +439,9 @@ def main():
                 sides.reverse()
             for what, fn in sides:
                 try:
-                    i[what].append(fn())
+                    v = fn()
+                    i[what].append(v)
+                    i["by_trial"].setdefault(trial, {})[what] = v
                 except (RuntimeError, KeyError, ValueError, TypeError) as e:
                     i["errors"].append("trial %d, %s: %s" % (trial + 1, what, e))
         print("trial %d/%d done (%.0fs)" % (trial + 1, args.trials,
@@ -450,8 +454,9 @@ def main():
         "unit")
     print()
     print(describe(result["machine"]))
-    print("median of %d trials, then best of %d; ratio = memdiag/peer "
-          "(peer/memdiag for ns)" % (args.trials, args.trials))
+    print("median of %d trials, then best of %d; ratio = the median of "
+          "the trials' memdiag/peer (peer/memdiag for ns)" %
+          (args.trials, args.trials))
     print(hdr)
     low = 0
     for i in inst:
@@ -484,18 +489,21 @@ def main():
             ratio, ratio_best = pe_med / md_med, pe_best / md_best
         else:
             ratio, ratio_best = md_med / pe_med, md_best / pe_best
-        flag = ""
-        if "trials" in i:
-            # A paired design: each trial's two sides ran at the same
-            # time, so the trial's own ratio is the measurement and the
-            # median is taken over those. The medians of each side may
-            # come from different trials, whose host differed.
-            row["ratio_of_medians"] = round(ratio, 4)
-            row["trial_ratios"] = [
-                round(p / m if lower_better else m / p, 4)
-                for m, p in zip(i["memdiag"], i["peer_values"])]
+        # Each trial ran both sides next to each other (at once for the
+        # DRAM latency pair), so a trial's own ratio is one measurement
+        # and the pair's ratio is the median of those: the two sides'
+        # medians can come from different trials, and so from a
+        # different host state (a process that drew the slow one of the
+        # VM's two speeds, a minute of a busy neighbour). The ratio of
+        # the medians stays in the JSON.
+        row["ratio_of_medians"] = round(ratio, 4)
+        both = [t for t in i["by_trial"].values() if len(t) == 2]
+        row["trial_ratios"] = [
+            round(t["peer_values"] / t["memdiag"] if lower_better
+                  else t["memdiag"] / t["peer_values"], 4) for t in both]
+        if row["trial_ratios"]:
             ratio = statistics.median(row["trial_ratios"])
-            flag = "  (at once: median of the trials' ratios)"
+        flag = "  (at once)" if "trials" in i else ""
         row.update({"memdiag_median": md_med, "peer_median": pe_med,
                     "ratio_median": round(ratio, 4), "memdiag_best": md_best,
                     "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
