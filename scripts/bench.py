@@ -267,6 +267,27 @@ def fmt_size(v):
     return str(v)
 
 
+def pair_ratio(by_trial, lower_better):
+    """The pair's ratio from {trial: {"memdiag": v, "peer_values": v}}:
+    each trial ran both sides next to each other (at once for the DRAM
+    latency pair), so a trial's own ratio is one measurement, and the
+    pair's is their median. The two sides' medians can come from
+    different trials, and so from a different host state (a process that
+    drew the slow one of the VM's two speeds, a minute of a busy
+    neighbour). A trial where one side failed has no ratio. Returns
+    (median or None, [ratio per trial, rounded to 4 places])."""
+    ratios = []
+    for t in sorted(by_trial):
+        v = by_trial[t]
+        if "memdiag" not in v or "peer_values" not in v:
+            continue
+        md, pe = v["memdiag"], v["peer_values"]
+        ratios.append(pe / md if lower_better else md / pe)
+    if not ratios:
+        return None, []
+    return statistics.median(ratios), [round(r, 4) for r in ratios]
+
+
 def at_once(b, args, i, trial):
     """One trial of a pair whose two sides run at the same time."""
     try:
@@ -489,20 +510,11 @@ def main():
             ratio, ratio_best = pe_med / md_med, pe_best / md_best
         else:
             ratio, ratio_best = md_med / pe_med, md_best / pe_best
-        # Each trial ran both sides next to each other (at once for the
-        # DRAM latency pair), so a trial's own ratio is one measurement
-        # and the pair's ratio is the median of those: the two sides'
-        # medians can come from different trials, and so from a
-        # different host state (a process that drew the slow one of the
-        # VM's two speeds, a minute of a busy neighbour). The ratio of
-        # the medians stays in the JSON.
         row["ratio_of_medians"] = round(ratio, 4)
-        both = [t for t in i["by_trial"].values() if len(t) == 2]
-        row["trial_ratios"] = [
-            round(t["peer_values"] / t["memdiag"] if lower_better
-                  else t["memdiag"] / t["peer_values"], 4) for t in both]
-        if row["trial_ratios"]:
-            ratio = statistics.median(row["trial_ratios"])
+        trial_ratio, row["trial_ratios"] = pair_ratio(i["by_trial"],
+                                                      lower_better)
+        if trial_ratio is not None:
+            ratio = trial_ratio
         flag = "  (at once)" if "trials" in i else ""
         row.update({"memdiag_median": md_med, "peer_median": pe_med,
                     "ratio_median": round(ratio, 4), "memdiag_best": md_best,

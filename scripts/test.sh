@@ -236,6 +236,8 @@ hstep rules "alerting rules: promtool check rules and test rules" sh -c \
 	 promtool test rules selftests/fleet/rules-test.yml'
 hstep deb "Debian package: build, lintian, install with DKMS, purge" \
 	selftests/fleet/deb.sh
+hstep bench-ratio "make bench pairs each trial's two sides for its ratio" \
+	/usr/bin/python3 selftests/host/bench_ratio_test.py
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin
