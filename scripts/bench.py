@@ -186,31 +186,44 @@ class Bench:
         self.likwid_iters = {}	# likwid command -> iterations it chose
         self.log = []		# every command run: argv, seconds, status
 
+    def logged(self, argv, t0, status, cpu=None):
+        """Note a finished command in the log (and on stderr with -v)."""
+        entry = {"argv": argv, "seconds": round(time.monotonic() - t0, 3),
+                 "status": status,
+                 # the 1-minute load average after it: how busy it was
+                 "loadavg": os.getloadavg()[0]}
+        if cpu is not None:
+            entry["cpu"] = cpu
+        self.log.append(entry)
+        if self.args.verbose:
+            print("  %s (%.1fs, exit %d)" % (" ".join(map(shlex.quote, argv)),
+                  time.monotonic() - t0, status), file=sys.stderr)
+
     def run(self, argv):
         t0 = time.monotonic()
         p = subprocess.run(argv, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
-        # the 1-minute load average after it: how busy the machine was
-        self.log.append({"argv": argv, "seconds": round(time.monotonic() - t0, 3),
-                         "status": p.returncode, "loadavg": os.getloadavg()[0]})
-        if self.args.verbose:
-            print("  %s (%.1fs, exit %d)" % (" ".join(map(shlex.quote, argv)),
-                  time.monotonic() - t0, p.returncode), file=sys.stderr)
+        self.logged(argv, t0, p.returncode)
         return p
 
-    def memdiag_run(self, args, threads):
-        argv = [self.args.memdiag, "run"] + args.split() + \
+    def memdiag_argv(self, args, threads):
+        return [self.args.memdiag, "run"] + args.split() + \
             ["--threads", str(threads), "--reps", str(self.args.reps), "-j"]
-        p = self.run(argv)
+
+    @staticmethod
+    def memdiag_doc(status, out, err):
+        """memdiagctl's -j document, or RuntimeError with its stderr."""
         try:
-            doc = json.loads(p.stdout)
+            doc = json.loads(out)
         except ValueError:
-            raise RuntimeError("memdiagctl exit %d: %s" %
-                               (p.returncode, p.stderr.strip()))
-        if p.returncode:
-            raise RuntimeError("memdiagctl exit %d: %s" %
-                               (p.returncode, p.stderr.strip()))
+            raise RuntimeError("memdiagctl exit %d: %s" % (status, err.strip()))
+        if status:
+            raise RuntimeError("memdiagctl exit %d: %s" % (status, err.strip()))
         return doc
+
+    def memdiag_run(self, args, threads):
+        p = self.run(self.memdiag_argv(args, threads))
+        return self.memdiag_doc(p.returncode, p.stdout, p.stderr)
 
     def likwid_run(self, test, size, threads, gbps_hint):
         key = (test, size, threads)
@@ -249,15 +262,23 @@ class Bench:
                                (got.group(1), size))
         return float(mbs.group(1)) / 1000.0	# MByte/s (10^6) -> GB/s
 
-    def chase_run(self, sizes):
-        argv = [self.args.chase, "--hugepages", "--reps",
-                str(self.args.reps)] + sizes.split(",")
-        p = self.run(argv)
-        if p.returncode:
-            raise RuntimeError("bench-chase exit %d: %s" %
-                               (p.returncode, p.stderr.strip()))
-        rows = [json.loads(line) for line in p.stdout.splitlines() if line]
+    def chase_argv(self, sizes, cpu=None):
+        """bench-chase at @sizes ("a,b,..."), on @cpu if given."""
+        return [self.args.chase, "--hugepages", "--reps",
+                str(self.args.reps)] + \
+            (["--cpu", str(cpu)] if cpu is not None else []) + sizes.split(",")
+
+    @staticmethod
+    def chase_values(status, out, err):
+        """{size: ns per load} from bench-chase's output."""
+        if status:
+            raise RuntimeError("bench-chase exit %d: %s" % (status, err.strip()))
+        rows = [json.loads(line) for line in out.splitlines() if line]
         return {d["size_bytes"]: d["ns_per_load"] for d in rows}
+
+    def chase_run(self, sizes):
+        p = self.run(self.chase_argv(sizes))
+        return self.chase_values(p.returncode, p.stdout, p.stderr)
 
 
 def fmt_size(v):
@@ -288,18 +309,21 @@ def pair_ratio(by_trial, lower_better):
     return statistics.median(ratios), [round(r, 4) for r in ratios]
 
 
-def at_once(b, args, i, trial):
+def side_values(i, side):
+    """One side's values of pair instance @i ("memdiag" or "peer_values"),
+    in trial order, from the trials where that side succeeded."""
+    return [v[side] for _, v in sorted(i["by_trial"].items()) if side in v]
+
+
+def at_once(b, i, trial):
     """One trial of a pair whose two sides run at the same time."""
     try:
-        md, pe, detail = bench_pair.latency(b, args.memdiag, args.chase,
-                                            i["sz"]["w"], args.reps)
+        md, pe, detail = bench_pair.latency(b, i["sz"]["w"])
     except (RuntimeError, OSError, ValueError, KeyError) as e:
         i["errors"].append("trial %d, at once: %s" % (trial + 1, e))
         return
     for row in detail.pop("memdiag_rows", []):
         latency_at({"results": [row]}, i["sz"])	# the huge page note
-    i["memdiag"].append(md)
-    i["peer_values"].append(pe)
     i["by_trial"][trial] = {"memdiag": md, "peer_values": pe}
     i.setdefault("trials", []).append(detail)
 
@@ -394,8 +418,7 @@ def main():
                              "peer": peer, "sz": sz,
                              "peer_args": peer[-1].format(**sz),
                              "order": (ALL.index(lv), t, idx),
-                             "memdiag": [], "peer_values": [], "errors": [],
-                             "by_trial": {}})
+                             "errors": [], "by_trial": {}})
     inst.sort(key=lambda i: i["order"])
 
     print(describe(result["machine"]))
@@ -440,7 +463,7 @@ def main():
                     return factor * b.likwid_run(peer[1],
                                                  int(i["peer_args"]),
                                                  i["threads"],
-                                                 max(i["memdiag"],
+                                                 max(side_values(i, "memdiag"),
                                                      default=None))
                 key = i["peer_args"]
                 if key not in peer_cache:
@@ -453,16 +476,14 @@ def main():
                 return peer_cache[key][i["sz"]["w"]]
 
             if i["peer"][0] == "chase-at-once":
-                at_once(b, args, i, trial)
+                at_once(b, i, trial)
                 continue
             sides = [("memdiag", side_memdiag), ("peer_values", side_peer)]
             if trial % 2:
                 sides.reverse()
             for what, fn in sides:
                 try:
-                    v = fn()
-                    i[what].append(v)
-                    i["by_trial"].setdefault(trial, {})[what] = v
+                    i["by_trial"].setdefault(trial, {})[what] = fn()
                 except (RuntimeError, KeyError, ValueError, TypeError) as e:
                     i["errors"].append("trial %d, %s: %s" % (trial + 1, what, e))
         print("trial %d/%d done (%.0fs)" % (trial + 1, args.trials,
@@ -481,6 +502,8 @@ def main():
     print(hdr)
     low = 0
     for i in inst:
+        md_vals = side_values(i, "memdiag")
+        pe_vals = side_values(i, "peer_values")
         row = {"name": i["name"], "pair": i["pair"], "level": i["level"],
                "threads": i["threads"], "unit": i["unit"],
                "memdiag_command": "memdiagctl run %s --threads %d --reps %d -j"
@@ -489,7 +512,7 @@ def main():
                else "likwid-bench -t %s -W S0:%sB:%d" % (
                    i["peer"][1], i["peer_args"], i["threads"]),
                "working_set_per_thread": i["sz"]["w"],
-               "memdiag_values": i["memdiag"], "peer_values": i["peer_values"],
+               "memdiag_values": md_vals, "peer_values": pe_vals,
                "errors": i["errors"]}
         if "trials" in i:
             row["at_once"] = i["trials"]
@@ -497,15 +520,15 @@ def main():
             row["skipped"] = "memdiag kernel '%s' not available" % i["kernel"]
             result["pairs"].append(row)
             continue
-        if not i["memdiag"] or not i["peer_values"]:
+        if not md_vals or not pe_vals:
             print("%-30s %s" % (i["name"], "error: " + (i["errors"] or ["?"])[0]))
             result["pairs"].append(row)
             continue
         lower_better = i["unit"] == "ns"
-        md_med = statistics.median(i["memdiag"])
-        pe_med = statistics.median(i["peer_values"])
+        md_med = statistics.median(md_vals)
+        pe_med = statistics.median(pe_vals)
         best = min if lower_better else max
-        md_best, pe_best = best(i["memdiag"]), best(i["peer_values"])
+        md_best, pe_best = best(md_vals), best(pe_vals)
         if lower_better:
             ratio, ratio_best = pe_med / md_med, pe_best / md_best
         else:

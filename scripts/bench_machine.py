@@ -10,7 +10,8 @@ import re
 import subprocess
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-K, M = 1 << 10, 1 << 20
+K = 1 << 10
+
 
 def cache_sizes():
     """{level: bytes} of cpu0's data and unified caches in sysfs (the

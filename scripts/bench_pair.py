@@ -16,7 +16,6 @@ With fewer than two CPUs the sides run one after the other, as every other
 pair does.
 """
 
-import json
 import math
 import os
 import subprocess
@@ -35,66 +34,43 @@ def _pinned(argv, cpu):
                             preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
 
 
-def _memdiag_ns(p, out, err, cpu):
-    try:
-        doc = json.loads(out)
-        row = doc["results"][0]
-    except (ValueError, KeyError, IndexError):
-        raise RuntimeError("memdiagctl exit %d: %s" % (p.returncode,
-                                                       err.strip()))
-    if p.returncode:
-        raise RuntimeError("memdiagctl exit %d: %s" % (p.returncode,
-                                                       err.strip()))
-    if doc.get("cpus") != [cpu]:
-        raise RuntimeError("memdiag ran on CPUs %s, not %d" %
-                           (doc.get("cpus"), cpu))
-    return row["ns_per_load"], row
-
-
-def _chase_ns(p, out, err):
-    if p.returncode:
-        raise RuntimeError("bench-chase exit %d: %s" % (p.returncode,
-                                                        err.strip()))
-    return json.loads(out.splitlines()[0])["ns_per_load"]
-
-
-def _at_once(bench, md_argv, chase_argv, md_cpu, chase_cpu):
+def _at_once(bench, size, md_cpu, chase_cpu):
     """One placement: memdiag on @md_cpu and the chase on @chase_cpu,
-    started together; returns (memdiag ns, chase ns, memdiag's row)."""
+    started together; returns (memdiag's result row, chase ns). The
+    commands are @bench's own, so they match the one-CPU fallback."""
+    md_argv = bench.memdiag_argv("latency --hugepages --size %d" % size, 1)
+    ch_argv = bench.chase_argv(str(size), chase_cpu)
     t0 = time.monotonic()
     md = _pinned(md_argv, md_cpu)
-    ch = _pinned(chase_argv[:1] + ["--cpu", str(chase_cpu)] + chase_argv[1:],
-                 chase_cpu)
+    ch = _pinned(ch_argv, chase_cpu)
     ch_out, ch_err = ch.communicate()
+    bench.logged(ch_argv, t0, ch.returncode, chase_cpu)
     md_out, md_err = md.communicate()
-    for argv, p in ((md_argv, md), (chase_argv, ch)):
-        bench.log.append({"argv": argv, "cpu": md_cpu if p is md else
-                          chase_cpu, "seconds": round(time.monotonic() - t0, 3),
-                          "status": p.returncode,
-                          "loadavg": os.getloadavg()[0]})
-    md_ns, row = _memdiag_ns(md, md_out, md_err, md_cpu)
-    return md_ns, _chase_ns(ch, ch_out, ch_err), row
+    bench.logged(md_argv, t0, md.returncode, md_cpu)
+    doc = bench.memdiag_doc(md.returncode, md_out, md_err)
+    if doc.get("cpus") != [md_cpu]:
+        raise RuntimeError("memdiag ran on CPUs %s, not %d" %
+                           (doc.get("cpus"), md_cpu))
+    return doc["results"][0], \
+        bench.chase_values(ch.returncode, ch_out, ch_err)[size]
 
 
-def latency(bench, memdiag, chase, size, reps):
+def latency(bench, size):
     """One trial of the DRAM latency pair at @size bytes: returns
     (memdiag ns, chase ns, detail), each side the geometric mean of its
     two placements (or its one run with fewer than two CPUs)."""
-    md_argv = [memdiag, "run", "latency", "--hugepages", "--size",
-               str(size), "--threads", "1", "--reps", str(reps), "-j"]
-    chase_argv = [chase, "--hugepages", "--reps", str(reps), str(size)]
     cpus = two_cpus()
     if not cpus:
         doc = bench.memdiag_run("latency --hugepages --size %d" % size, 1)
-        ch = bench.chase_run(str(size))
-        return (doc["results"][0]["ns_per_load"], ch[size],
-                {"design": "one after the other (one CPU)"})
+        row = doc["results"][0]
+        return (row["ns_per_load"], bench.chase_run(str(size))[size],
+                {"design": "one after the other (one CPU)",
+                 "memdiag_rows": [row]})
     a, b = cpus
     runs, rows = [], []
     for md_cpu, ch_cpu in ((a, b), (b, a)):
-        md_ns, ch_ns, row = _at_once(bench, md_argv, chase_argv, md_cpu,
-                                     ch_cpu)
-        runs.append({"memdiag_cpu": md_cpu, "memdiag_ns": md_ns,
+        row, ch_ns = _at_once(bench, size, md_cpu, ch_cpu)
+        runs.append({"memdiag_cpu": md_cpu, "memdiag_ns": row["ns_per_load"],
                      "peer_cpu": ch_cpu, "peer_ns": ch_ns})
         rows.append(row)
     md = math.sqrt(runs[0]["memdiag_ns"] * runs[1]["memdiag_ns"])
