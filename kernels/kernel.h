@@ -108,10 +108,14 @@ void kern_stats(const double *v, size_t n, struct kern_stats *s);
 double kern_now(void);
 
 /*
- * A page-aligned buffer of @bytes, madvised for transparent hugepages
- * and then aligned to their size when asked, placed (kern_place()) on the calling worker's node; NULL
- * when out of memory. Not touched: the caller touches it from the thread
- * that will use it. Freed with kern_free().
+ * A buffer of @bytes (alloc.c), placed (kern_place()) on the calling
+ * worker's node; NULL when out of memory. From a huge page size on, it
+ * starts on a huge page boundary and is mapped to a whole number of huge
+ * pages. @hugepages: madvised for transparent hugepages, not touched.
+ * Else base pages, each huge-page-sized block of them on one block of
+ * physical frames where the kernel has one (faulted in here: the caller
+ * still writes it first from the thread that will use it). Freed with
+ * kern_free().
  */
 void *kern_alloc(size_t bytes, bool hugepages);
 void kern_free(void *p, size_t bytes);

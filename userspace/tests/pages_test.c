@@ -2,11 +2,13 @@
 /*
  * pages_test.c - kern_pages() (kernels/pages.c) against the kernel's own
  * per-mapping count in /proc/self/smaps, parsed here independently, on
- * buffers with all, none and part of their pages huge; and kern_alloc()'s
- * alignment, without which a 3M buffer gets no huge page (kselftest
- * harness).
+ * buffers with all, none and part of their pages huge; kern_alloc()'s
+ * alignment and whole huge pages, without which a 3M buffer gets at most
+ * one; and its base pages' frames, in whole huge-page blocks, read from
+ * /proc/self/pagemap (kselftest harness).
  */
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,18 +172,158 @@ TEST_F(buf, part_split_as_smaps_counts_it)
 	EXPECT_EQ(2 * MIB, kern_pages_size(&pg));
 }
 
-/* aligned by kern_alloc(), a 3M buffer holds one whole huge page */
-TEST_F(buf, odd_size_still_gets_a_huge_page)
+/*
+ * aligned by kern_alloc() and mapped to whole huge pages, a 3M buffer is
+ * huge throughout; kern_free() unmaps all that was mapped
+ */
+TEST_F(buf, odd_size_is_huge_throughout)
 {
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
 	struct smaps_count c;
 	struct kern_pages pg;
-	void *p = get(_metadata, self, 3 * MIB, true);
+	char *p = get(_metadata, self, 3 * MIB, true);
+	unsigned char in;
 
 	if (!p)
 		return;
 	EXPECT_EQ(0, (uintptr_t)p % (2 * MIB));
-	same_as_smaps(_metadata, p, self->n, &pg, &c);
-	EXPECT_EQ(2 * MIB, pg.huge_bytes);
+	ASSERT_EQ(0, smaps_count(p, 4 * MIB, &c));
+	ASSERT_EQ(0, c.outside) TH_LOG("not mapped to whole huge pages");
+	if (!c.anon_huge)
+		SKIP(return, "the kernel gave no huge page this time");
+	EXPECT_EQ(4 * MIB, c.anon_huge);
+	ASSERT_EQ(0, kern_pages(p, self->n, &pg));
+	EXPECT_EQ(3 * MIB, pg.huge_bytes);
+	kern_free(self->p, self->n);
+	self->p = NULL;
+	/* the huge page past the buffer went too */
+	EXPECT_EQ(-1, mincore(p + 4 * MIB - ps, ps, &in));
+}
+
+/*
+ * Whether the kernel gives a huge page now, asked for directly: where it
+ * does not (memory fragmented), kern_alloc() cannot either.
+ */
+static int huge_page_now(void)
+{
+	size_t len = 4 * MIB;
+	struct smaps_count c;
+	char *raw, *p;
+	int got;
+
+	raw = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED)
+		return 0;
+	p = (char *)(((uintptr_t)raw + 2 * MIB - 1) & ~(uintptr_t)(2 * MIB - 1));
+	got = !madvise(p, 2 * MIB, MADV_HUGEPAGE);
+	if (got) {
+		memset(p, 1, 2 * MIB);
+		got = !smaps_count(p, 2 * MIB, &c) && c.anon_huge;
+	}
+	munmap(raw, len);
+	return got;
+}
+
+/*
+ * How many of @n frames are parts of a larger folio (KPF_COMPOUND_HEAD
+ * and _TAIL, bits 15 and 16 of /proc/kpageflags); -1 unreadable.
+ */
+static long compound_frames(const uint64_t *pfn, size_t n)
+{
+	int fd = open("/proc/kpageflags", O_RDONLY);
+	long count = 0;
+	uint64_t fl;
+	size_t i;
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (pread(fd, &fl, sizeof(fl), (off_t)(pfn[i] * sizeof(fl))) !=
+		    sizeof(fl)) {
+			close(fd);
+			return -1;
+		}
+		count += (fl >> 15 & 3) != 0;
+	}
+	close(fd);
+	return count;
+}
+
+/* The frame of each base page of [p, p + n); 0 where pagemap hides it. */
+static int frames_of(const char *p, size_t n, uint64_t *pfn)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), i;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	uint64_t e;
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < n / ps; i++) {
+		if (pread(fd, &e, sizeof(e),
+			  (off_t)(((uintptr_t)p / ps + i) * sizeof(e))) !=
+		    sizeof(e)) {
+			close(fd);
+			return -1;
+		}
+		pfn[i] = e & ((1ull << 55) - 1);
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Base pages (4K translations: no huge page in smaps) whose frames are
+ * consecutive within each 2M block, the last block past the buffer's
+ * odd end included, and are base folios (alloc.c says why both).
+ */
+TEST_F(buf, base_pages_on_whole_blocks_of_frames)
+{
+	/* the last block's 12K in the buffer, the rest mapped past it */
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), n = 6 * MIB + 12 * 1024;
+	size_t per = 2 * MIB / ps, i, off = 0;
+	uint64_t *pfn;
+	long large;
+	struct smaps_count c;
+	struct kern_pages pg;
+	char *p;
+
+	if (!thp_usable())
+		SKIP(return, "transparent hugepages are off or not 2M here");
+	if (!huge_page_now())
+		SKIP(return, "the kernel gives no huge page now");
+	self->n = n;
+	self->p = p = kern_alloc(n, false);
+	ASSERT_NE(NULL, p);
+	/* zeroed, as mmap() gives memory */
+	for (i = 0; i < 8 * MIB && !p[i]; i++)
+		;
+	EXPECT_EQ(8 * MIB, i) TH_LOG("byte %zu is not 0", i);
+	memset(p, 1, n);
+	EXPECT_EQ(0, (uintptr_t)p % (2 * MIB));
+	ASSERT_EQ(0, smaps_count(p, 8 * MIB, &c));
+	EXPECT_EQ(0, c.outside);
+	EXPECT_EQ(8 * MIB, c.rss) TH_LOG("the odd end's block not faulted in");
+	EXPECT_EQ(0, c.anon_huge) TH_LOG("huge translations, not base pages");
+	ASSERT_EQ(0, kern_pages(p, n, &pg));
+	EXPECT_EQ(0, pg.huge_bytes);
+	EXPECT_EQ(ps, kern_pages_size(&pg));
+	pfn = calloc(8 * MIB / ps, sizeof(*pfn));
+	ASSERT_NE(NULL, pfn);
+	ASSERT_EQ(0, frames_of(p, 8 * MIB, pfn));
+	if (!pfn[0]) {
+		free(pfn);
+		SKIP(return, "pagemap hides frames without CAP_SYS_ADMIN");
+	}
+	for (i = 0; i < 8 * MIB / ps; i++)
+		if (i % per && pfn[i] != pfn[i - 1] + 1)
+			off++;
+	/* base folios: aged one by one, not 512 entries at a time */
+	large = compound_frames(pfn, 8 * MIB / ps);
+	free(pfn);
+	EXPECT_EQ(0, off) TH_LOG("%zu of %zu pages not after their neighbour",
+				 off, (size_t)(8 * MIB / ps));
+	EXPECT_EQ(0, large) TH_LOG("frames still in huge folios");
 }
 
 TEST(sum_of_threads)
