@@ -29,7 +29,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build uarch-oracle amd-oracle prefetch-oracle completion install rules deb"
+host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle prefetch-oracle completion install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -238,6 +238,8 @@ hstep deb "Debian package: build, lintian, install with DKMS, purge" \
 	selftests/fleet/deb.sh
 hstep bench-ratio "make bench pairs each trial's two sides for its ratio" \
 	/usr/bin/python3 selftests/host/bench_ratio_test.py
+hstep dmesg-check "the VM dmesg check flags kernel problems, not the command line" \
+	selftests/host/dmesg_check_test.sh
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin

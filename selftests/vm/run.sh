@@ -285,18 +285,8 @@ if [ "$state" != complete ]; then
 	echo "run.sh: FAIL: dmesg check: the guest's dmesg arrived incomplete" >&2
 	fail=1
 fi
-bad='WARNING|BUG|Oops|unrecognized MSR|possible circular locking|INFO: |scheduling while atomic|Call Trace'
-# arch/x86/kernel/cpu/bugs.c prints "<issue>: WARNING: ..." advisories at
-# boot when the (TCG-trimmed) CPU model lacks a mitigation feature, e.g.
-# RETBleed on Skylake-Server and SRSO on EPYC; they are not kernel bugs.
-vuln='(MDS|TAA|MMIO Stale Data|Register File Data Sampling|SRBDS|GDS|Spectre V[12] |RETBleed|ITS|Transient Scheduler Attacks|Speculative Store Bypass|L1TF|Speculative Return Stack Overflow|VMSCAPE): WARNING: '
-grep -E "$bad" "$run/dmesg" | grep -vE "(^|\] )$vuln" > "$run/bad" || true
-for a in "${allow[@]}"; do
-	grep -vE -- "$a" "$run/bad" > "$run/bad.new" || true
-	mv "$run/bad.new" "$run/bad"
-done
-if [ -s "$run/bad" ]; then
-	echo "run.sh: FAIL: dmesg check: $(wc -l < "$run/bad") line(s) match /$bad/" >&2
+if ! "$here/dmesg-check.sh" "$run/dmesg" "$cmdline" "${allow[@]}" > "$run/bad"; then
+	echo "run.sh: FAIL: dmesg check: $(wc -l < "$run/bad") line(s) show a kernel problem" >&2
 	sed 's/^/dmesg: /' "$run/bad" >&2
 	fail=1
 fi

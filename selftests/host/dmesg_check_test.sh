@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# dmesg_check_test.sh - selftests/vm/dmesg-check.sh flags kernel problems in
+# a guest's dmesg, and nothing else: fed synthetic dmesg files.
+set -u
+
+check=$(dirname "$0")/../vm/dmesg-check.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cl='console=ttyS0 memdiag_vm.run=/root/.cache/memdiag/vm/run.MBUG98 quiet'
+n=0 failed=0
+
+# expect NAME WANT_STATUS WANT_LINES DMESG_TEXT [ALLOW...]
+expect() {
+	local name=$1 want=$2 lines=$3 text=$4 got out
+	shift 4
+	n=$((n + 1))
+	printf '%s\n' "$text" > "$tmp/dmesg"
+	out=$("$check" "$tmp/dmesg" "$cl" "$@")
+	got=$?
+	if [ "$got" = "$want" ] && [ "$(printf '%s' "$out" | grep -c .)" = "$lines" ]; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name (status $got, want $want; printed: $out)"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "1..7"
+expect "a clean boot passes" 0 0 \
+	"[    0.000000] Linux version 6.12
+[    1.000000] memdiag: loaded"
+expect "the kernel's echo of the command line is not a problem" 0 0 \
+	"[    0.000000] Command line: $cl
+[    0.000000] Kernel command line: $cl"
+expect "a WARNING is caught" 1 1 \
+	"[    2.000000] WARNING: CPU: 1 PID: 90 at module/pmu.c:12 pmu_start+0x10
+[    2.000001] memdiag: loaded"
+expect "a BUG and its Call Trace are caught" 1 2 \
+	"[    3.000000] BUG: sleeping function called from invalid context
+[    3.000001] Call Trace:"
+expect "a problem on the command line's own line is still caught" 1 1 \
+	"[    0.000000] Command line: $cl Oops"
+expect "bugs.c's mitigation advisories are not problems" 0 0 \
+	"[    0.100000] RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable
+[    0.100001] Speculative Return Stack Overflow: WARNING: kernel not compiled"
+expect "an --allow-dmesg pattern exempts its lines only" 1 1 \
+	"[    4.000000] WARNING: expected by the test
+[    4.000001] INFO: task hung" 'expected by the test'
+"$check" 2>/dev/null
+[ $? = 2 ] || { echo "not ok - misuse is not status 2"; failed=$((failed + 1)); }
+[ "$failed" = 0 ]
