@@ -63,6 +63,16 @@ int kern_budget_take(size_t bytes)
 	return rc;
 }
 
+uint64_t kern_budget_held(void)
+{
+	uint64_t v;
+
+	pthread_mutex_lock(&lock);
+	v = held;
+	pthread_mutex_unlock(&lock);
+	return v;
+}
+
 void kern_budget_give(size_t bytes)
 {
 	pthread_mutex_lock(&lock);

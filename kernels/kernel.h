@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define KERN_LINE 64		/* bytes per cache line / record */
 #define KERN_MAX_THREADS 1024
@@ -112,10 +113,11 @@ double kern_now(void);
  * worker's node; NULL when out of memory. From a huge page size on, it
  * starts on a huge page boundary and is mapped to a whole number of huge
  * pages. @hugepages: madvised for transparent hugepages, not touched.
- * Else base pages, each huge-page-sized block of them on one block of
- * physical frames where the kernel has one (faulted in here: the caller
- * still writes it first from the thread that will use it). Freed with
- * kern_free().
+ * Else base pages; while the buffers held fit in the last-level cache
+ * (kern_llc_bytes() of CPU 0), each huge-page-sized block of them on
+ * one block of physical frames where the kernel has one (faulted in
+ * here: the caller still writes it first from the thread that will use
+ * it), beyond it left unfaulted. Freed with kern_free().
  */
 void *kern_alloc(size_t bytes, bool hugepages);
 void kern_free(void *p, size_t bytes);
@@ -123,11 +125,13 @@ void kern_free(void *p, size_t bytes);
 /*
  * The memory budget of kern_alloc() (budget.c): take @bytes against
  * MemAvailable (-1 when they do not fit: refused, nothing taken), give
- * them back. kern_oom() writes why the last allocation failed: the
- * refusal with its numbers, or "out of memory".
+ * them back; kern_budget_held(): the bytes taken and not given back.
+ * kern_oom() writes why the last allocation failed: the refusal with its
+ * numbers, or "out of memory".
  */
 int kern_budget_take(size_t bytes);
 void kern_budget_give(size_t bytes);
+uint64_t kern_budget_held(void);
 void kern_oom(char *err, size_t errsz);
 
 /*
@@ -152,6 +156,19 @@ struct kern_pages {
 };
 /* The PMD size transparent hugepages map, 0 where the kernel does not say. */
 uint64_t kern_thp_bytes(void);
+
+/*
+ * The last-level cache (cache.c). kern_llc_read() walks @cpu's caches in
+ * @cpu_dir (NULL: /sys/devices/system/cpu) and gives @file of each index
+ * whose level is at least the best so far to @take; the highest level
+ * whose @file @take accepts (returns true, having written @out) wins,
+ * the last index on a tie. Returns that level, or -1 when none was
+ * accepted (@out untouched). kern_llc_bytes(): that cache's size in
+ * bytes, 0 when sysfs does not say.
+ */
+int kern_llc_read(const char *cpu_dir, unsigned int cpu, const char *file,
+		  bool (*take)(FILE *f, void *out), void *out);
+uint64_t kern_llc_bytes(const char *cpu_dir, unsigned int cpu);
 /* 0, or -1 when neither source could be read. */
 int kern_pages(const void *p, size_t bytes, struct kern_pages *pg);
 /* The same from /proc/self/smaps only (what kern_pages() falls back to). */

@@ -33,49 +33,6 @@ static int read_line(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-/* "491520K", "32M", "1024" (bytes) */
-static uint64_t parse_cache_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	if (end == s)
-		return 0;
-	if (*end == 'K')
-		return v << 10;
-	if (*end == 'M')
-		return v << 20;
-	if (*end == 'G')
-		return v << 30;
-	return v;
-}
-
-/* The size of @cpu's highest-level cache. */
-static uint64_t llc_bytes(const char *sysfs, uint32_t cpu)
-{
-	char path[256], buf[64];
-	uint64_t best = 0;
-	long level, best_level = -1;
-	int i;
-
-	for (i = 0; i < 16; i++) {
-		snprintf(path, sizeof(path),
-			 "%s/devices/system/cpu/cpu%u/cache/index%d/level",
-			 sysfs, cpu, i);
-		if (read_line(path, buf, sizeof(buf)))
-			break;
-		level = strtol(buf, NULL, 10);
-		snprintf(path, sizeof(path),
-			 "%s/devices/system/cpu/cpu%u/cache/index%d/size",
-			 sysfs, cpu, i);
-		if (read_line(path, buf, sizeof(buf)) || level < best_level)
-			continue;
-		best_level = level;
-		best = parse_cache_size(buf);
-	}
-	return best;
-}
-
 static bool cpu_online(const char *sysfs, uint32_t cpu)
 {
 	char path[256], buf[16];
@@ -167,9 +124,10 @@ size_t calib_sockets(const char *sysfs, struct calib_socket **out)
 	}
 	closedir(d);
 	qsort(s, n, sizeof(*s), cmp_socket);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu", sysfs);
 	for (i = 0; i < n; i++) {
 		qsort(s[i].cpu, s[i].nr_cpu, sizeof(*s[i].cpu), cmp_u32);
-		s[i].llc_bytes = llc_bytes(sysfs, s[i].cpu[0]);
+		s[i].llc_bytes = kern_llc_bytes(path, s[i].cpu[0]);
 	}
 	*out = s;
 	return n;

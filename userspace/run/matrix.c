@@ -86,7 +86,7 @@ static int matrix_args(const char *cmd, const struct run_args *a,
 		run_check_llc(m->size, "the matrix's latency size");
 		return MDC_EXIT_OK;
 	}
-	llc = run_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"));
+	llc = kern_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"), 0);
 	m->size = llc * MATRIX_LLC_TIMES;
 	if (!llc) {
 		m->size = 256ull << 20;

@@ -48,7 +48,8 @@ static int llc_of(int cpu)
 {
 	int id = -1;
 
-	run_llc_read(NULL, cpu, "shared_cpu_list", take_first_cpu, &id);
+	kern_llc_read(NULL, (unsigned int)cpu, "shared_cpu_list", take_first_cpu,
+		      &id);
 	return id;
 }
 

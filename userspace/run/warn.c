@@ -79,78 +79,9 @@ void run_print_cov(struct printer *p, const char *fmt, double cov,
 			 row, cov, RUN_NOISY_COV);
 }
 
-/* A sysfs cache "size" ("32768K", "1M") in bytes; false when unreadable. */
-static bool take_size(FILE *f, void *out)
-{
-	unsigned long long v;
-	char unit = 0;
-	uint64_t bytes;
-
-	if (fscanf(f, "%llu%c", &v, &unit) < 1)
-		return false;
-	switch (unit) {
-	case 'K':
-		bytes = (uint64_t)v << 10;
-		break;
-	case 'M':
-		bytes = (uint64_t)v << 20;
-		break;
-	case 'G':
-		bytes = (uint64_t)v << 30;
-		break;
-	default:
-		bytes = (uint64_t)v;
-	}
-	if (!bytes)
-		return false;
-	*(uint64_t *)out = bytes;
-	return true;
-}
-
-int run_llc_read(const char *cpu_dir, int cpu, const char *file,
-		 bool (*take)(FILE *f, void *out), void *out)
-{
-	int idx, level, best = -1;
-	char path[512];
-	FILE *f;
-
-	if (!cpu_dir)
-		cpu_dir = "/sys/devices/system/cpu";
-	/* the index numbers are dense from 0; a gap ends the list */
-	for (idx = 0; idx < 16; idx++) {
-		snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/level",
-			 cpu_dir, cpu, idx);
-		f = fopen(path, "r");
-		if (!f)
-			break;
-		if (fscanf(f, "%d", &level) != 1)
-			level = -1;
-		fclose(f);
-		if (level < best)
-			continue;
-		snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d/%s",
-			 cpu_dir, cpu, idx, file);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (take(f, out))
-			best = level;
-		fclose(f);
-	}
-	return best;
-}
-
-uint64_t run_llc_bytes(const char *cpu_dir)
-{
-	uint64_t size = 0;
-
-	run_llc_read(cpu_dir, 0, "size", take_size, &size);
-	return size;
-}
-
 void run_check_llc(uint64_t bytes, const char *what)
 {
-	uint64_t llc = run_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"));
+	uint64_t llc = kern_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"), 0);
 	char a[32], b[32];
 
 	if (!llc || bytes > llc)

@@ -43,26 +43,9 @@ void run_warn_flush(const char *cmd);
 unsigned int run_warn_count(void);
 
 /*
- * The size in bytes of the last-level cache of CPU 0: the highest level
- * among @cpu_dir/cpu0/cache/index* (@cpu_dir: NULL for
- * /sys/devices/system/cpu); 0 when sysfs does not say.
- */
-uint64_t run_llc_bytes(const char *cpu_dir);
-
-/*
- * Walk @cpu's caches in @cpu_dir (NULL: /sys/devices/system/cpu) and give
- * @file of each index whose level is at least the best so far to @take;
- * the highest level whose @file @take accepts (returns true, having
- * written @out) wins, the last index on a tie. Returns that level, or -1
- * when none was accepted (@out untouched).
- */
-int run_llc_read(const char *cpu_dir, int cpu, const char *file,
-		 bool (*take)(FILE *f, void *out), void *out);
-
-/*
  * Warn when @bytes, the working set @what meant to be in DRAM ("stream
- * 64M arrays"), fits in the last-level cache. The test hook
- * MEMDIAG_TEST_SYSFS_CPU replaces /sys/devices/system/cpu.
+ * 64M arrays"), fits in CPU 0's last-level cache (kern_llc_bytes()). The
+ * test hook MEMDIAG_TEST_SYSFS_CPU replaces /sys/devices/system/cpu.
  */
 void run_check_llc(uint64_t bytes, const char *what);
 

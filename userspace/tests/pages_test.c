@@ -5,7 +5,8 @@
  * buffers with all, none and part of their pages huge; kern_alloc()'s
  * alignment and whole huge pages, without which a 3M buffer gets at most
  * one; and its base pages' frames, in whole huge-page blocks, read from
- * /proc/self/pagemap (kselftest harness).
+ * /proc/self/pagemap, while the buffers held fit in the last-level cache
+ * (a fake sysfs gives its size), unfaulted beyond (kselftest harness).
  */
 
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -273,6 +275,70 @@ static int frames_of(const char *p, size_t n, uint64_t *pfn)
 }
 
 /*
+ * A sysfs whose CPU 0 has a 48K L1 and an L3 of @llc ("" for no cache
+ * listed at all), put in the test hook MEMDIAG_TEST_SYSFS_CPU, which
+ * kern_alloc() reads the last-level cache from: the layout tests then do
+ * not depend on this machine's cache. fake_llc_end() removes it.
+ */
+static char fake_dir[] = "/tmp/memdiag-llc.XXXXXX";
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static int fake_llc(const char *llc)
+{
+	char d[256];
+
+	strcpy(fake_dir, "/tmp/memdiag-llc.XXXXXX");
+	if (!mkdtemp(fake_dir))
+		return -1;
+	setenv("MEMDIAG_TEST_SYSFS_CPU", fake_dir, 1);
+	if (!*llc)
+		return 0;
+	snprintf(d, sizeof(d), "%s/cpu0", fake_dir);
+	mkdir(d, 0700);
+	snprintf(d, sizeof(d), "%s/cpu0/cache", fake_dir);
+	mkdir(d, 0700);
+	snprintf(d, sizeof(d), "%s/cpu0/cache/index0", fake_dir);
+	mkdir(d, 0700);
+	put(d, "level", "1\n");
+	put(d, "size", "48K\n");
+	snprintf(d, sizeof(d), "%s/cpu0/cache/index1", fake_dir);
+	mkdir(d, 0700);
+	put(d, "level", "3\n");
+	put(d, "size", llc);
+	return 0;
+}
+
+static void fake_llc_end(void)
+{
+	char cmd[300];
+
+	unsetenv("MEMDIAG_TEST_SYSFS_CPU");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake_dir);
+	if (system(cmd))
+		fprintf(stderr, "# could not remove %s\n", fake_dir);
+}
+
+/* Resident bytes of [p, p + n) by smaps; -1 unreadable. */
+static int64_t resident(const void *p, size_t n)
+{
+	struct smaps_count c;
+
+	return smaps_count(p, n, &c) ? -1 : (int64_t)c.rss;
+}
+
+/*
  * Base pages (4K translations: no huge page in smaps) whose frames are
  * consecutive within each 2M block, the last block past the buffer's
  * odd end included, and are base folios (alloc.c says why both).
@@ -292,8 +358,10 @@ TEST_F(buf, base_pages_on_whole_blocks_of_frames)
 		SKIP(return, "transparent hugepages are off or not 2M here");
 	if (!huge_page_now())
 		SKIP(return, "the kernel gives no huge page now");
+	ASSERT_EQ(0, fake_llc("16M\n"));	/* the 8M mapped fit */
 	self->n = n;
 	self->p = p = kern_alloc(n, false);
+	fake_llc_end();
 	ASSERT_NE(NULL, p);
 	/* zeroed, as mmap() gives memory */
 	for (i = 0; i < 8 * MIB && !p[i]; i++)
@@ -324,6 +392,56 @@ TEST_F(buf, base_pages_on_whole_blocks_of_frames)
 	EXPECT_EQ(0, off) TH_LOG("%zu of %zu pages not after their neighbour",
 				 off, (size_t)(8 * MIB / ps));
 	EXPECT_EQ(0, large) TH_LOG("frames still in huge folios");
+}
+
+/*
+ * Beyond the last-level cache base pages are left to the first write
+ * (alloc.c says why): nothing resident after kern_alloc(), for a buffer
+ * larger than the cache and for a cache sysfs does not list.
+ */
+TEST(beyond_llc_left_unfaulted)
+{
+	size_t n = 6 * MIB + 12 * 1024;
+	const char *llc[] = { "4M\n", "" };
+	unsigned int i;
+	char *p;
+
+	if (!kern_thp_bytes())
+		SKIP(return, "no THP size: kern_alloc() never lays out blocks");
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, fake_llc(llc[i]));
+		p = kern_alloc(n, false);
+		fake_llc_end();
+		ASSERT_NE(NULL, p);
+		EXPECT_EQ(0, resident(p, 8 * MIB))
+			TH_LOG("LLC '%s': a buffer past it was faulted in",
+			       *llc[i] ? "4M" : "unknown");
+		kern_free(p, n);
+	}
+}
+
+/*
+ * The buffers held count together: with an 8M cache a 4M buffer is laid
+ * out in blocks, a 6M one next to it is not (10M held), and the same 6M
+ * once the 4M is freed is again.
+ */
+TEST(held_buffers_count_toward_llc)
+{
+	char *a, *b, *c;
+
+	if (!kern_thp_bytes())
+		SKIP(return, "no THP size: kern_alloc() never lays out blocks");
+	ASSERT_EQ(0, fake_llc("8M\n"));
+	a = kern_alloc(4 * MIB, false);
+	b = kern_alloc(6 * MIB, false);
+	EXPECT_EQ(4 * MIB, resident(a, 4 * MIB));
+	EXPECT_EQ(0, resident(b, 6 * MIB)) TH_LOG("10M held, past the 8M");
+	kern_free(a, 4 * MIB);
+	kern_free(b, 6 * MIB);
+	c = kern_alloc(6 * MIB, false);
+	fake_llc_end();
+	EXPECT_EQ(6 * MIB, resident(c, 6 * MIB)) TH_LOG("6M held, within 8M");
+	kern_free(c, 6 * MIB);
 }
 
 TEST(sum_of_threads)

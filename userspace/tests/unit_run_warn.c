@@ -89,7 +89,7 @@ static void test_llc(void)
 		ok(false, "run warn: a temporary directory: %s", strerror(errno));
 		return;
 	}
-	ok(run_llc_bytes(dir) == 0, "run warn: no cache listed: LLC unknown (0)");
+	ok(kern_llc_bytes(dir, 0) == 0, "run warn: no cache listed: LLC unknown (0)");
 	snprintf(path, sizeof(path), "%s/cpu0", dir);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/cpu0/cache", dir);
@@ -98,9 +98,9 @@ static void test_llc(void)
 	fake_cache(dir, 1, 1, "32K");
 	fake_cache(dir, 2, 3, "32M");
 	fake_cache(dir, 3, 2, "2048K");	/* after the L3: still not the LLC */
-	ok(run_llc_bytes(dir) == 32ull << 20,
+	ok(kern_llc_bytes(dir, 0) == 32ull << 20,
 	   "run warn: the LLC is the highest level's size (%" PRIu64 ")",
-	   run_llc_bytes(dir));
+	   kern_llc_bytes(dir, 0));
 
 	setenv("MEMDIAG_TEST_SYSFS_CPU", dir, 1);
 	run_check_llc(3ull << 20, "stream's three arrays");

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache.c - what sysfs says about a CPU's last-level cache: its size for
+ * "run"'s in-cache warning, calibrate's plan and kern_alloc()'s layout,
+ * and any other file of it (stencil's sharing CPUs). One reader, so
+ * that every part of memdiagctl means the same cache by "last level".
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kernel.h"
+
+int kern_llc_read(const char *cpu_dir, unsigned int cpu, const char *file,
+		  bool (*take)(FILE *f, void *out), void *out)
+{
+	int idx, level, best = -1;
+	char path[512];
+	FILE *f;
+
+	if (!cpu_dir)
+		cpu_dir = "/sys/devices/system/cpu";
+	/* the index numbers are dense from 0; a gap ends the list */
+	for (idx = 0; idx < 16; idx++) {
+		snprintf(path, sizeof(path), "%s/cpu%u/cache/index%d/level",
+			 cpu_dir, cpu, idx);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		if (fscanf(f, "%d", &level) != 1)
+			level = -1;
+		fclose(f);
+		if (level < best)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu%u/cache/index%d/%s",
+			 cpu_dir, cpu, idx, file);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (take(f, out))
+			best = level;
+		fclose(f);
+	}
+	return best;
+}
+
+/* A sysfs cache "size" ("32768K", "1M") in bytes; false when unreadable. */
+static bool take_size(FILE *f, void *out)
+{
+	unsigned long long v;
+	char unit = 0;
+	uint64_t bytes;
+
+	if (fscanf(f, "%llu%c", &v, &unit) < 1)
+		return false;
+	switch (unit) {
+	case 'K':
+		bytes = (uint64_t)v << 10;
+		break;
+	case 'M':
+		bytes = (uint64_t)v << 20;
+		break;
+	case 'G':
+		bytes = (uint64_t)v << 30;
+		break;
+	default:
+		bytes = (uint64_t)v;
+	}
+	if (!bytes)
+		return false;
+	*(uint64_t *)out = bytes;
+	return true;
+}
+
+uint64_t kern_llc_bytes(const char *cpu_dir, unsigned int cpu)
+{
+	uint64_t size = 0;
+
+	kern_llc_read(cpu_dir, cpu, "size", take_size, &size);
+	return size;
+}
