@@ -103,20 +103,8 @@ def processor():
                 cpu[key.strip()] = val.strip()
     except OSError:
         pass
-    l3 = None
-    base = "/sys/devices/system/cpu/cpu0/cache"
-    try:
-        for idx in sorted(os.listdir(base)):
-            try:
-                with open(os.path.join(base, idx, "level")) as f:
-                    if f.read().strip() != "3":
-                        continue
-                with open(os.path.join(base, idx, "size")) as f:
-                    l3 = f.read().strip()
-            except OSError:
-                continue
-    except OSError:
-        pass
+    l3 = cache_sizes().get(3)
+    l3 = "%dK" % (l3 >> 10) if l3 else None
     return {"model_name": cpu.get("model name"),
             "vendor": cpu.get("vendor_id"),
             "family": cpu.get("cpu family"), "model": cpu.get("model"),
