@@ -141,11 +141,12 @@ static void frames_in_blocks(char *p, size_t len, size_t block)
 }
 
 /*
- * Whether the base-page buffers held, @len more included, fit in the
- * last-level cache (CPU 0's; the test hook MEMDIAG_TEST_SYSFS_CPU
- * replaces /sys/devices/system/cpu). Counting all of them, not the one
- * buffer, keeps a DRAM-sized run of many small buffers (threads, arrays)
- * on plain pages; an unknown cache size gets plain pages too.
+ * Whether the buffers held (kern_budget_held(), the one being allocated
+ * included) fit in the last-level cache (CPU 0's; the test hook
+ * MEMDIAG_TEST_SYSFS_CPU replaces /sys/devices/system/cpu). Counting all
+ * of them, not the one buffer, leaves a DRAM-sized run of many small
+ * buffers (threads, arrays) on plain pages from the point its total
+ * passes the cache; an unknown cache size gets plain pages throughout.
  */
 static bool held_fits_llc(void)
 {
