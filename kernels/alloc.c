@@ -29,10 +29,10 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "kernel.h"
 
 uint64_t kern_thp_bytes(void)
@@ -142,15 +142,14 @@ static void frames_in_blocks(char *p, size_t len, size_t block)
 
 /*
  * Whether the buffers held (kern_budget_held(), the one being allocated
- * included) fit in the last-level cache (CPU 0's; the test hook
- * MEMDIAG_TEST_SYSFS_CPU replaces /sys/devices/system/cpu). Counting all
+ * included) fit in the last-level cache (kern_llc_bytes_cpu0()). Counting all
  * of them, not the one buffer, leaves a DRAM-sized run of many small
  * buffers (threads, arrays) on plain pages from the point its total
  * passes the cache; an unknown cache size gets plain pages throughout.
  */
 static bool held_fits_llc(void)
 {
-	uint64_t llc = kern_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"), 0);
+	uint64_t llc = kern_llc_bytes_cpu0();
 
 	return llc && kern_budget_held() <= llc;
 }

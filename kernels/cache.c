@@ -8,8 +8,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-#include "kernel.h"
+#include "cache.h"
 
 int kern_llc_read(const char *cpu_dir, unsigned int cpu, const char *file,
 		  bool (*take)(FILE *f, void *out), void *out)
@@ -78,4 +79,9 @@ uint64_t kern_llc_bytes(const char *cpu_dir, unsigned int cpu)
 
 	kern_llc_read(cpu_dir, cpu, "size", take_size, &size);
 	return size;
+}
+
+uint64_t kern_llc_bytes_cpu0(void)
+{
+	return kern_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"), 0);
 }

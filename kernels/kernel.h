@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #define KERN_LINE 64		/* bytes per cache line / record */
 #define KERN_MAX_THREADS 1024
@@ -114,7 +113,7 @@ double kern_now(void);
  * starts on a huge page boundary and is mapped to a whole number of huge
  * pages. @hugepages: madvised for transparent hugepages, not touched.
  * Else base pages; while the buffers held fit in the last-level cache
- * (kern_llc_bytes() of CPU 0), each huge-page-sized block of them on
+ * (kern_llc_bytes_cpu0(), cache.h), each huge-page-sized block of them on
  * one block of physical frames where the kernel has one (faulted in
  * here: the caller still writes it first from the thread that will use
  * it), beyond it left unfaulted. Freed with kern_free().
@@ -156,19 +155,6 @@ struct kern_pages {
 };
 /* The PMD size transparent hugepages map, 0 where the kernel does not say. */
 uint64_t kern_thp_bytes(void);
-
-/*
- * The last-level cache (cache.c). kern_llc_read() walks @cpu's caches in
- * @cpu_dir (NULL: /sys/devices/system/cpu) and gives @file of each index
- * whose level is at least the best so far to @take; the highest level
- * whose @file @take accepts (returns true, having written @out) wins,
- * the last index on a tie. Returns that level, or -1 when none was
- * accepted (@out untouched). kern_llc_bytes(): that cache's size in
- * bytes, 0 when sysfs does not say.
- */
-int kern_llc_read(const char *cpu_dir, unsigned int cpu, const char *file,
-		  bool (*take)(FILE *f, void *out), void *out);
-uint64_t kern_llc_bytes(const char *cpu_dir, unsigned int cpu);
 /* 0, or -1 when neither source could be read. */
 int kern_pages(const void *p, size_t bytes, struct kern_pages *pg);
 /* The same from /proc/self/smaps only (what kern_pages() falls back to). */

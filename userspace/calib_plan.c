@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernels/cache.h"
 #include "calib_plan.h"
 
 /* ---- sysfs ---- */

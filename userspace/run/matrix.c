@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../kernels/cache.h"
 #include "run/latency.h"
 #include "run/place.h"
 #include "run/progress.h"
@@ -86,7 +87,7 @@ static int matrix_args(const char *cmd, const struct run_args *a,
 		run_check_llc(m->size, "the matrix's latency size");
 		return MDC_EXIT_OK;
 	}
-	llc = kern_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"), 0);
+	llc = kern_llc_bytes_cpu0();
 	m->size = llc * MATRIX_LLC_TIMES;
 	if (!llc) {
 		m->size = 256ull << 20;

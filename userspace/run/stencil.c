@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/cache.h"
 #include "run/pages.h"
 #include "run/progress.h"
 #include "run/run.h"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/cache.h"
 #include "cli.h"
 #include "run/run.h"
 #include "run/warn.h"
@@ -81,7 +82,7 @@ void run_print_cov(struct printer *p, const char *fmt, double cov,
 
 void run_check_llc(uint64_t bytes, const char *what)
 {
-	uint64_t llc = kern_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"), 0);
+	uint64_t llc = kern_llc_bytes_cpu0();
 	char a[32], b[32];
 
 	if (!llc || bytes > llc)

@@ -44,8 +44,7 @@ unsigned int run_warn_count(void);
 
 /*
  * Warn when @bytes, the working set @what meant to be in DRAM ("stream
- * 64M arrays"), fits in CPU 0's last-level cache (kern_llc_bytes()). The
- * test hook MEMDIAG_TEST_SYSFS_CPU replaces /sys/devices/system/cpu.
+ * 64M arrays"), fits in CPU 0's last-level cache (kern_llc_bytes_cpu0()).
  */
 void run_check_llc(uint64_t bytes, const char *what);
 

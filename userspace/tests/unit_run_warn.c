@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include "../../kernels/cache.h"
 #include "helpers.h"
 #include "run/warn.h"
 #include "units.h"
