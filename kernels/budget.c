@@ -24,8 +24,7 @@ static uint64_t budget;		/* MemAvailable when held was 0 */
 static bool have_budget;
 static char refusal[200];	/* the first refusal, for kern_oom() */
 
-/* MemAvailable in bytes; false without /proc/meminfo (no check then). */
-static bool mem_available(uint64_t *bytes)
+bool kern_mem_available(uint64_t *bytes)
 {
 	FILE *f = fopen("/proc/meminfo", "re");
 	char line[128];
@@ -48,7 +47,7 @@ int kern_budget_take(size_t bytes)
 
 	pthread_mutex_lock(&lock);
 	if (!held)
-		have_budget = mem_available(&budget);
+		have_budget = kern_mem_available(&budget);
 	if (have_budget && held + bytes > budget) {
 		if (!refusal[0])
 			snprintf(refusal, sizeof(refusal),

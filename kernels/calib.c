@@ -22,7 +22,8 @@
 
 struct calib_thread {
 	struct kern_fchase chase;	/* thread 0 */
-	struct kern_rd_slice slice;	/* the generators */
+	struct kern_rd_slice slice;	/* a generator's part of the pool */
+	unsigned int slice_k;		/* the active count it was cut for */
 	size_t pos;			/* where the generator's sweep is */
 	uint64_t calls;			/* body() calls so far */
 	struct kern_bytes *bytes;	/* per repetition and point */
@@ -35,8 +36,66 @@ struct calib_ctx {
 	struct calib_sample *out;
 	_Atomic uint64_t done;	/* body() calls the chase has finished */
 	double *seg_ns;		/* the chase's segments of one point */
+	char *pool;		/* the generators' buffer, p->pool_bytes */
+	unsigned int max_gen;	/* the most generators any point has */
 	struct calib_thread *t;
 };
+
+size_t calib_pool_part(size_t pool, unsigned int k, unsigned int i,
+		       size_t *off)
+{
+	size_t len = k ? pool / k / 4096 * 4096 : 0;
+
+	*off = i ? (size_t)(i - 1) * len : 0;
+	return len;
+}
+
+size_t calib_pool_swept(size_t pool, unsigned int k)
+{
+	struct kern_rd_slice v;
+	size_t off, len = calib_pool_part(pool, k, 1, &off);
+	char probe[1];
+
+	/* the view only computes the layout: no byte of @probe is read */
+	if (kern_rd_slice_view(&v, probe, len))
+		return 0;
+	return (size_t)k * 4 * v.per_quarter * KERN_LINE;
+}
+
+/*
+ * First touch of generator @tid's part of the pool as the point with the
+ * most generators splits it, from the generator's own pinned thread, so
+ * that the pages sit on its node; a point with fewer generators sweeps
+ * longer parts that span several threads' pages, all of this socket.
+ */
+static void calib_touch(struct calib_ctx *ctx, unsigned int tid)
+{
+	size_t off, len, i;
+	uint64_t *w;
+
+	if (tid > ctx->max_gen)
+		return;
+	len = calib_pool_part(ctx->p->pool_bytes, ctx->max_gen, tid, &off);
+	/* the last thread also takes the tail the page rounding left */
+	if (tid == ctx->max_gen)
+		len = ctx->p->pool_bytes - off;
+	for (i = 0; i < len; i += KERN_LINE) {
+		w = (uint64_t *)(ctx->pool + off + i);
+		*w = i;
+	}
+}
+
+/* Cut generator @tid's part of the pool for a point with @k active. */
+static void calib_cut(struct calib_ctx *ctx, struct calib_thread *t,
+		      unsigned int tid, unsigned int k)
+{
+	size_t off, len = calib_pool_part(ctx->p->pool_bytes, k, tid, &off);
+
+	/* calib_check() made sure that every part holds a view */
+	(void)kern_rd_slice_view(&t->slice, ctx->pool + off, len);
+	t->slice_k = k;
+	t->pos = 0;
+}
 
 static int calib_setup(void *vctx, unsigned int tid)
 {
@@ -48,13 +107,8 @@ static int calib_setup(void *vctx, unsigned int tid)
 		return kern_fchase_init(&t->chase, p->chase_bytes, p->seg,
 					ctx->cfg->hugepages,
 					0x6a09e667f3bcc909ULL ^ p->chase_bytes);
-	/*
-	 * Sequential sweeps gain nothing from huge pages, and faulting in
-	 * gigabytes of them cost five times as long as small pages in a VM
-	 * (zeroing 2 MiB at a time on a host that backs them lazily): only
-	 * the chase, whose random loads miss the TLB, asks for them.
-	 */
-	return kern_rd_slice_init(&t->slice, p->gen_bytes, false);
+	calib_touch(ctx, tid);
+	return 0;
 }
 
 static void calib_chaser(struct calib_ctx *ctx, uint64_t call)
@@ -80,7 +134,7 @@ static void calib_body(void *vctx, unsigned int tid, unsigned int phase)
 	const struct calib_point *pt = &ctx->p->pt[phase];
 	uint64_t call = t->calls++;
 	struct kern_bytes b = { 0, 0 };
-	size_t i = t->pos, to, nq = t->slice.per_quarter;
+	size_t i, to, nq;
 
 	if (!tid) {
 		calib_chaser(ctx, call);
@@ -88,6 +142,10 @@ static void calib_body(void *vctx, unsigned int tid, unsigned int phase)
 	}
 	if (tid > pt->threads)
 		return;		/* not in this point: sleeps at the barrier */
+	if (t->slice_k != pt->threads)
+		calib_cut(ctx, t, tid, pt->threads);
+	i = t->pos;
+	nq = t->slice.per_quarter;
 	while (atomic_load_explicit(&ctx->done, memory_order_acquire) <=
 	       call) {
 		to = i + CALIB_CHUNK < nq ? i + CALIB_CHUNK : nq;
@@ -102,10 +160,9 @@ static void calib_teardown(void *vctx, unsigned int tid)
 {
 	struct calib_ctx *ctx = vctx;
 
+	/* the generators' parts are views of the pool: calib_run() frees it */
 	if (!tid)
 		kern_fchase_free(&ctx->t[0].chase);
-	else
-		kern_rd_slice_free(&ctx->t[tid].slice);
 }
 
 static int calib_check(const struct kern_cfg *cfg,
@@ -117,9 +174,11 @@ static int calib_check(const struct kern_cfg *cfg,
 		snprintf(err, errsz, "no point, segment or load to measure");
 		return -1;
 	}
-	if (p->gen_bytes < 4 * KERN_LINE && cfg->nthreads > 1) {
-		snprintf(err, errsz, "generator buffers under %d bytes",
-			 4 * KERN_LINE);
+	if (cfg->nthreads > 1 &&
+	    !calib_pool_swept(p->pool_bytes, cfg->nthreads - 1)) {
+		snprintf(err, errsz,
+			 "a pool of %zu bytes is too small to split among %u generators",
+			 p->pool_bytes, cfg->nthreads - 1);
 		return -1;
 	}
 	for (i = 0; i < p->npt; i++) {
@@ -166,6 +225,23 @@ int calib_run(const struct kern_cfg *cfg, const struct calib_params *p,
 	for (i = 0; i < cfg->nthreads; i++)
 		t[i].bytes = bytes + i * n;
 	ctx.t = t;
+	for (i = 0; i < p->npt; i++)
+		if (p->pt[i].threads > ctx.max_gen)
+			ctx.max_gen = p->pt[i].threads;
+	/*
+	 * Sequential sweeps gain nothing from huge pages, and faulting in
+	 * gigabytes of them cost five times as long as small pages in a VM
+	 * (zeroing 2 MiB at a time on a host that backs them lazily): only
+	 * the chase, whose random loads miss the TLB, asks for them.
+	 */
+	if (ctx.max_gen) {
+		ctx.pool = kern_alloc(p->pool_bytes, false);
+		if (!ctx.pool) {
+			kern_oom(err, errsz);
+			rc = -1;
+			goto out;
+		}
+	}
 	rc = kern_run(cfg, &ops, &ctx, sec, err, errsz);
 	if (rc)
 		goto out;
@@ -177,6 +253,8 @@ int calib_run(const struct kern_cfg *cfg, const struct calib_params *p,
 		}
 	}
 out:
+	if (ctx.pool)
+		kern_free(ctx.pool, p->pool_bytes);
 	free(ctx.seg_ns);
 	free(sec);
 	free(t);

@@ -122,7 +122,12 @@ struct calib_sample {
 };
 
 struct calib_params {
-	size_t gen_bytes;	/* per generator thread */
+	/*
+	 * The generators' one pool, split evenly among the threads active
+	 * at each point (calib_pool_part()), so that every point sweeps the
+	 * whole pool before a line comes back, however many threads it has.
+	 */
+	size_t pool_bytes;
 	size_t chase_bytes;
 	size_t seg;		/* chase loads per segment */
 	unsigned int segs;	/* segments per point */
@@ -132,8 +137,22 @@ struct calib_params {
 };
 
 /*
+ * Generator @i (1..@k) of a point with @k active: its part of a pool of
+ * @pool bytes, page-aligned, at *@off; returns the part's length.
+ */
+size_t calib_pool_part(size_t pool, unsigned int k, unsigned int i,
+		       size_t *off);
+/*
+ * The bytes the @k generators of a point read in one sweep of their
+ * parts (what comes between two visits of a line): the records of each
+ * part's four quarters, a little under @pool.
+ */
+size_t calib_pool_swept(size_t pool, unsigned int k);
+
+/*
  * Thread 0 (cfg->cpu[0]) chases; threads 1..cfg->nthreads-1 generate
- * traffic over gen_bytes each, thread i taking part in the points whose
+ * traffic over their part of the pool (pool_bytes split among the
+ * point's active threads), thread i taking part in the points whose
  * threads >= i. Each point is a phase of the harness (cfg->mark sees
  * them), repeated cfg->reps times, rep-major: @out[rep * npt + point].
  * The generators run for exactly as long as the chase's segments do.

@@ -128,6 +128,8 @@ void kern_free(void *p, size_t bytes);
  * kern_oom() writes why the last allocation failed: the refusal with its
  * numbers, or "out of memory".
  */
+/* MemAvailable in bytes; false without /proc/meminfo (no check then). */
+bool kern_mem_available(uint64_t *bytes);
 int kern_budget_take(size_t bytes);
 void kern_budget_give(size_t bytes);
 uint64_t kern_budget_held(void);
@@ -363,6 +365,13 @@ struct kern_rd_slice {
  * read_delay.c), so a little more is allocated. 0 or -1 (OOM).
  */
 int kern_rd_slice_init(struct kern_rd_slice *s, size_t bytes, bool hugepages);
+/*
+ * The same four quarters laid over [@base, @base + @bytes) of a buffer the
+ * caller owns and has touched (calibrate's shared pool): nothing is
+ * allocated, so nothing is freed. 0, or -1 when @bytes cannot hold four
+ * records and the staggers.
+ */
+int kern_rd_slice_view(struct kern_rd_slice *s, void *base, size_t bytes);
 /*
  * Read record i of each quarter, then @delay NOPs, for i from @from to
  * @to - 1 (at most per_quarter): 4 * (to - from) records.

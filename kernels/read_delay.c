@@ -55,6 +55,20 @@ int kern_rd_slice_init(struct kern_rd_slice *s, size_t bytes, bool hugepages)
 	return 0;
 }
 
+int kern_rd_slice_view(struct kern_rd_slice *s, void *base, size_t bytes)
+{
+	size_t n = bytes / sizeof(struct record);
+
+	memset(s, 0, sizeof(*s));
+	/* the same layout as kern_rd_slice_init(), inside the caller's range */
+	if (n < 4 + 3 * RD_STAGGER)
+		return -1;
+	s->a = base;
+	s->per_quarter = (n - 3 * RD_STAGGER) / 4;
+	s->bytes = (4 * s->per_quarter + 3 * RD_STAGGER) * sizeof(struct record);
+	return 0;
+}
+
 void kern_rd_slice_read(const struct kern_rd_slice *s, size_t from,
 			size_t to, unsigned long delay)
 {

@@ -21,6 +21,8 @@ struct cal_args {
 	unsigned int mixes;	/* bit per enum kern_mix */
 	unsigned int pf;	/* bit 0: on, bit 1: off; 0: unchanged */
 	bool quick, show;
+	bool plan_only;		/* --plan: print the plan, measure nothing */
+	uint64_t max_memory;	/* --max-memory; 0: MemAvailable only */
 	unsigned int reps;
 	const char *curve;	/* --curve, or NULL */
 };

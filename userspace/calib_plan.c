@@ -4,144 +4,13 @@
  * measures them at, and the statistics that turn repeats into curves.
  */
 
-#include <dirent.h>
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../kernels/cache.h"
 #include "calib_plan.h"
-
-/* ---- sysfs ---- */
-
-static int read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	char *nl;
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)size, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = 0;
-	return 0;
-}
-
-static bool cpu_online(const char *sysfs, uint32_t cpu)
-{
-	char path[256], buf[16];
-
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/online",
-		 sysfs, cpu);
-	/* no file: a CPU that cannot go offline (cpu0) */
-	return read_line(path, buf, sizeof(buf)) || buf[0] == '1';
-}
-
-static int add_cpu(struct calib_socket **s, size_t *n, uint32_t pkg,
-		   uint32_t cpu)
-{
-	struct calib_socket *t;
-	uint32_t *c;
-	size_t i;
-
-	for (i = 0; i < *n && (*s)[i].id != pkg; i++)
-		;
-	if (i == *n) {
-		t = realloc(*s, (*n + 1) * sizeof(**s));
-		if (!t)
-			return -1;
-		*s = t;
-		memset(&t[i], 0, sizeof(t[i]));
-		t[i].id = pkg;
-		(*n)++;
-	}
-	c = realloc((*s)[i].cpu, ((*s)[i].nr_cpu + 1) * sizeof(*c));
-	if (!c)
-		return -1;
-	c[(*s)[i].nr_cpu++] = cpu;
-	(*s)[i].cpu = c;
-	return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_socket(const void *a, const void *b)
-{
-	return cmp_u32(&((const struct calib_socket *)a)->id,
-		       &((const struct calib_socket *)b)->id);
-}
-
-size_t calib_sockets(const char *sysfs, struct calib_socket **out)
-{
-	bool real = !strcmp(sysfs, "/sys");
-	struct calib_socket *s = NULL;
-	char path[256], buf[32];
-	struct dirent *e;
-	cpu_set_t allowed;
-	unsigned long cpu;
-	size_t n = 0, i;
-	char *end;
-	DIR *d;
-
-	*out = NULL;
-	if (real && sched_getaffinity(0, sizeof(allowed), &allowed))
-		return 0;
-	snprintf(path, sizeof(path), "%s/devices/system/cpu", sysfs);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "cpu", 3))
-			continue;
-		cpu = strtoul(e->d_name + 3, &end, 10);
-		if (end == e->d_name + 3 || *end || cpu >= CALIB_MAX_CPUS)
-			continue;
-		if ((real && !CPU_ISSET(cpu, &allowed)) ||
-		    !cpu_online(sysfs, (uint32_t)cpu))
-			continue;
-		snprintf(path, sizeof(path),
-			 "%s/devices/system/cpu/cpu%lu/topology/physical_package_id",
-			 sysfs, cpu);
-		if (read_line(path, buf, sizeof(buf)))
-			continue;
-		if (add_cpu(&s, &n, (uint32_t)strtoul(buf, NULL, 10),
-			    (uint32_t)cpu)) {
-			closedir(d);
-			calib_sockets_free(s, n);
-			return 0;
-		}
-	}
-	closedir(d);
-	qsort(s, n, sizeof(*s), cmp_socket);
-	snprintf(path, sizeof(path), "%s/devices/system/cpu", sysfs);
-	for (i = 0; i < n; i++) {
-		qsort(s[i].cpu, s[i].nr_cpu, sizeof(*s[i].cpu), cmp_u32);
-		s[i].llc_bytes = kern_llc_bytes(path, s[i].cpu[0]);
-	}
-	*out = s;
-	return n;
-}
-
-void calib_sockets_free(struct calib_socket *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(s[i].cpu);
-	free(s);
-}
 
 /* ---- the plan ---- */
 
@@ -158,16 +27,14 @@ static const unsigned long delays_quick[] = { 20000, 1000, 200, 50, 0 };
  * each thread count's delays right and interleaves the counts sensibly.
  */
 #define CALIB_ITER_NOPS 200.0
-/*
- * The generators' buffers together: three times the last-level cache,
- * so their sweeps evict before they revisit even with an adaptive
- * replacement policy. Where sysfs shows no cache, 256 MiB per thread
- * (more than any last-level cache per core so far), and never under
- * 1 MiB a thread (a sweep that short is all loop overhead).
- */
-#define CALIB_LLC_TIMES 3
-#define CALIB_GEN_UNKNOWN (256ULL << 20)
+/* never under 1 MiB a thread: a sweep that short is all loop overhead */
 #define CALIB_GEN_MIN (1ULL << 20)
+/*
+ * What a part loses to page rounding and the quarters' staggers
+ * (kern_rd_slice_view()): added per generator so that the bytes swept,
+ * not only the pool, reach CALIB_LLC_TIMES the cache.
+ */
+#define CALIB_PART_SLACK (64ULL << 10)
 
 static double offered(const struct calib_point *pt)
 {
@@ -181,23 +48,107 @@ static int cmp_point(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The pool that gives the first @k generators of @so (cpu[1..k]) at
+ * least CALIB_LLC_TIMES each cache instance they share: the threads on
+ * instance j sweep m_j / k of the pool, so it needs L_j * k / m_j times
+ * that; and CALIB_LLC_TIMES the whole socket's cache in any case.
+ */
+static uint64_t pool_need(const struct calib_socket *so, unsigned int k)
+{
+	uint64_t need = CALIB_LLC_TIMES * so->llc_bytes, n;
+	unsigned int *m = calloc(so->nr_llc ? so->nr_llc : 1, sizeof(*m));
+	size_t i, j;
+
+	if (!m)
+		return need;
+	for (i = 1; i <= k && i < so->nr_cpu; i++)
+		m[so->llc_of[i]]++;
+	for (j = 0; j < so->nr_llc; j++) {
+		if (!m[j])
+			continue;
+		n = CALIB_LLC_TIMES * so->llc_size[j] * k / m[j];
+		if (n > need)
+			need = n;
+	}
+	free(m);
+	return need;
+}
+
+/*
+ * "Half" of the generators: the count near half whose threads spread
+ * most evenly over the cache instances (the least pool_need()), so that
+ * on CCX parts the point does not leave one thread alone on a cache and
+ * need a pool of many times the socket's cache for it.
+ */
+static unsigned int plan_half(const struct calib_socket *so, unsigned int gen)
+{
+	unsigned int k, best = (gen + 1) / 2;
+	uint64_t need, least = pool_need(so, best);
+
+	for (k = gen / 3 ? gen / 3 : 1; k <= 2 * gen / 3; k++) {
+		need = pool_need(so, k);
+		if (need < least ||
+		    (need == least && abs((int)k - (int)(gen + 1) / 2) <
+				      abs((int)best - (int)(gen + 1) / 2))) {
+			least = need;
+			best = k;
+		}
+	}
+	return best;
+}
+
+/* Thread counts: one and all generators, and (without --quick) half. */
+static unsigned int plan_threads(const struct calib_opts *o,
+				 const struct calib_socket *so,
+				 unsigned int gen, unsigned int *th)
+{
+	unsigned int nth = 0;
+
+	if (gen > 1)
+		th[nth++] = 1;
+	if (!o->quick && gen > 3)
+		th[nth++] = plan_half(so, gen);
+	th[nth++] = gen;
+	return nth;
+}
+
+static void plan_pool(struct calib_plan *p, const struct calib_socket *so,
+		      const unsigned int *th, unsigned int nth)
+{
+	uint64_t pool = 0, n;
+	unsigned int i;
+
+	p->llc_bytes = so->llc_bytes;
+	if (!so->nr_llc) {
+		/* one cache of the assumed size shared by the socket */
+		p->llc_assumed = true;
+		p->llc_bytes = CALIB_LLC_PER_CPU * so->nr_cpu;
+	}
+	for (i = 0; i < nth; i++) {
+		n = so->nr_llc ? pool_need(so, th[i]) :
+		    CALIB_LLC_TIMES * p->llc_bytes;
+		if (n > pool)
+			pool = n;
+	}
+	if (pool < CALIB_GEN_MIN * p->gen)
+		pool = CALIB_GEN_MIN * p->gen;
+	pool += CALIB_PART_SLACK * p->gen;
+	/* whole 2 MiB blocks: what THP would map, were it asked */
+	p->pool_bytes = (pool + (2ULL << 20) - 1) & ~((2ULL << 20) - 1);
+}
+
 int calib_plan_make(struct calib_plan *p, const struct calib_opts *o,
-		    size_t nr_cpu, uint64_t llc_bytes)
+		    const struct calib_socket *so)
 {
 	const unsigned long *dl = o->quick ? delays_quick : delays_full;
 	size_t nd = o->quick ? sizeof(delays_quick) / sizeof(*dl) :
 			       sizeof(delays_full) / sizeof(*dl);
-	unsigned int gen = (unsigned int)nr_cpu - 1, th[3], nth = 0, i, m;
+	unsigned int gen = (unsigned int)so->nr_cpu - 1, th[3], nth, i, m;
 	size_t j, k, per_mix, n = 1;
-	uint64_t total;
 
 	memset(p, 0, sizeof(*p));
-	/* all generators; without --quick also one and half of them */
-	if (!o->quick && gen > 2)
-		th[nth++] = 1;
-	if (!o->quick && gen > 3)
-		th[nth++] = (gen + 1) / 2;
-	th[nth++] = gen;
+	nth = plan_threads(o, so, gen, th);
 	per_mix = nth * nd;
 	p->pt = calloc(1 + KERN_NR_MIXES * per_mix, sizeof(*p->pt));
 	if (!p->pt)
@@ -218,12 +169,63 @@ int calib_plan_make(struct calib_plan *p, const struct calib_opts *o,
 	p->seg = 512;
 	p->segs = o->quick ? 256 : 1024;
 	p->chase_bytes = CALIB_CHASE_BYTES;
-	total = llc_bytes * CALIB_LLC_TIMES;
-	p->gen_bytes = !llc_bytes ? CALIB_GEN_UNKNOWN : gen ? total / gen : 0;
-	if (p->gen_bytes < CALIB_GEN_MIN)
-		p->gen_bytes = CALIB_GEN_MIN;
-	p->gen_bytes = p->gen_bytes / (4 * KERN_LINE) * (4 * KERN_LINE);
+	p->gen = gen;
+	plan_pool(p, so, th, nth);
 	return 0;
+}
+
+int calib_plan_fits(const struct calib_plan *p, uint64_t budget,
+		    const char *budget_from, char *why, size_t size)
+{
+	uint64_t need = p->pool_bytes + p->chase_bytes;
+
+	if (need <= budget)
+		return 0;
+	snprintf(why, size,
+		 "the traffic needs %llu MiB (%u x the socket's %llu MiB of last-level cache%s, so that no point is served from the cache) and the chase %llu MiB, but %s allows %llu MiB: free memory, or raise --max-memory; a smaller buffer would measure the cache, not DRAM",
+		 (unsigned long long)(p->pool_bytes >> 20), CALIB_LLC_TIMES,
+		 (unsigned long long)(p->llc_bytes >> 20),
+		 p->llc_assumed ? ", assumed" : "",
+		 (unsigned long long)(p->chase_bytes >> 20), budget_from,
+		 (unsigned long long)(budget >> 20));
+	return -1;
+}
+
+size_t calib_plan_swept(const struct calib_plan *p, unsigned int i)
+{
+	return i < p->npt && p->pt[i].threads ?
+	       calib_pool_swept(p->pool_bytes, p->pt[i].threads) : 0;
+}
+
+double calib_plan_llc_ratio(const struct calib_plan *p,
+			    const struct calib_socket *so)
+{
+	double worst = INFINITY, r, swept;
+	unsigned int i, k, *m;
+	size_t c, j;
+
+	if (!so->nr_llc)
+		return p->llc_bytes ? (double)calib_plan_swept(p, 1) /
+				      (double)p->llc_bytes : 0;
+	m = calloc(so->nr_llc, sizeof(*m));
+	if (!m)
+		return 0;
+	for (i = 1; i < p->npt; i++) {
+		k = p->pt[i].threads;
+		swept = (double)calib_plan_swept(p, i);
+		worst = fmin(worst, swept / (double)so->llc_bytes);
+		memset(m, 0, so->nr_llc * sizeof(*m));
+		for (c = 1; c <= k && c < so->nr_cpu; c++)
+			m[so->llc_of[c]]++;
+		for (j = 0; j < so->nr_llc; j++) {
+			if (!m[j])
+				continue;
+			r = swept * m[j] / k / (double)so->llc_size[j];
+			worst = fmin(worst, r);
+		}
+	}
+	free(m);
+	return isfinite(worst) ? worst : 0;
 }
 
 void calib_plan_free(struct calib_plan *p)

@@ -27,20 +27,30 @@
  */
 #define CALIB_CHASE_BYTES (64ULL << 20)
 
-/* One socket as sysfs shows it. */
+/* One socket as sysfs shows it (calib_sockets.c). */
 struct calib_socket {
 	uint32_t id;
 	uint32_t *cpu;		/* online CPUs, ascending */
 	size_t nr_cpu;
-	uint64_t llc_bytes;	/* largest cache of the first CPU; 0: unknown */
+	/*
+	 * Its last-level cache instances (highest cache level; CPUs with
+	 * the same shared_cpu_list share one): llc_of[i] is cpu[i]'s, each
+	 * llc_size[] counted once, llc_bytes their sum. nr_llc 0: sysfs
+	 * does not say (llc_bytes 0).
+	 */
+	unsigned int *llc_of;
+	uint64_t *llc_size;
+	size_t nr_llc;
+	uint64_t llc_bytes;
 };
 
 /*
  * The sockets of the online CPUs this process may run on, ascending by
- * id (physical_package_id), under @sysfs (normally "/sys"; the tests give
- * a fake tree). Returns the count (0 when none could be read).
+ * id (physical_package_id), from @cpu_dir (NULL: /sys/devices/system/cpu
+ * and this process's affinity; the tests give a fake tree, the test hook
+ * MEMDIAG_TEST_SYSFS_CPU). Returns the count (0 when none could be read).
  */
-size_t calib_sockets(const char *sysfs, struct calib_socket **out);
+size_t calib_sockets(const char *cpu_dir, struct calib_socket **out);
 void calib_sockets_free(struct calib_socket *s, size_t n);
 
 /* How hard and how long: --quick or not. */
@@ -50,23 +60,56 @@ struct calib_opts {
 	unsigned int reps;	/* >= 3 */
 };
 
+/*
+ * The generators' pool is at least this many times the socket's last-
+ * level cache at every point: a line comes back only after four caches'
+ * worth of others, which evicts it under LRU and under the adaptive
+ * policies that keep part of a streamed set. Where sysfs lists no cache,
+ * CALIB_LLC_PER_CPU per CPU is assumed (more than any server part has
+ * had per core so far), and the plan says so.
+ */
+#define CALIB_LLC_TIMES 4
+#define CALIB_LLC_PER_CPU (8ULL << 20)
+
 struct calib_plan {
 	struct calib_point *pt;	/* pt[0]: idle (threads 0) */
 	unsigned int npt;
 	unsigned int reps;
 	size_t seg, segs;	/* chase loads per segment, segments per point */
-	size_t gen_bytes;	/* per generator thread */
+	unsigned int gen;	/* generator threads at most */
+	/*
+	 * The generators' one pool, split at each point among its threads
+	 * (calib_pool_part()): every point sweeps all of it.
+	 */
+	size_t pool_bytes;
 	size_t chase_bytes;
+	uint64_t llc_bytes;	/* what the pool was sized from */
+	bool llc_assumed;	/* sysfs lists none: CALIB_LLC_PER_CPU each */
 };
 
 /*
- * The plan for a socket with @nr_cpu CPUs (one chases, the others
- * generate; @nr_cpu >= 2) and a last-level cache of @llc_bytes. Returns
- * 0, or -1 (out of memory).
+ * The plan for socket @so (one CPU chases, the others generate; at least
+ * 2 CPUs). Returns 0, or -1 (out of memory).
  */
 int calib_plan_make(struct calib_plan *p, const struct calib_opts *o,
-		    size_t nr_cpu, uint64_t llc_bytes);
+		    const struct calib_socket *so);
 void calib_plan_free(struct calib_plan *p);
+
+/*
+ * Whether the plan's buffers (pool and chase) fit in @budget bytes: 0, or
+ * -1 with @why saying what it needs and why it cannot be less.
+ */
+int calib_plan_fits(const struct calib_plan *p, uint64_t budget,
+		    const char *budget_from, char *why, size_t size);
+/* Bytes point @i sweeps before it revisits a line (0 for the idle one). */
+size_t calib_plan_swept(const struct calib_plan *p, unsigned int i);
+/*
+ * The lowest, over points and cache instances, of the bytes a point's
+ * threads on one instance sweep over that instance's size: what the
+ * plan guarantees (>= CALIB_LLC_TIMES). 0 when the caches are unknown.
+ */
+double calib_plan_llc_ratio(const struct calib_plan *p,
+			    const struct calib_socket *so);
 
 /* Seconds one point takes when a chased load costs @load_sec. */
 double calib_point_sec(const struct calib_plan *p, double load_sec);

@@ -78,10 +78,9 @@ static void cal_measure_costs(struct cal_state *st)
 }
 
 static double cal_estimate(const struct cal_state *st,
-			   const struct calib_plan *p, size_t nr_cpu)
+			   const struct calib_plan *p)
 {
-	double bytes = (double)p->gen_bytes * (double)(nr_cpu - 1) +
-		       (double)p->chase_bytes;
+	double bytes = (double)p->pool_bytes + (double)p->chase_bytes;
 
 	/* under load a chased load costs more than idle: 1.5x */
 	return bytes * st->touch_sec + (double)p->npt * p->reps *
@@ -213,7 +212,7 @@ static int cal_one(struct cal_state *st, const struct calib_socket *so,
 	cfg.hugepages = true;
 	cfg.mark = cal_mark;
 	cfg.mark_arg = st;
-	prm.gen_bytes = p->gen_bytes;
+	prm.pool_bytes = p->pool_bytes;
 	prm.chase_bytes = p->chase_bytes;
 	prm.seg = p->seg;
 	prm.segs = (unsigned int)p->segs;
@@ -410,35 +409,62 @@ static int cal_socket(struct cal_state *st, const struct calib_socket *so,
 	return rc;
 }
 
+/* What the buffers may take: MemAvailable, or less with --max-memory. */
+static uint64_t cal_budget(const struct cal_args *a, const char **from)
+{
+	uint64_t avail;
+
+	if (!kern_mem_available(&avail)) {
+		*from = a->max_memory ? "--max-memory" :
+			"no limit known (no MemAvailable)";
+		return a->max_memory ? a->max_memory : UINT64_MAX;
+	}
+	*from = "MemAvailable";
+	if (a->max_memory && a->max_memory < avail) {
+		*from = "--max-memory";
+		return a->max_memory;
+	}
+	return avail;
+}
+
 /*
- * The plan of each of the @nsel sockets @so, each said on stderr with its
- * time estimate; the estimate of all of them, or -1 (reported) when out of
- * memory.
+ * The plan of each of the @nsel sockets @so, printed through @pr (stderr
+ * before a measurement, stdout for --plan) with its cost; the estimate of
+ * all of them, or -1 (reported) when out of memory or over the budget.
  */
 static double cal_plan_all(struct cal_state *st, const struct calib_socket *so,
-			   size_t nsel, struct calib_plan *plan, size_t npf)
+			   size_t nsel, struct calib_plan *plan, size_t npf,
+			   struct printer *pr)
 {
 	struct calib_opts co = { st->a->quick, st->a->mixes, st->a->reps };
-	double est = 0, e;
-	char cpus[256];
+	struct calib_plan_cost cost = { .npf = (unsigned int)npf };
+	char why[512];
+	double est = 0;
 	size_t i;
 
+	cost.budget = cal_budget(st->a, &cost.budget_from);
+	/* every socket's plan checked before any is printed or measured */
 	for (i = 0; i < nsel; i++) {
-		if (calib_plan_make(&plan[i], &co, so[i].nr_cpu,
-				    so[i].llc_bytes)) {
+		if (calib_plan_make(&plan[i], &co, &so[i])) {
 			cli_err(st->cmd, "out of memory", "%s", strerror(ENOMEM));
 			return -1;
 		}
-		e = cal_estimate(st, &plan[i], so[i].nr_cpu) * npf;
-		est += e;
-		st->total += plan[i].npt * plan[i].reps * (unsigned int)npf;
-		cpulist_format(cpus, sizeof(cpus), so[i].cpu, so[i].nr_cpu);
-		fprintf(stderr, "%s: %s: socket %u: %u points x %u repeats x %zu prefetcher state%s on CPUs %s (chase on CPU %u, traffic over %.0f MiB), about %.0f s\n",
-			PROG, st->cmd, so[i].id, plan[i].npt, plan[i].reps,
-			npf, npf > 1 ? "s" : "", cpus, so[i].cpu[0],
-			(double)plan[i].gen_bytes * (double)(so[i].nr_cpu - 1) / 1048576.0,
-			e);
+		if (calib_plan_fits(&plan[i], cost.budget, cost.budget_from,
+				    why, sizeof(why))) {
+			cli_err(st->cmd, "not enough memory to calibrate",
+				"socket %u: %s", so[i].id, why);
+			return -1;
+		}
 	}
+	print_open_array(pr, "plan");
+	for (i = 0; i < nsel; i++) {
+		cost.est_sec = cal_estimate(st, &plan[i]) * (double)npf;
+		cost.llc_ratio = calib_plan_llc_ratio(&plan[i], &so[i]);
+		est += cost.est_sec;
+		st->total += plan[i].npt * plan[i].reps * (unsigned int)npf;
+		calib_plan_show(pr, &so[i], &plan[i], &cost);
+	}
+	print_close_array(pr);
 	return est;
 }
 
@@ -449,13 +475,15 @@ int calib_main(const char *cmd, const struct opts *o,
 	struct calib_socket *so = NULL;
 	struct calib_plan *plan = NULL;
 	struct curve c = { 0 };
+	struct printer pr;
 	enum curve_pf pf[2];
 	size_t n, first = 0, nsel = 0, i, npf = cal_pf_states(a, pf);
 	const char *live_pf;
 	double est;
 	int rc;
 
-	n = calib_sockets("/sys", &so);
+	/* the test hook, as "run" honours it: a fake machine's plan */
+	n = calib_sockets(getenv("MEMDIAG_TEST_SYSFS_CPU"), &so);
 	if (!n) {
 		cli_err(cmd, "cannot read the CPU topology",
 			"no online CPU with a physical_package_id under /sys/devices/system/cpu");
@@ -471,16 +499,32 @@ int calib_main(const char *cmd, const struct opts *o,
 		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
 		goto out;
 	}
-	run_counters_open(&st.rc);
+	/* --plan measures nothing: no counters to open */
+	if (!a->plan_only)
+		run_counters_open(&st.rc);
 	st.imc = st.rc.on && st.rc.imc.available;
 	c.source = st.imc ? CURVE_SRC_IMC : CURVE_SRC_KERNEL;
-	if (!st.imc)
+	if (!st.imc && !a->plan_only)
 		fprintf(stderr, "%s: %s: counter-free: bandwidth from the generators' own byte counts (%s)\n",
 			PROG, cmd, st.rc.on ? st.rc.imc.reason : st.rc.reason);
 	cal_measure_costs(&st);
-	est = cal_plan_all(&st, so + first, nsel, plan, npf);
-	if (est < 0)
+	if (a->plan_only)
+		print_init(&pr, stdout, o->json, o->pretty);
+	else
+		print_init(&pr, stderr, false, false);
+	print_open_object(&pr, NULL);
+	est = cal_plan_all(&st, so + first, nsel, plan, npf, &pr);
+	print_close_object(&pr);
+	if (est < 0) {
+		/* nothing was printed: the plans are checked first */
+		rc = MDC_EXIT_UNAVAILABLE;
 		goto out;
+	}
+	if (a->plan_only) {
+		rc = cli_output_end(cmd, &pr);
+		goto out;
+	}
+	print_end(&pr);
 	fprintf(stderr, "%s: %s: about %.0f s in all; Ctrl-C stops and stores nothing\n",
 		PROG, cmd, est);
 	/*

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "calib_plan.h"
 #include "curve.h"
 #include "print.h"
 
@@ -21,5 +22,22 @@ const char *calib_mix_label(double read_fraction, char *buf, size_t size);
  */
 void calib_show(struct printer *p, const struct curve *c, const char *path,
 		bool have_socket, uint32_t socket);
+
+/* What a plan costs and may cost, for calib_plan_show(). */
+struct calib_plan_cost {
+	double est_sec;		/* all prefetcher states */
+	uint64_t budget;	/* bytes the buffers may take */
+	const char *budget_from;	/* "MemAvailable", "--max-memory" */
+	unsigned int npf;	/* prefetcher states */
+	double llc_ratio;	/* calib_plan_llc_ratio() */
+};
+
+/*
+ * Socket @so's plan @p as one object (calib_plan_show.c): CPUs, cache,
+ * pool, chase, budget, time, and every point with the bytes it sweeps.
+ */
+void calib_plan_show(struct printer *pr, const struct calib_socket *so,
+		     const struct calib_plan *p,
+		     const struct calib_plan_cost *c);
 
 #endif /* MEMDIAGCTL_CALIB_SHOW_H */

@@ -23,11 +23,13 @@
 #include "cpulist.h"
 #include "opts.h"
 #include "parse.h"
+#include "run/run.h"
 
 void cmd_calibrate_usage(FILE *f)
 {
 	fputs("Usage: " PROG " calibrate [--socket N] [--mix LIST] [--prefetch LIST]\n"
 	      "                          [--quick] [--reps N] [--curve FILE]\n"
+	      "                          [--max-memory SIZE] [--plan]\n"
 	      "                          [-j|--json] [-p|--pretty]\n"
 	      "       " PROG " calibrate --show [--socket N] [--curve FILE]\n"
 	      "\n"
@@ -37,7 +39,10 @@ void cmd_calibrate_usage(FILE *f)
 	      "run the read-delay traffic generator at rising intensity (threads x\n"
 	      "NOP delay), per read/write mix; each point repeated, outliers dropped,\n"
 	      "the coefficient of variation kept, the sustainable peak marked and\n"
-	      "the points past it kept. Bandwidth comes from the memory controllers'\n"
+	      "the points past it kept. The generators share one buffer of at least\n"
+	      "four times the socket's last-level cache (sysfs), split among the\n"
+	      "threads of each point, so every point's traffic is DRAM traffic.\n"
+	      "Bandwidth comes from the memory controllers'\n"
 	      "counters when the memdiag module can count them, otherwise from the\n"
 	      "generators' own byte counts (counter-free; the file says which).\n"
 	      "Prints how long it will take first; Ctrl-C stops, stores nothing and\n"
@@ -58,6 +63,10 @@ void cmd_calibrate_usage(FILE *f)
 	      "  --reps N         repeats per point, 3 to 64 (default 3, 5 without\n"
 	      "                   --quick)\n"
 	      "  --curve FILE     write (or with --show read) FILE instead\n"
+	      "  --max-memory SIZE  the most the buffers may take (default:\n"
+	      "                   MemAvailable); a plan that needs more is refused\n"
+	      "  --plan           print the plan (points, threads, bytes each point\n"
+	      "                   sweeps, memory, time) and exit, measuring nothing\n"
 	      "  --show           print the stored curves as a table and exit\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_ALL, 19, "print JSON");
@@ -65,7 +74,8 @@ void cmd_calibrate_usage(FILE *f)
 	      "Exit status: 0 stored (or shown); 1 bad option; 2 --prefetch without\n"
 	      "the memdiag module; 3 --prefetch without the privilege; 6 the file\n"
 	      "could not be written or read; 7 nothing to calibrate (a socket with one\n"
-	      "CPU) or no prefetcher control for --prefetch; 128+N killed by signal\n"
+	      "CPU), not enough memory for the plan, or no prefetcher control for\n"
+	      "--prefetch; 128+N killed by signal\n"
 	      "N (nothing stored).\n", f);
 }
 
@@ -77,7 +87,7 @@ static void on_signal(int sig)
 }
 
 enum { OPT_SOCKET = 256, OPT_MIX, OPT_PREFETCH, OPT_QUICK, OPT_REPS,
-       OPT_CURVE, OPT_SHOW };
+       OPT_CURVE, OPT_SHOW, OPT_MAX_MEMORY, OPT_PLAN };
 
 static const struct option cal_options[] = {
 	{ "socket", required_argument, NULL, OPT_SOCKET },
@@ -87,6 +97,8 @@ static const struct option cal_options[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "curve", required_argument, NULL, OPT_CURVE },
 	{ "show", no_argument, NULL, OPT_SHOW },
+	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -141,6 +153,14 @@ static int parse_args(struct cal_args *a, struct opts *o, int argc,
 		case OPT_SHOW:
 			a->show = true;
 			break;
+		case OPT_MAX_MEMORY:
+			if (run_parse_size(NULL, optarg, &v, err, sizeof(err)))
+				return cli_usage(cmd, "option '--max-memory': %s", err);
+			a->max_memory = v;
+			break;
+		case OPT_PLAN:
+			a->plan_only = true;
+			break;
 		default:
 			rc = cli_opts_common(cmd, c, argv,
 					     o, cmd_calibrate_usage);
@@ -151,8 +171,8 @@ static int parse_args(struct cal_args *a, struct opts *o, int argc,
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (a->show && (a->quick || a->reps || a->pf ||
-			a->mixes != (1u << KERN_NR_MIXES) - 1))
+	if (a->show && (a->quick || a->reps || a->pf || a->plan_only ||
+			a->max_memory || a->mixes != (1u << KERN_NR_MIXES) - 1))
 		return cli_usage(cmd, "option '--show' only takes --socket and --curve");
 	if (!a->reps)
 		a->reps = a->quick ? 3 : 5;

@@ -113,16 +113,47 @@ TEST(fchase_is_one_cycle)
 	EXPECT_EQ(-1, kern_fchase_init(&c, 512 * KERN_LINE, 512, false, 1));
 }
 
+/* A fake socket: @n CPUs 0..n-1, caches of @llc bytes shared by @share. */
+struct fake_socket {
+	struct calib_socket so;
+	uint32_t cpu[256];
+	unsigned int llc_of[256];
+	uint64_t llc_size[256];
+};
+
+static void fake_socket(struct fake_socket *f, size_t n, uint64_t llc,
+			size_t share)
+{
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->so.cpu = f->cpu;
+	f->so.llc_of = f->llc_of;
+	f->so.llc_size = f->llc_size;
+	f->so.nr_cpu = n;
+	for (i = 0; i < n; i++) {
+		f->cpu[i] = (uint32_t)i;
+		f->llc_of[i] = (unsigned int)(i / share);
+	}
+	f->so.nr_llc = llc ? (n + share - 1) / share : 0;
+	for (i = 0; i < f->so.nr_llc; i++) {
+		f->llc_size[i] = llc;
+		f->so.llc_bytes += llc;
+	}
+}
+
 /* Idle first, then each mix's points by rising offered load. */
 TEST(plan_rises_in_intensity)
 {
 	struct calib_opts o = { false, 7, 5 };
+	struct fake_socket f;
 	struct calib_plan p;
 	double prev = -1, off;
 	unsigned int i;
 	int mix = -1;
 
-	ASSERT_EQ(0, calib_plan_make(&p, &o, 40, 60ull << 20));
+	fake_socket(&f, 40, 60ull << 20, 40);
+	ASSERT_EQ(0, calib_plan_make(&p, &o, &f.so));
 	EXPECT_EQ(0, p.pt[0].threads);
 	/* 1, 20 and 39 threads x 10 delays x 3 mixes */
 	EXPECT_EQ(1 + 3 * 3 * 10, p.npt);
@@ -135,18 +166,66 @@ TEST(plan_rises_in_intensity)
 		EXPECT_GE(off, prev);
 		prev = off;
 	}
-	/* three times the cache among 39 threads */
-	EXPECT_EQ((180ull << 20) / 39 / 256 * 256, p.gen_bytes);
 	calib_plan_free(&p);
 	o.quick = true;
 	o.mixes = 1u << KERN_MIX_1R1W;
-	ASSERT_EQ(0, calib_plan_make(&p, &o, 2, 480ull << 20));
+	fake_socket(&f, 2, 480ull << 20, 2);
+	ASSERT_EQ(0, calib_plan_make(&p, &o, &f.so));
 	EXPECT_EQ(1 + 5, p.npt);
 	EXPECT_EQ(1, p.pt[5].threads);
 	EXPECT_EQ(0, p.pt[5].delay);
 	EXPECT_EQ(KERN_MIX_1R1W, p.pt[5].mix);
-	EXPECT_EQ(3 * (480ull << 20), p.gen_bytes);
 	calib_plan_free(&p);
+}
+
+/*
+ * Every point of every plan sweeps at least 4 x the socket's last-level
+ * cache, and 4 x each cache instance its threads share, before a line
+ * comes back; the pool fits a budget of what it needs and not one byte
+ * less. Machines: 16 CPUs with 32 MiB and 300 MiB, 64 CPUs in eight
+ * 32 MiB CCXs, a 96-CPU socket with 1.5 GiB, and one with no cache
+ * listed (8 MiB per CPU assumed).
+ */
+TEST(plan_sweeps_four_llcs_at_every_point)
+{
+	static const struct { size_t n; uint64_t llc; size_t share; } m[] = {
+		{ 16, 32ull << 20, 16 }, { 16, 300ull << 20, 16 },
+		{ 64, 32ull << 20, 8 }, { 96, 1536ull << 20, 96 },
+		{ 16, 0, 16 },
+	};
+	struct calib_opts o = { false, 7, 5 };
+	struct fake_socket f;
+	struct calib_plan p;
+	unsigned int i, k, q;
+	uint64_t llc;
+	char why[512];
+
+	for (k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		for (q = 0; q < 2; q++) {
+			o.quick = q;
+			fake_socket(&f, m[k].n, m[k].llc, m[k].share);
+			ASSERT_EQ(0, calib_plan_make(&p, &o, &f.so));
+			llc = m[k].llc ? m[k].llc * ((m[k].n + m[k].share - 1) /
+						     m[k].share) :
+			      (8ull << 20) * m[k].n;
+			EXPECT_EQ(llc, p.llc_bytes);
+			EXPECT_EQ(!m[k].llc, p.llc_assumed);
+			for (i = 1; i < p.npt; i++)
+				EXPECT_GE(calib_plan_swept(&p, i), 4 * llc)
+					TH_LOG("%zu CPUs: point %u (%u threads)",
+					       m[k].n, i, p.pt[i].threads);
+			EXPECT_GE(calib_plan_llc_ratio(&p, &f.so), 4.0);
+			EXPECT_EQ(0, calib_plan_fits(&p, p.pool_bytes +
+						     p.chase_bytes, "test",
+						     why, sizeof(why)));
+			EXPECT_EQ(-1, calib_plan_fits(&p, p.pool_bytes +
+						      p.chase_bytes - 1,
+						      "test", why,
+						      sizeof(why)));
+			EXPECT_NE(NULL, strstr(why, "4 x the socket's"));
+			calib_plan_free(&p);
+		}
+	}
 }
 
 static void sample(struct calib_sample *s, double ns, double gb_rd,
@@ -209,7 +288,8 @@ TEST(curve_marks_the_peak)
 		{ 140, 0, 70, 70, 0, 3 }, { 250, 0, 100, 100, 0, 3 },
 		{ 400, 0, 95, 95, 0, 3 },
 	};
-	struct calib_plan p = { pt, 5, 3, 512, 8, 0, 0 };
+	struct calib_plan p = { .pt = pt, .npt = 5, .reps = 3, .seg = 512,
+				.segs = 8 };
 	struct curve_mix m;
 
 	ASSERT_EQ(0, calib_curve(&p, sum, KERN_MIX_READ, CURVE_PF_UNCHANGED,
