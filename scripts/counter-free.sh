@@ -13,9 +13,12 @@ bin=$top/userspace/memdiagctl
 
 echo "run: $1: memdiag's counters are out of reach here"
 echo "run: counter-free mode: latency from a pointer chase, bandwidth from the traffic kernels' own byte counts"
-# a probe without an estimate says why: no curve, or a stale one
+# a probe without an estimate says why: no curve, or a stale one; a curve
+# of an older memdiagctl was never judged, so it is measured again
 if "$bin" -j probe --count 1 2> /dev/null |
-	jq -e '.estimate_reason == null' > /dev/null; then
+	jq -e '.estimate_reason == null' > /dev/null &&
+	"$bin" -j calibrate --show 2> /dev/null |
+	jq -e '.sockets[0].quality != null' > /dev/null; then
 	echo "run: the stored curve (remove it or run 'memdiagctl calibrate' to remeasure):"
 	"$bin" calibrate --show
 else
@@ -24,6 +27,8 @@ else
 fi
 echo
 "$bin" probe --count 5
+echo "run: the curve's own checks are above ('check:', 'quality:'); a probe label is"
+echo "run: \"unknown\" where the curve is unreliable or a sample is too noisy to tell"
 cat <<'EOT'
 
 On supported hardware (Intel Xeon, Haswell-EP to Granite Rapids) with

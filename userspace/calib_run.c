@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calib_check.h"
 #include "calib_cmd.h"
 #include "calib_plan.h"
 #include "calib_show.h"
@@ -373,11 +374,34 @@ static size_t cal_pf_states(const struct cal_args *a, enum curve_pf *pf)
 	return n;
 }
 
+/*
+ * After the curve: how starved its generators were, and the reference
+ * reads its peak and 1-thread point are judged against. A failed read is
+ * said and leaves the curve unchecked (judged without it).
+ */
+static void cal_check(struct cal_state *st, const struct calib_socket *so,
+		      const struct calib_plan *p,
+		      const struct calib_starve *starve,
+		      struct curve_socket *out)
+{
+	char err[200];
+
+	calib_starve_end(starve, &out->check);
+	fprintf(stderr, "%s: %s: socket %u: checking the peak: read-delay over %.0f MiB on the %zu generator CPU%s%s\n",
+		PROG, st->cmd, so->id, (double)p->pool_bytes / 1048576.0,
+		so->nr_cpu - 1, so->nr_cpu > 2 ? "s" : "",
+		so->nr_cpu > 2 ? ", then on one" : "");
+	if (calib_check_reads(so, p, &out->check, err, sizeof(err)))
+		cli_err(st->cmd, "warning: the reference reads failed",
+			"%s: the curve's peak is not checked", err);
+}
+
 /* Measure socket @so in every state of @pf into @out. */
 static int cal_socket(struct cal_state *st, const struct calib_socket *so,
 		      const struct calib_plan *plan, const enum curve_pf *pf,
 		      size_t npf, struct curve_socket *out)
 {
+	struct calib_starve starve;
 	struct calib_pf *ctl = NULL;
 	char cpus[256];
 	size_t k;
@@ -397,9 +421,17 @@ static int cal_socket(struct cal_state *st, const struct calib_socket *so,
 	for (k = 0; k < npf && !rc && !*st->stop; k++) {
 		if (ctl)
 			rc = calib_pf_set(st->cmd, ctl, pf[k] == CURVE_PF_ON);
-		if (!rc)
-			rc = cal_one(st, so, plan, pf[k], out);
+		if (rc)
+			break;
+		/* the first state's curves are the ones checked */
+		if (!k)
+			calib_starve_begin(&starve);
+		rc = cal_one(st, so, plan, pf[k], out);
+		if (!rc && !k && !*st->stop)
+			cal_check(st, so, plan, &starve, out);
 	}
+	if (!rc && !*st->stop)
+		curve_judge(out);
 	if (ctl) {
 		/* whatever happened above: put back what was found */
 		rrc = calib_pf_close(st->cmd, ctl);

@@ -82,6 +82,7 @@ static void show_socket(struct printer *p, const struct curve *c,
 	for (i = 0; i < s->nr_mixes; i++)
 		show_curve(p, &s->mixes[i]);
 	print_close_array(p);
+	calib_show_quality(p, s);
 	print_close_object(p);
 }
 

@@ -23,6 +23,13 @@ const char *calib_mix_label(double read_fraction, char *buf, size_t size);
 void calib_show(struct printer *p, const struct curve *c, const char *path,
 		bool have_socket, uint32_t socket);
 
+/*
+ * Into the open socket object: its "check" (the reference reads against
+ * the read peak) and "quality" (reliable, or each flaw with its numbers);
+ * in text, a line each (calib_show_quality.c).
+ */
+void calib_show_quality(struct printer *p, const struct curve_socket *s);
+
 /* What a plan costs and may cost, for calib_plan_show(). */
 struct calib_plan_cost {
 	double est_sec;		/* all prefetcher states */

@@ -216,11 +216,14 @@ static int probe_print(const char *cmd, const struct opts *o, double t,
 	num(p, "utilization", " %6.2f", " %6s", e->valid, e->utilization);
 	num(p, "stress", " %6.2f", " %6s", e->valid, e->stress);
 	print_string(p, PRINT_ANY, "label", " %-16s",
-		     e->valid ? verdict_label_name(e->label) : NULL);
+		     !e->valid ? NULL : e->label_known ?
+		     verdict_label_name(e->label) : "unknown");
 	print_double(p, PRINT_ANY, "cost_cpu_percent", " %6.3f", cost);
 	print_bool(p, PRINT_JSON, "counter_free", "%s", true);
 	print_string(p, PRINT_JSON, "estimate_reason", "%s",
 		     e->valid ? NULL : e->reason);
+	print_string(p, PRINT_JSON, "label_reason", "%s",
+		     e->valid && !e->label_known ? e->label_reason : NULL);
 	print_textf(p, "\n");
 	print_close_object(p);
 	return cli_output_end(cmd, p);
@@ -234,6 +237,7 @@ static int probe_print(const char *cmd, const struct opts *o, double t,
 static void probe_head(const struct probe_args *a,
 		       const struct curve_socket *s, const char *why)
 {
+	char note[CURVE_WHY_SIZE];
 	struct probe_est e;
 
 	printf("counter-free probe on CPU %d, socket %u: ", sched_getcpu(),
@@ -249,6 +253,9 @@ static void probe_head(const struct probe_args *a,
 		       e.max_latency_ns);
 	else
 		printf("no estimate (%s)\n", e.reason);
+	if (s && !curve_reliable(s))
+		printf("%s: labels are \"unknown\"\n",
+		       curve_quality_note(s, note, sizeof(note)));
 	printf("%8s %8s %8s %9s %6s %6s %-16s %6s\n", "time_s", "lat_ns",
 	       "noise_ns", "est_GB/s", "util", "stress", "label", "cost%");
 }
@@ -312,6 +319,11 @@ static int probe_loop(const char *cmd, const struct opts *o,
 	}
 	if (!o->json)
 		probe_head(a, s, why);
+	/*
+	 * A first chase after start-up pays for page faults, TLB fills and
+	 * a clock ramping up: measured and thrown away, never reported.
+	 */
+	kern_fchase_run(&fc, PROBE_SEGS, &probe_stop, NULL, seg_ns, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	t0 = kern_now();
 	while (!probe_stop && (!a->count || n < a->count)) {
@@ -326,6 +338,7 @@ static int probe_loop(const char *cmd, const struct opts *o,
 			probe_place(s, CURVE_PF_ON, lat, &e);
 		if (!s)
 			snprintf(e.reason, sizeof(e.reason), "%s", why);
+		probe_trust(s, noise, &e);
 		cost = (thread_cpu_sec() - c0) * 1e5 / a->interval_ms;
 		cost_sum += cost;
 		cost_max = fmax(cost_max, cost);

@@ -19,6 +19,8 @@
 #include <json-c/json.h>
 
 #include "curve.h"
+#include "curve_json.h"
+#include "curve_quality.h"
 
 /* A file larger than this is not a curve file (a curve has ~100 points). */
 #define CURVE_MAX_FILE (16u << 20)
@@ -72,12 +74,6 @@ int curve_fail(int err, char *why, size_t size, const char *fmt, ...)
 	return -1;
 }
 
-/* Where a member sits in the file, for messages: "sockets[0].curves[1]". */
-struct jctx {
-	char *why;
-	size_t size;
-	const char *at;		/* the containing object's path; "" at top */
-};
 
 static int bad(const struct jctx *x, const char *key, const char *what)
 {
@@ -181,6 +177,30 @@ static int get_enum(const struct jctx *x, json_object *o, const char *key,
 		}
 	}
 	return bad(x, key, "not one of the allowed values");
+}
+
+/* The readers above for the other parts of the file (curve_json.h). */
+int curve_json_bad(const struct jctx *x, const char *key, const char *what)
+{
+	return bad(x, key, what);
+}
+
+int curve_json_double(const struct jctx *x, json_object *o, const char *key,
+		      double *d)
+{
+	return get_double(x, o, key, d);
+}
+
+int curve_json_uint(const struct jctx *x, json_object *o, const char *key,
+		    uint64_t max, uint64_t *u)
+{
+	return get_uint(x, o, key, max, u);
+}
+
+int curve_json_string(const struct jctx *x, json_object *o, const char *key,
+		      char **s)
+{
+	return get_string(x, o, key, s);
 }
 
 /* An array member with at least @min elements: its length, or -1. */
@@ -298,7 +318,7 @@ static int parse_socket(const struct jctx *x, json_object *o,
 		if (parse_mix(&mx, e, &s->mixes[i]))
 			return -1;
 	}
-	return 0;
+	return curve_quality_parse(x, o, s);
 }
 
 static int parse_fp(const struct jctx *x, json_object *o, struct curve_fp *fp)

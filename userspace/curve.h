@@ -49,6 +49,42 @@ struct curve_mix {
 	size_t nr_points;	/* >= 2, in order of rising intensity */
 };
 
+/*
+ * Calibrate's check of its own curve against reads it did not make
+ * (curve_quality.c): read-delay at delay 0 over the same pool (at least
+ * 4 x the LLC) on the generator CPUs together and on one of them, and
+ * how starved the generators were while the curve was measured.
+ */
+struct curve_check {
+	bool measured;		/* false: an older file, or not measured */
+	double read_gbps;	/* all generator CPUs */
+	uint32_t read_threads;
+	double read_one_gbps;	/* one generator CPU */
+	uint64_t read_bytes;	/* what the reads swept */
+	/* shares of the measuring time; NaN: unknown on this kernel */
+	double steal_share;	/* /proc/stat steal over all CPU time */
+	double cpu_pressure_share;	/* PSI cpu "some" over wall time */
+};
+
+/* Why a curve is not to be trusted (curve_judge()). */
+enum curve_flaw {
+	CURVE_FLAW_PEAK_OFF,		/* read peak > 10 % off the read */
+	CURVE_FLAW_ONE_OFF,		/* 1-thread point > 10 % off */
+	CURVE_FLAW_BELOW_ONE_THREAD,	/* read peak under one thread's read */
+	CURVE_FLAW_RISE_IN_NOISE,	/* idle-to-peak rise not above noise */
+	CURVE_FLAW_NOT_RISING,		/* bandwidth falls as load rises */
+	CURVE_FLAW_PEAK_ONE_REPEAT,	/* the peak rests on one repeat */
+	CURVE_FLAW_STARVED,		/* steal time or CPU pressure */
+	NR_CURVE_FLAWS,
+};
+
+#define CURVE_WHY_FLAW 192
+struct curve_quality {
+	bool judged;		/* false: an older file, never judged */
+	unsigned int flaws;	/* bit per enum curve_flaw */
+	char why[NR_CURVE_FLAWS][CURVE_WHY_FLAW];	/* each flaw's numbers */
+};
+
 struct curve_socket {
 	uint32_t socket;
 	char *cpus;		/* "0-19,40-59" */
@@ -56,6 +92,8 @@ struct curve_socket {
 	double idle_latency_ns;
 	struct curve_mix *mixes;
 	size_t nr_mixes;
+	struct curve_check check;
+	struct curve_quality quality;
 };
 
 /*
@@ -94,6 +132,27 @@ struct curve {
 	struct curve_socket *sockets;
 	size_t nr_sockets;
 };
+
+/*
+ * Judge @s's curves (curve_quality.c): fill s->quality from its points,
+ * its idle latency and s->check. Thresholds in Documentation/calibrate.rst.
+ */
+void curve_judge(struct curve_socket *s);
+/* "peak_off_reference", ...: the JSON name of a flaw */
+const char *curve_flaw_name(enum curve_flaw f);
+/* Judged and without a flaw. */
+bool curve_reliable(const struct curve_socket *s);
+/*
+ * Whether the read peak agrees with the reference read within 10 %: the
+ * verdict's utilization is only as good as the peak. true when unknown.
+ */
+bool curve_peak_checked(const struct curve_socket *s);
+/*
+ * Into @buf: "unreliable curve: <first flaw's numbers> (+N more)", or
+ * "curve not judged (made by an older memdiagctl)"; "" when reliable.
+ */
+const char *curve_quality_note(const struct curve_socket *s, char *buf,
+			       size_t size);
 
 /* JSON key of a fingerprint field ("microcode"). */
 const char *curve_fp_key(enum curve_fp_field f);
@@ -218,6 +277,13 @@ struct verdict {
 	struct curve_place place;
 	double stress;		/* 0..1 */
 	enum verdict_label label;
+	/*
+	 * The curve judged reliable by calibrate (curve_reliable()), and its
+	 * read peak within 10 % of the reference read: the utilization is
+	 * only as good as the peak it divides by.
+	 */
+	bool curve_reliable;
+	bool utilization_checked;
 	enum verdict_disagree disagree;
 	bool imbalanced;
 	uint32_t imbalanced_channel;

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "curve.h"
+#include "curve_quality.h"
 
 /*
  * json-c's add functions leave @v to the caller when they fail (only for
@@ -116,6 +117,8 @@ static json_object *socket_json(const struct curve_socket *s)
 	for (i = 0; i < s->nr_mixes; i++)
 		if (!push(a, mix_json(&s->mixes[i])))
 			goto err;
+	if (curve_quality_add(o, s))
+		goto err;
 	return o;
 err:
 	json_object_put(o);

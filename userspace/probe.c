@@ -102,3 +102,25 @@ void probe_place(const struct curve_socket *s, enum curve_pf pf,
 	else
 		e->label = VERDICT_IDLE;
 }
+
+void probe_trust(const struct curve_socket *s, double noise_ns,
+		 struct probe_est *e)
+{
+	double rise = e->peak_latency_ns - e->idle_latency_ns;
+
+	e->label_known = false;
+	e->label_reason[0] = 0;
+	if (!e->valid || !s)
+		return;
+	if (!curve_reliable(s)) {
+		curve_quality_note(s, e->label_reason, sizeof(e->label_reason));
+		return;
+	}
+	if (!(noise_ns <= rise / 2)) {
+		snprintf(e->label_reason, sizeof(e->label_reason),
+			 "sample noise %.1f ns is over half the curve's rise (%.1f ns from idle to peak)",
+			 noise_ns, rise);
+		return;
+	}
+	e->label_known = true;
+}

@@ -21,6 +21,13 @@ struct probe_est {
 	double utilization;	/* bandwidth_gbps / peak_gbps */
 	double stress;		/* as the verdict's, from the latency */
 	enum verdict_label label;
+	/*
+	 * false: the label is not to be trusted (probe_trust()), printed
+	 * as "unknown" with @label_reason; the numbers stay, for what they
+	 * are worth.
+	 */
+	bool label_known;
+	char label_reason[CURVE_WHY_SIZE];
 };
 
 /*
@@ -37,5 +44,15 @@ struct probe_est {
  */
 void probe_place(const struct curve_socket *s, enum curve_pf pf,
 		 double latency_ns, struct probe_est *e);
+
+/*
+ * Whether @e's label can be trusted: not on a curve judged unreliable
+ * (or never judged: curve_quality_note()), and not when the sample's
+ * own noise (@noise_ns, the robust spread of its segments) is more than
+ * half the curve's rise from idle to its peak latency, where one sample
+ * cannot tell idle from busy. Sets e->label_known and the reason.
+ */
+void probe_trust(const struct curve_socket *s, double noise_ns,
+		 struct probe_est *e);
 
 #endif /* MEMDIAGCTL_PROBE_H */

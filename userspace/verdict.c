@@ -130,6 +130,8 @@ void verdict_compute(const struct curve_socket *s, enum curve_pf pf,
 	if (curve_place(s, pf, rf, bw, &v->place, v->reason, sizeof(v->reason)))
 		return;
 	v->valid = true;
+	v->curve_reliable = curve_reliable(s);
+	v->utilization_checked = s->check.measured && curve_peak_checked(s);
 	v->stress = stress(&v->place, in->measured_latency_ns);
 	v->label = label(&v->place, v->stress, in->measured_latency_ns);
 	v->disagree = disagree(&v->place, in->measured_latency_ns);

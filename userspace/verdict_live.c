@@ -138,7 +138,8 @@ void verdict_num(struct printer *p, const char *key, const char *fmt,
 static const char *const verdict_keys[] = {
 	"utilization", "peak_gbps", "headroom_gbps", "expected_latency_ns",
 	"stress", "label", "latency_disagreement", "imbalanced_channel",
-	"imbalanced_channel_share", "bandwidth_source",
+	"imbalanced_channel_share", "bandwidth_source", "curve_reliable",
+	"utilization_checked",
 };
 
 /* Key @name inside the verdict object, or "verdict_" @name when flat. */
@@ -180,6 +181,10 @@ void verdict_print(struct printer *p, const struct verdict *v,
 	print_double(p, PRINT_ANY, K("stress"), "  %6.2f", v->stress);
 	print_string(p, PRINT_ANY, K("label"), "  %s",
 		     verdict_label_name(v->label));
+	if (!v->curve_reliable)
+		print_textf(p, " (unreliable curve: calibrate --show)");
+	else if (!v->utilization_checked)
+		print_textf(p, " (peak unchecked)");
 	print_string(p, PRINT_JSON, K("latency_disagreement"), "%s", dis);
 	if (dis)
 		print_textf(p, " (measured latency %s)", dis);
@@ -196,6 +201,9 @@ void verdict_print(struct printer *p, const struct verdict *v,
 	}
 	print_string(p, PRINT_JSON, K("bandwidth_source"), "%s",
 		     curve_source_name(src));
+	print_bool(p, PRINT_JSON, K("curve_reliable"), "%s", v->curve_reliable);
+	print_bool(p, PRINT_JSON, K("utilization_checked"), "%s",
+		   v->utilization_checked);
 	if (!flat)
 		print_close_object(p);
 	print_string(p, PRINT_JSON, "verdict_reason", "%s", NULL);

@@ -314,7 +314,8 @@ TEST(probe_places_latency)
 		{ 38, 0, 95, 95, 0, 400, 0, 3 },
 	};
 	struct curve_mix m = { 1.0, CURVE_PF_ON, 2, pt, 4 };
-	struct curve_socket s = { 0, NULL, 0, 90, &m, 1 };
+	struct curve_socket s = { .idle_latency_ns = 90, .mixes = &m,
+				  .nr_mixes = 1 };
 	struct probe_est e;
 
 	probe_place(&s, CURVE_PF_ON, 80, &e);
@@ -362,6 +363,45 @@ TEST(probe_places_latency)
 	EXPECT_NE(VERDICT_SATURATED, e.label);
 	probe_place(&s, CURVE_PF_ON, 141, &e);
 	EXPECT_EQ(VERDICT_SATURATED, e.label);
+}
+
+/*
+ * A label only on a curve judged reliable, and only from a sample whose
+ * noise is under half the curve's rise (90 ns idle to 250 at the peak).
+ */
+TEST(probe_labels_only_what_it_can_tell)
+{
+	struct curve_point pt[3] = {
+		{ 19, 2000, 20, 20, 0, 95, 0, 3 },
+		{ 19, 200, 70, 70, 0, 140, 0, 3 },
+		{ 19, 0, 100, 100, 0, 250, 0, 3 },
+	};
+	struct curve_mix m = { 1.0, CURVE_PF_ON, 2, pt, 3 };
+	struct curve_socket s = { .idle_latency_ns = 90, .mixes = &m,
+				  .nr_mixes = 1 };
+	struct probe_est e;
+
+	probe_place(&s, CURVE_PF_ON, 260, &e);
+	EXPECT_EQ(VERDICT_SATURATED, e.label);
+	/* never judged: a file of an older memdiagctl */
+	probe_trust(&s, 1, &e);
+	EXPECT_FALSE(e.label_known);
+	EXPECT_NE(NULL, strstr(e.label_reason, "not judged"));
+	/* judged with a flaw */
+	s.quality.judged = true;
+	s.quality.flaws = 1u << CURVE_FLAW_RISE_IN_NOISE;
+	snprintf(s.quality.why[CURVE_FLAW_RISE_IN_NOISE], CURVE_WHY_FLAW,
+		 "rise 12.5 ns");
+	probe_trust(&s, 1, &e);
+	EXPECT_FALSE(e.label_known);
+	EXPECT_STREQ("unreliable curve: rise 12.5 ns", e.label_reason);
+	/* reliable: noise 79 ns under half the 160 ns rise, 81 over */
+	s.quality.flaws = 0;
+	probe_trust(&s, 79, &e);
+	EXPECT_TRUE(e.label_known);
+	probe_trust(&s, 81, &e);
+	EXPECT_FALSE(e.label_known);
+	EXPECT_NE(NULL, strstr(e.label_reason, "sample noise 81.0 ns"));
 }
 
 TEST_HARNESS_MAIN
