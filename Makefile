@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check stress check-debug run bench deps clean help install uninstall \
+	check stress check-debug run bench scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -37,6 +37,9 @@ help:
 	@echo "                  make uninstall"
 	@echo "make sign KEY=K CERT=C  sign module/memdiag.ko for Secure Boot (see"
 	@echo "                  Documentation/fleet.rst, Secure Boot)"
+	@echo "make scale-check  calibrate, latency, loaded-latency, probe and stream against"
+	@echo "                  likwid-bench and a plain chase on this machine: PASS/FAIL"
+	@echo "                  per property (SCALE_ARGS=--quick; a few minutes)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
 	@echo "                  chase, interleaved (10-25 min; BENCH_QUICK=1: a few;"
 	@echo "                  BENCH_ARGS=--help for options); a benchmark, not a test"
@@ -86,6 +89,13 @@ run:
 # a benchmark, not a test: "make check" never runs it
 bench:
 	BENCH_QUICK=$(BENCH_QUICK) scripts/bench.sh $(BENCH_ARGS)
+
+# memdiag's counter-free numbers against likwid-bench and a plain chase on
+# this machine: one PASS/FAIL table (a check of the machine, not a test)
+scale-check: userspace
+	@mkdir -p build/bench
+	@[ -x build/bench/chase ] || $(CC) -O2 -o build/bench/chase scripts/bench-chase.c
+	scripts/scale-check.sh $(SCALE_ARGS)
 
 # Installation. Every installed path is named here once; uninstall
 # removes exactly these (and depmod's view of the module).

@@ -103,10 +103,19 @@ static int calib_setup(void *vctx, unsigned int tid)
 	struct calib_thread *t = &ctx->t[tid];
 	const struct calib_params *p = ctx->p;
 
-	if (!tid)
-		return kern_fchase_init(&t->chase, p->chase_bytes, p->seg,
-					ctx->cfg->hugepages,
-					0x6a09e667f3bcc909ULL ^ p->chase_bytes);
+	int rc;
+
+	if (!tid) {
+		rc = kern_fchase_init(&t->chase, p->chase_bytes, p->seg,
+				      ctx->cfg->hugepages,
+				      0x6a09e667f3bcc909ULL ^ p->chase_bytes);
+		/* unreadable: nothing resident, reported as unknown */
+		if (!rc && p->chase_pages)
+			(void)kern_pages(t->chase.lines,
+					 t->chase.n * KERN_LINE,
+					 p->chase_pages);
+		return rc;
+	}
 	calib_touch(ctx, tid);
 	return 0;
 }
@@ -115,7 +124,7 @@ static void calib_chaser(struct calib_ctx *ctx, uint64_t call)
 {
 	struct calib_sample *s = &ctx->out[call];
 	struct kern_fchase *c = &ctx->t[0].chase;
-	struct kern_stats st;
+	struct kern_pct pct;
 	unsigned int segs = 0;
 
 	kern_fchase_run(c, ctx->p->segs, ctx->p->stop, &segs, ctx->seg_ns,
@@ -123,8 +132,10 @@ static void calib_chaser(struct calib_ctx *ctx, uint64_t call)
 	atomic_store_explicit(&ctx->done, call + 1, memory_order_release);
 	s->stopped = segs < ctx->p->segs;
 	s->chase_bytes = (uint64_t)segs * c->seg * KERN_LINE;
-	kern_stats(ctx->seg_ns, segs, &st);
-	s->ns = st.median;
+	kern_percentiles(ctx->seg_ns, segs, &pct);
+	s->ns = pct.p50;
+	s->p90 = pct.p90;
+	s->p99 = pct.p99;
 }
 
 static void calib_body(void *vctx, unsigned int tid, unsigned int phase)

@@ -99,6 +99,23 @@ double kern_fchase_run(struct kern_fchase *c, unsigned int segs,
 		       const volatile sig_atomic_t *stop, unsigned int *done,
 		       double *seg_ns, double *flush_sec);
 void kern_fchase_free(struct kern_fchase *c);
+/*
+ * What one flushed, chased load costs here, flush included, in seconds:
+ * the median segment of a short chase over 8 MiB (what calibrate and
+ * loaded-latency estimate their time from); 300e-9 when it cannot run.
+ */
+double kern_fchase_load_sec(void);
+
+/*
+ * The 50th, 90th and 99th percentiles of @n segment latencies @v,
+ * nearest-rank (the value of rank ceil(p/100 * n) of the sorted ones), so
+ * that each is a segment that was measured; all 0 when @n is 0. @v is
+ * left as it was.
+ */
+struct kern_pct {
+	double p50, p90, p99;
+};
+void kern_percentiles(const double *v, size_t n, struct kern_pct *out);
 
 /* One point of a calibration: who loads the memory, how hard, how. */
 struct calib_point {
@@ -113,8 +130,10 @@ struct calib_sample {
 	 * The chase's ns per load: the median over its segments, so that a
 	 * segment during which another task had the CPU (a shared machine,
 	 * a VM's steal time) does not pass its wait off as memory latency.
+	 * Nearest-rank, as the other percentiles: @ns is their p50.
 	 */
 	double ns;
+	double p90, p99;	/* of the same segments (kern_percentiles()) */
 	double sec;		/* the point's wall time */
 	struct kern_bytes gen;	/* the generators' bytes */
 	uint64_t chase_bytes;	/* the chase's lines (64 B per load) */
@@ -134,6 +153,8 @@ struct calib_params {
 	const struct calib_point *pt;
 	unsigned int npt;
 	const volatile sig_atomic_t *stop;	/* may be NULL */
+	/* filled with the pages the chase was given, when not NULL */
+	struct kern_pages *chase_pages;
 };
 
 /*

@@ -9,6 +9,7 @@
  * small buffer every second instead of holding gigabytes.
  */
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,4 +124,55 @@ void kern_fchase_free(struct kern_fchase *c)
 		kern_free(c->lines, c->n * KERN_LINE);
 	free(c->order);
 	memset(c, 0, sizeof(*c));
+}
+
+double kern_fchase_load_sec(void)
+{
+	double seg_ns[16], flush = 0;
+	struct kern_fchase c;
+	struct kern_pct pct;
+
+	if (kern_fchase_init(&c, 8u << 20, 512, true, 1))
+		return 300e-9;
+	kern_fchase_run(&c, 16, NULL, NULL, seg_ns, &flush);
+	kern_fchase_free(&c);
+	/* the median segment: a busy machine's preemptions are not the cost */
+	kern_percentiles(seg_ns, 16, &pct);
+	return pct.p50 * 1e-9 + flush / (16.0 * 512);
+}
+
+static int fc_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Rank ceil(@pct / 100 * @n), 1-based, of @n sorted values: its value. */
+static double fc_rank(const double *sorted, size_t n, unsigned int pct)
+{
+	size_t r = ((size_t)pct * n + 99) / 100;
+
+	return sorted[r ? r - 1 : 0];
+}
+
+void kern_percentiles(const double *v, size_t n, struct kern_pct *out)
+{
+	double *t;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	t = malloc(n * sizeof(*t));
+	if (!t) {
+		/* no copy to sort: unknown, never a guess */
+		out->p50 = out->p90 = out->p99 = NAN;
+		return;
+	}
+	memcpy(t, v, n * sizeof(*t));
+	qsort(t, n, sizeof(*t), fc_cmp);
+	out->p50 = fc_rank(t, n, 50);
+	out->p90 = fc_rank(t, n, 90);
+	out->p99 = fc_rank(t, n, 99);
+	free(t);
 }

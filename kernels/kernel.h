@@ -2,8 +2,7 @@
 /*
  * kernel.h - memdiag's micro-kernels: the memory read benchmark with NOP
  * delays (read_delay.c), STREAM (stream.c), a pointer-chase latency
- * kernel (latency.c), loaded latency (loaded_latency.c), 3D stencils
- * (stencil.c), load throughput (throughput.c, throughput_x86.S) and
+ * kernel (latency.c), 3D stencils (stencil.c), load throughput (throughput.c, throughput_x86.S) and
  * matrix transpose (transpose.c), run by one harness (harness.c) on
  * pinned threads whose memory they first touch themselves.
  */
@@ -445,24 +444,6 @@ uint64_t latency_loads(size_t bytes);
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz);
 
-/*
- * Loaded latency: thread 0 chases pointers over @bytes while threads 1..
- * run the memory read benchmark over @bytes each, once per delay of
- * @delay (NOPs after every four reads); one point per delay.
- */
-struct loaded_latency_point {
-	unsigned long delay;
-	struct kern_stats ns;		/* the chase's ns per load */
-	struct kern_stats gbps;		/* the load generators' reads */
-	struct kern_stats traffic_gbps;	/* those and the chase's lines */
-	struct kern_timed timed;		/* its repetitions */
-	struct kern_pages pages;	/* all threads' buffers (every point's) */
-};
-/* @done: the points measured, all @ndelay unless stopped (then -1) */
-int loaded_latency_run(const struct kern_cfg *cfg, size_t bytes,
-		       const unsigned long *delay, unsigned int ndelay,
-		       struct loaded_latency_point *r, uint64_t *loads,
-		       unsigned int *done, char *err, size_t errsz);
 
 /*
  * 3D 7-point stencil sweeps (stencil.c): Jacobi and lexicographic

@@ -11,7 +11,7 @@
 #   P3 run latency, defaults       vs calibrate's idle latency
 #   P4 run loaded-latency          vs calibrate at the same delays
 #   P5 the curve's own judgement   (calibrate's quality: reliable)
-#   P6 stream triad, half and all  vs likwid-bench stream, same threads
+#   P6 STREAM copy, triad at half and all CPUs vs likwid-bench, same threads
 #   plus, reported: run latency --pages 4k and a plain huge-page chase,
 #   and the probe's error table (scripts/probe-accuracy.sh) when present.
 #
@@ -156,23 +156,30 @@ if ! skipped P4; then
 	done
 fi
 
-# ---- stream triad at half and all of socket 0's CPUs (P6)
+# ---- STREAM copy and triad at half and all of socket 0's CPUs (P6):
+# memdiag's --size is each array, likwid-bench's -W all streams together
 if ! skipped P6; then
 	arr=$(((2 * llc) >> 20))
 	for t in $(printf '%s\n' $(((ncpu + 1) / 2)) "$ncpu" | sort -un); do
-		m=() p=()
-		for k in 1 2 3; do
-			m+=("$(timeout 120 "${md[@]}" -j run stream --threads "$t" --size "${arr}M" 2>> "$log" |
-				jq -r '.results[] | select(.op == "triad") | .gbps')")
-			p+=("$(lwrun "stream_$isa" "$t" $((3 * arr)) 20)")
+		for op in copy:2 triad:3; do
+			name=${op%:*} streams=${op#*:}
+			lk=$name
+			[ "$name" = triad ] && lk=stream
+			m=() p=()
+			for k in 1 2 3; do
+				m+=("$(timeout 120 "${md[@]}" -j run stream --threads "$t" --size "${arr}M" 2>> "$log" |
+					jq -r ".results[] | select(.op == \"$name\") | .gbps")")
+				p+=("$(lwrun "${lk}_$isa" "$t" $((streams * arr)) 20)")
+			done
+			say "stream $name ${t}T: memdiag ${m[*]}; likwid ${p[*]}"
+			mm=$(median "${m[@]}")
+			pm=$(median "${p[@]}")
+			res=FAIL
+			python3 -c "import sys; sys.exit(0 if $mm >= $pm else 1)" 2> /dev/null && res=PASS
+			[ "$res" = PASS ] || failed=$((failed + 1))
+			rows+=("$(printf '%-44s %10s %10s %7s %6s  %s' "P6 stream $name ${t}T (memdiag >= likwid)" \
+				"$mm" "$pm" "$(python3 -c "print('%.3f' % ($mm / $pm))" 2> /dev/null || echo -)" ">=1" "$res")")
 		done
-		say "stream triad ${t}T: memdiag ${m[*]}; likwid ${p[*]}"
-		mm=$(median "${m[@]}")
-		pm=$(median "${p[@]}")
-		v=$(python3 -c "print('%.3f' % ($mm / $pm))" 2>/dev/null)
-		rows+=("$(printf '%-44s %10s %10s %7s %6s  %s' "P6 stream triad ${t}T (>= 1.00)" "$mm" "$pm" "${v:--}" ">=1" \
-			"$(python3 -c "print('PASS' if $mm >= $pm else 'FAIL')" 2>/dev/null || echo FAIL)")")
-		python3 -c "import sys; sys.exit(0 if $mm >= $pm else 1)" 2>/dev/null || failed=$((failed + 1))
 	done
 fi
 

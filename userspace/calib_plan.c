@@ -35,6 +35,14 @@ static const unsigned long delays_quick[] = { 20000, 1000, 200, 50, 0 };
  * not only the pool, reach CALIB_LLC_TIMES the cache.
  */
 #define CALIB_PART_SLACK (64ULL << 10)
+/*
+ * The chase's segments: 512 loads each (timed well above the clock's
+ * resolution, short enough that a preemption spoils few), 1024 of them a
+ * point (256 for --quick).
+ */
+#define CALIB_SEG 512
+#define CALIB_SEGS 1024
+#define CALIB_SEGS_QUICK 256
 
 static double offered(const struct calib_point *pt)
 {
@@ -166,11 +174,39 @@ int calib_plan_make(struct calib_plan *p, const struct calib_opts *o,
 	}
 	p->npt = (unsigned int)n;
 	p->reps = o->reps;
-	p->seg = 512;
-	p->segs = o->quick ? 256 : 1024;
+	p->seg = CALIB_SEG;
+	p->segs = o->quick ? CALIB_SEGS_QUICK : CALIB_SEGS;
 	p->chase_bytes = CALIB_CHASE_BYTES;
 	p->gen = gen;
 	plan_pool(p, so, th, nth);
+	return 0;
+}
+
+int calib_plan_delays(struct calib_plan *p, const struct calib_socket *so,
+		      const unsigned long *delay, unsigned int ndelay,
+		      unsigned int per_delay, enum kern_mix mix)
+{
+	unsigned int gen = (unsigned int)so->nr_cpu - 1, d, r, n = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (so->nr_cpu < 2 || !ndelay || !per_delay)
+		return -1;
+	p->pt = calloc((size_t)ndelay * per_delay, sizeof(*p->pt));
+	if (!p->pt)
+		return -1;
+	for (d = 0; d < ndelay; d++)
+		for (r = 0; r < per_delay; r++, n++) {
+			p->pt[n].threads = gen;
+			p->pt[n].delay = delay[d];
+			p->pt[n].mix = mix;
+		}
+	p->npt = n;
+	p->reps = 1;
+	p->seg = CALIB_SEG;
+	p->segs = CALIB_SEGS;
+	p->chase_bytes = CALIB_CHASE_BYTES;
+	p->gen = gen;
+	plan_pool(p, so, &gen, 1);
 	return 0;
 }
 
@@ -258,7 +294,7 @@ static double median_of(double *v, size_t n)
 #define CALIB_OUTLIER_REL 0.05
 static void mark_outliers(const double *v, size_t n, bool *drop)
 {
-	double med, lim, dev[64], cp[64];
+	double med, lim, dev[CALIB_MAX_REPEATS], cp[CALIB_MAX_REPEATS];
 	size_t i;
 
 	memcpy(cp, v, n * sizeof(*v));
@@ -275,18 +311,21 @@ static void mark_outliers(const double *v, size_t n, bool *drop)
 void calib_summarize(const struct calib_sample *s, size_t n, size_t stride,
 		     struct calib_summary *out)
 {
-	double ns[64], bw[64], wr = 0, all = 0;
-	bool drop[64] = { false };
+	double ns[CALIB_MAX_REPEATS], bw[CALIB_MAX_REPEATS];
+	double p90[CALIB_MAX_REPEATS], p99[CALIB_MAX_REPEATS], wr = 0, all = 0;
+	bool drop[CALIB_MAX_REPEATS] = { false };
 	struct kern_stats st;
 	size_t i, k = 0;
 	const struct calib_sample *x;
 
 	memset(out, 0, sizeof(*out));
-	if (n > 64)
-		n = 64;
+	if (n > CALIB_MAX_REPEATS)
+		n = CALIB_MAX_REPEATS;
 	for (i = 0; i < n; i++) {
 		x = &s[i * stride];
 		ns[i] = x->ns;
+		p90[i] = x->p90;
+		p99[i] = x->p99;
 		bw[i] = x->sec > 0 ? (double)(x->gen.read + x->gen.write +
 					      x->chase_bytes) / x->sec / 1e9 : 0;
 	}
@@ -299,6 +338,8 @@ void calib_summarize(const struct calib_sample *s, size_t n, size_t stride,
 			continue;
 		x = &s[i * stride];
 		ns[k] = ns[i];
+		p90[k] = p90[i];
+		p99[k] = p99[i];
 		bw[k] = bw[i];
 		wr += (double)x->gen.write;
 		all += (double)(x->gen.read + x->gen.write + x->chase_bytes);
@@ -309,6 +350,8 @@ void calib_summarize(const struct calib_sample *s, size_t n, size_t stride,
 	kern_stats(ns, k, &st);
 	out->latency_ns = st.median;
 	out->cov = st.cov;
+	out->latency_p90_ns = median_of(p90, k);
+	out->latency_p99_ns = median_of(p99, k);
 	kern_stats(bw, k, &st);
 	out->bandwidth_gbps = st.median;
 	/* the byte-weighted shares of the kept repeats; no write: exactly 0 */
@@ -343,6 +386,9 @@ int calib_curve(const struct calib_plan *p, const struct calib_summary *sum,
 		pt->read_gbps = sum[i].read_gbps;
 		pt->write_gbps = sum[i].write_gbps;
 		pt->latency_ns = sum[i].latency_ns;
+		pt->latency_p50_ns = sum[i].latency_ns;
+		pt->latency_p90_ns = sum[i].latency_p90_ns;
+		pt->latency_p99_ns = sum[i].latency_p99_ns;
 		pt->cov = sum[i].cov;
 		pt->repeats = sum[i].repeats;
 		if (pt->bandwidth_gbps >

@@ -52,6 +52,15 @@ struct calib_socket {
  */
 size_t calib_sockets(const char *cpu_dir, struct calib_socket **out);
 void calib_sockets_free(struct calib_socket *s, size_t n);
+/*
+ * A "socket" of the @n CPUs @cpu, in that order (cpu[0] chases, the
+ * others generate), with their last-level caches from @cpu_dir as
+ * calib_sockets() reads them: what "run loaded-latency" sizes its pool
+ * from (the CPUs need not share a package). Returns 0 with *@out
+ * allocated (calib_sockets_free(*out, 1)), or -1 (out of memory).
+ */
+int calib_socket_of(const char *cpu_dir, const int *cpu, size_t n,
+		    struct calib_socket **out);
 
 /* How hard and how long: --quick or not. */
 struct calib_opts {
@@ -94,6 +103,18 @@ struct calib_plan {
 int calib_plan_make(struct calib_plan *p, const struct calib_opts *o,
 		    const struct calib_socket *so);
 void calib_plan_free(struct calib_plan *p);
+/*
+ * The plan of "run loaded-latency" on @so: every generator (all CPUs but
+ * the chasing cpu[0]) at each of the @ndelay delays @delay with @mix, in
+ * that order, each point @per_delay times in a row (the harness's one
+ * repetition then runs a delay's repeats together, so that a stop keeps
+ * the delays before it whole), reps 1; the pool, chase and segments of
+ * calibrate's full plan. No idle point. Returns 0, or -1 (out of memory,
+ * or fewer than 2 CPUs).
+ */
+int calib_plan_delays(struct calib_plan *p, const struct calib_socket *so,
+		      const unsigned long *delay, unsigned int ndelay,
+		      unsigned int per_delay, enum kern_mix mix);
 
 /*
  * Whether the plan's buffers (pool and chase) fit in @budget bytes: 0, or
@@ -115,14 +136,17 @@ double calib_plan_llc_ratio(const struct calib_plan *p,
 double calib_point_sec(const struct calib_plan *p, double load_sec);
 
 /*
- * One point's repeats (@n samples, @stride apart in @s) summarized:
- * samples farther than 3 scaled MADs from the median in latency or in
- * bandwidth dropped (robust with three repeats, where 3 sigma never
- * triggers), then latency and bandwidth are the medians of the rest,
- * the read share their byte-weighted one and cov latency's CoV.
+ * One point's repeats (@n samples, at most 64, @stride apart in @s)
+ * summarized: samples farther than 3 scaled MADs from the median in
+ * latency or in bandwidth dropped (robust with three repeats, where 3
+ * sigma never triggers), then latency (p50), p90, p99 and bandwidth are
+ * the medians of the rest, the read share their byte-weighted one and
+ * cov latency's CoV.
  */
+#define CALIB_MAX_REPEATS 64
 struct calib_summary {
 	double latency_ns, cov;
+	double latency_p90_ns, latency_p99_ns;
 	double bandwidth_gbps, read_gbps, write_gbps;
 	unsigned int repeats;	/* kept */
 };

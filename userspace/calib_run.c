@@ -48,15 +48,9 @@ struct cal_state {
  */
 static void cal_measure_costs(struct cal_state *st)
 {
-	double t0, t1, flush = 0, seg_ns[16];
-	size_t bytes = 8u << 20;
-	struct kern_fchase c;
-	struct kern_stats s;
-
-	st->load_sec = 300e-9;
-	st->touch_sec = 1e-9;
+	size_t bytes = 8u << 20, i;
+	double t0, t1;
 	char *p;
-	size_t i;
 
 	/* first touch of small pages, as the generators' buffers get */
 	t0 = kern_now();
@@ -67,15 +61,9 @@ static void cal_measure_costs(struct cal_state *st)
 		kern_free(p, bytes);
 	}
 	t1 = kern_now();
-	if (kern_fchase_init(&c, bytes, 512, true, 1))
-		return;
-	kern_fchase_run(&c, 16, NULL, NULL, seg_ns, &flush);
-	kern_fchase_free(&c);
-	/* the median segment: a busy machine's preemptions are not the cost */
-	kern_stats(seg_ns, 16, &s);
 	/* a small touch is faster than gigabytes of it here: twice as long */
 	st->touch_sec = 2 * (t1 - t0) / (double)bytes;
-	st->load_sec = s.median * 1e-9 + flush / (16.0 * 512);
+	st->load_sec = kern_fchase_load_sec();
 }
 
 static double cal_estimate(const struct cal_state *st,

@@ -22,6 +22,18 @@ const char *calib_mix_label(double read_fraction, char *buf, size_t size)
 	return buf;
 }
 
+/* A percentile (0: not known, null), with a column when @text. */
+static void show_pct(struct printer *p, const char *key, double v, bool text)
+{
+	print_double(p, PRINT_JSON, key, "%f", v > 0 ? v : NAN);
+	if (!text)
+		return;
+	if (v > 0)
+		print_double(p, PRINT_TEXT, NULL, " %7.1f", v);
+	else
+		print_textf(p, " %7s", "-");
+}
+
 static void show_curve(struct printer *p, const struct curve_mix *m)
 {
 	const struct curve_point *pt;
@@ -51,6 +63,10 @@ static void show_curve(struct printer *p, const struct curve_mix *m)
 			     pt->write_gbps);
 		print_double(p, PRINT_ANY, "latency_ns", " %8.1f",
 			     pt->latency_ns);
+		/* 0 (a file without them): null, and "-" in the table */
+		show_pct(p, "latency_p50_ns", pt->latency_p50_ns, false);
+		show_pct(p, "latency_p90_ns", pt->latency_p90_ns, true);
+		show_pct(p, "latency_p99_ns", pt->latency_p99_ns, true);
 		print_double(p, PRINT_ANY, "cov", " %6.3f", pt->cov);
 		print_uint(p, PRINT_ANY, "repeats", " %4u", pt->repeats);
 		print_bool(p, PRINT_JSON, "peak", "%s", i == m->peak_index);
@@ -74,9 +90,9 @@ static void show_socket(struct printer *p, const struct curve *c,
 	print_uint(p, PRINT_ANY, "chase_cpu", " chase on CPU %u):", s->chase_cpu);
 	print_double(p, PRINT_ANY, "idle_latency_ns",
 		     " idle latency %.1f ns\n", s->idle_latency_ns);
-	print_textf(p, "%-5s %-9s %7s %6s %8s %8s %8s %8s %6s %4s\n", "mix",
-		    "prefetch", "threads", "delay", "GB/s", "rd_GB/s",
-		    "wr_GB/s", "lat_ns", "cov", "reps");
+	print_textf(p, "%-5s %-9s %7s %6s %8s %8s %8s %8s %7s %7s %6s %4s\n",
+		    "mix", "prefetch", "threads", "delay", "GB/s", "rd_GB/s",
+		    "wr_GB/s", "lat_ns", "p90", "p99", "cov", "reps");
 	(void)c;
 	print_open_array(p, "curves");
 	for (i = 0; i < s->nr_mixes; i++)

@@ -208,3 +208,28 @@ void calib_sockets_free(struct calib_socket *s, size_t n)
 	}
 	free(s);
 }
+
+int calib_socket_of(const char *cpu_dir, const int *cpu, size_t n,
+		    struct calib_socket **out)
+{
+	struct calib_socket *s = calloc(1, sizeof(*s));
+	size_t i;
+
+	*out = NULL;
+	if (!s)
+		return -1;
+	s->cpu = calloc(n ? n : 1, sizeof(*s->cpu));
+	if (!s->cpu) {
+		free(s);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		s->cpu[i] = (uint32_t)cpu[i];
+	s->nr_cpu = n;
+	if (socket_llcs(cpu_dir, s)) {
+		calib_sockets_free(s, 1);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}

@@ -23,7 +23,11 @@
 #include "parse.h"
 #include "probe.h"
 
-/* One sample: 8 segments of 512 loads, under a millisecond each. */
+/*
+ * One sample: 8 segments of 512 loads, under a millisecond each (cheap
+ * enough for a sample every 50 ms). Of 8 segments, the nearest-rank p90
+ * and p99 are both the slowest one.
+ */
 #define PROBE_SEGS 8
 #define PROBE_SEG 512
 
@@ -35,7 +39,8 @@ void cmd_probe_usage(FILE *f)
 	      "Counter-free memory pressure, for VMs and machines whose counters are\n"
 	      "out of reach: every interval, a pointer chase of 8 x 512 loads (a few\n"
 	      "milliseconds) over lines flushed from the caches first, on one CPU;\n"
-	      "the median latency of its segments is placed on the socket's curve\n"
+	      "the median latency of its segments (p90 and p99 beside it: of 8\n"
+	      "segments both are the slowest) is placed on the socket's curve\n"
 	      "(read-only mix; '" PROG " calibrate' makes it) to estimate the DRAM\n"
 	      "load that explains it (any process's, a neighbour VM's too), its\n"
 	      "utilization of the sustainable peak, the stress and the label\n"
@@ -201,15 +206,18 @@ static void num(struct printer *p, const char *key, const char *fmt,
 
 /* One sample: a line of text, or one JSON document per line as watch. */
 static int probe_print(const char *cmd, const struct opts *o, double t,
-		       double lat, double noise, const struct probe_est *e,
-		       double cost)
+		       const struct kern_pct *lat, double noise,
+		       const struct probe_est *e, double cost)
 {
 	struct printer pr, *p = &pr;
 
 	print_init(p, stdout, o->json, o->pretty);
 	print_open_object(p, NULL);
 	print_double(p, PRINT_ANY, "time_s", "%8.1f", t);
-	print_double(p, PRINT_ANY, "latency_ns", " %8.1f", lat);
+	print_double(p, PRINT_ANY, "latency_ns", " %8.1f", lat->p50);
+	print_double(p, PRINT_JSON, "latency_p50_ns", "%f", lat->p50);
+	print_double(p, PRINT_ANY, "latency_p90_ns", " %8.1f", lat->p90);
+	print_double(p, PRINT_ANY, "latency_p99_ns", " %8.1f", lat->p99);
 	print_double(p, PRINT_ANY, "noise_ns", " %8.1f", noise);
 	num(p, "estimated_bandwidth_gbps", " %9.2f", " %9s", e->valid,
 	    e->bandwidth_gbps);
@@ -256,8 +264,9 @@ static void probe_head(const struct probe_args *a,
 	if (s && !curve_reliable(s))
 		printf("%s: labels are \"unknown\"\n",
 		       curve_quality_note(s, note, sizeof(note)));
-	printf("%8s %8s %8s %9s %6s %6s %-16s %6s\n", "time_s", "lat_ns",
-	       "noise_ns", "est_GB/s", "util", "stress", "label", "cost%");
+	printf("%8s %8s %8s %8s %8s %9s %6s %6s %-16s %6s\n", "time_s",
+	       "lat_ns", "p90", "p99", "noise_ns", "est_GB/s", "util", "stress",
+	       "label", "cost%");
 }
 
 /* Pin to the chase CPU: the default is the curve's, else socket 0's first. */
@@ -308,7 +317,7 @@ static int probe_loop(const char *cmd, const struct opts *o,
 	double lat, noise;
 	struct timespec next;
 	struct kern_fchase fc;
-	struct kern_stats st;
+	struct kern_pct pct;
 	struct probe_est e;
 	uint64_t n = 0;
 	int rc = MDC_EXIT_OK;
@@ -330,8 +339,9 @@ static int probe_loop(const char *cmd, const struct opts *o,
 		c0 = thread_cpu_sec();
 		kern_fchase_run(&fc, PROBE_SEGS, &probe_stop, NULL, seg_ns,
 				NULL);
-		kern_stats(seg_ns, PROBE_SEGS, &st);
-		lat = st.median;
+		/* nearest-rank, as calibrate's points it is placed on */
+		kern_percentiles(seg_ns, PROBE_SEGS, &pct);
+		lat = pct.p50;
 		noise = spread(seg_ns, PROBE_SEGS, lat);
 		probe_place(s, CURVE_PF_UNCHANGED, lat, &e);
 		if (s && !e.valid)
@@ -344,7 +354,8 @@ static int probe_loop(const char *cmd, const struct opts *o,
 		cost_max = fmax(cost_max, cost);
 		if (probe_stop)
 			break;
-		rc = probe_print(cmd, o, kern_now() - t0, lat, noise, &e, cost);
+		rc = probe_print(cmd, o, kern_now() - t0, &pct, noise, &e,
+				 cost);
 		if (rc)
 			break;
 		n++;

@@ -236,6 +236,18 @@ static json_object *element(const struct jctx *x, json_object *a,
 	return NULL;
 }
 
+/* An optional number: 0 when absent, else as get_double(). */
+static int get_opt_double(const struct jctx *x, json_object *o,
+			  const char *key, double *d)
+{
+	json_object *v;
+
+	*d = 0;
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	return get_double(x, o, key, d);
+}
+
 static int parse_point(const struct jctx *x, json_object *o,
 		       struct curve_point *p)
 {
@@ -247,6 +259,9 @@ static int parse_point(const struct jctx *x, json_object *o,
 	    get_double(x, o, "read_gbps", &p->read_gbps) ||
 	    get_double(x, o, "write_gbps", &p->write_gbps) ||
 	    get_double(x, o, "latency_ns", &p->latency_ns) ||
+	    get_opt_double(x, o, "latency_p50_ns", &p->latency_p50_ns) ||
+	    get_opt_double(x, o, "latency_p90_ns", &p->latency_p90_ns) ||
+	    get_opt_double(x, o, "latency_p99_ns", &p->latency_p99_ns) ||
 	    get_double(x, o, "cov", &p->cov) ||
 	    get_u32(x, o, "repeats", &p->repeats))
 		return -1;

@@ -36,6 +36,12 @@ struct curve_point {
 	uint64_t delay;
 	double bandwidth_gbps, read_gbps, write_gbps;
 	double latency_ns;
+	/*
+	 * The chase's segment latencies at the 50th, 90th and 99th
+	 * percentile (median over the repeats); 0, all three, when not
+	 * known (a file that predates them: the keys are optional).
+	 */
+	double latency_p50_ns, latency_p90_ns, latency_p99_ns;
 	double cov;
 	uint32_t repeats;
 };

@@ -18,6 +18,27 @@ static bool nonneg(double v)
 	return isfinite(v) && v >= 0;
 }
 
+/*
+ * The percentiles: all three (each > 0, in order) or none (all 0: not
+ * known).
+ */
+static int check_pct(const char *at, const struct curve_point *p,
+		     char *why, size_t size)
+{
+	double p50 = p->latency_p50_ns, p90 = p->latency_p90_ns;
+	double p99 = p->latency_p99_ns;
+
+	if (p50 == 0 && p90 == 0 && p99 == 0)
+		return 0;
+	if (!isfinite(p50) || p50 <= 0)
+		return BAD("%s.latency_p50_ns: must be > 0 with p90 and p99", at);
+	if (!isfinite(p90) || p90 < p50)
+		return BAD("%s.latency_p90_ns: must be >= latency_p50_ns", at);
+	if (!isfinite(p99) || p99 < p90)
+		return BAD("%s.latency_p99_ns: must be >= latency_p90_ns", at);
+	return 0;
+}
+
 static int check_point(const char *at, const struct curve_point *p,
 		       char *why, size_t size)
 {
@@ -37,6 +58,8 @@ static int check_point(const char *at, const struct curve_point *p,
 			   at, p->bandwidth_gbps, p->read_gbps + p->write_gbps);
 	if (!isfinite(p->latency_ns) || p->latency_ns <= 0)
 		return BAD("%s.latency_ns: must be > 0", at);
+	if (check_pct(at, p, why, size))
+		return -1;
 	if (!nonneg(p->cov))
 		return BAD("%s.cov: must be >= 0", at);
 	if (p->repeats < 1)

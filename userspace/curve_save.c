@@ -62,6 +62,17 @@ static json_object *num(double v)
 	return json_object_new_double_s(v, s);
 }
 
+/* The percentiles when known (a file that had none keeps none). */
+static bool add_pct(json_object *o, const struct curve_point *p)
+{
+	if (p->latency_p50_ns == 0 && p->latency_p90_ns == 0 &&
+	    p->latency_p99_ns == 0)
+		return true;
+	return add(o, "latency_p50_ns", num(p->latency_p50_ns)) &&
+	       add(o, "latency_p90_ns", num(p->latency_p90_ns)) &&
+	       add(o, "latency_p99_ns", num(p->latency_p99_ns));
+}
+
 static json_object *point_json(const struct curve_point *p)
 {
 	json_object *o = json_object_new_object();
@@ -71,7 +82,7 @@ static json_object *point_json(const struct curve_point *p)
 	    add(o, "bandwidth_gbps", num(p->bandwidth_gbps)) &&
 	    add(o, "read_gbps", num(p->read_gbps)) &&
 	    add(o, "write_gbps", num(p->write_gbps)) &&
-	    add(o, "latency_ns", num(p->latency_ns)) &&
+	    add(o, "latency_ns", num(p->latency_ns)) && add_pct(o, p) &&
 	    add(o, "cov", num(p->cov)) &&
 	    add(o, "repeats", json_object_new_int64(p->repeats)))
 		return o;

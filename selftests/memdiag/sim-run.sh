@@ -122,7 +122,7 @@ check "stream --nt: traffic_gbps = gbps (nothing read before a store)" jqt \
 # every kernel's results carry their own counters: loaded-latency one
 # slot per delay, stencil one per variant
 out=/tmp/ll.json
-"$ctl" run loaded-latency --threads 2 --size 64K --reps 1 --min-time 0 --delay 0,1000 -j > $out 2>/tmp/ll.err
+"$ctl" run loaded-latency --threads 2 --reps 1 --min-time 0 --delay 0,1000 -j > $out 2>/tmp/ll.err
 check "loaded-latency: a valid counters object for each delay, socket 0 read > 0" jqt \
 	'(.results | length) == 2 and all(.results[]; .counters.valid and .counters.read_bytes > 0 and .counters_reason == null)' $out
 out=/tmp/st.json

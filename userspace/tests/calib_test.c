@@ -275,6 +275,59 @@ TEST(summary_drops_outliers)
 	EXPECT_TRUE(fabs(r.bandwidth_gbps - 9) < 1e-9);
 }
 
+/*
+ * Nearest-rank percentiles of known data, given shuffled: 1..100 gives
+ * 50, 90, 99; 1..8 (a probe sample's segments) 4, 8, 8, so that its p99
+ * is its maximum; one value is every percentile; the input is untouched.
+ */
+TEST(percentiles_nearest_rank)
+{
+	double v[100], one = 7;
+	struct kern_pct p;
+	unsigned int i;
+
+	for (i = 0; i < 100; i++)
+		v[i] = (double)((i * 37) % 100 + 1);	/* 1..100, shuffled */
+	kern_percentiles(v, 100, &p);
+	EXPECT_EQ(50, p.p50);
+	EXPECT_EQ(90, p.p90);
+	EXPECT_EQ(99, p.p99);
+	EXPECT_EQ(1, v[0]);
+	EXPECT_EQ(38, v[1]);
+	for (i = 0; i < 8; i++)
+		v[i] = (double)(8 - i);
+	kern_percentiles(v, 8, &p);
+	EXPECT_EQ(4, p.p50);
+	EXPECT_EQ(8, p.p90);
+	EXPECT_EQ(8, p.p99);
+	kern_percentiles(&one, 1, &p);
+	EXPECT_EQ(7, p.p50);
+	EXPECT_EQ(7, p.p99);
+	kern_percentiles(v, 0, &p);
+	EXPECT_EQ(0, p.p90);
+}
+
+/* The repeats' p90 and p99 are summarized as their median, outliers out. */
+TEST(summary_has_the_percentiles)
+{
+	struct calib_sample s[3];
+	struct calib_summary r;
+
+	sample(&s[0], 100, 6, 3);
+	s[0].p90 = 120;
+	s[0].p99 = 300;
+	sample(&s[1], 102, 6, 3);
+	s[1].p90 = 130;
+	s[1].p99 = 200;
+	sample(&s[2], 400, 6, 3);	/* dropped: its p90 and p99 too */
+	s[2].p90 = 900;
+	s[2].p99 = 5000;
+	calib_summarize(s, 3, 1, &r);
+	EXPECT_EQ(2, r.repeats);
+	EXPECT_EQ(125, r.latency_p90_ns);
+	EXPECT_EQ(250, r.latency_p99_ns);
+}
+
 /* Peak at the highest bandwidth; the points past it are kept. */
 TEST(curve_marks_the_peak)
 {
@@ -284,9 +337,12 @@ TEST(curve_marks_the_peak)
 		{ 8, 0, KERN_MIX_READ },
 	};
 	struct calib_summary sum[5] = {
-		{ 90, 0, 0.1, 0.1, 0, 3 }, { 95, 0, 20, 20, 0, 3 },
-		{ 140, 0, 70, 70, 0, 3 }, { 250, 0, 100, 100, 0, 3 },
-		{ 400, 0, 95, 95, 0, 3 },
+#define SUM(lat, bw, p99) { .latency_ns = lat, .bandwidth_gbps = bw,	\
+			    .read_gbps = bw, .repeats = 3,		\
+			    .latency_p90_ns = lat + 1, .latency_p99_ns = p99 }
+		SUM(90, 0.1, 91), SUM(95, 20, 300), SUM(140, 70, 400),
+		SUM(250, 100, 500), SUM(400, 95, 600),
+#undef SUM
 	};
 	struct calib_plan p = { .pt = pt, .npt = 5, .reps = 3, .seg = 512,
 				.segs = 8 };
@@ -297,6 +353,10 @@ TEST(curve_marks_the_peak)
 	EXPECT_EQ(4, m.nr_points);
 	EXPECT_EQ(2, m.peak_index);
 	EXPECT_EQ(400, m.points[3].latency_ns);
+	/* the idle point is not on the curve: p50 of points[0] is 95's */
+	EXPECT_EQ(95, m.points[0].latency_p50_ns);
+	EXPECT_EQ(96, m.points[0].latency_p90_ns);
+	EXPECT_EQ(300, m.points[0].latency_p99_ns);
 	EXPECT_EQ(1.0, m.read_fraction);
 	free(m.points);
 	/* no points of that mix */
@@ -308,10 +368,14 @@ TEST(curve_marks_the_peak)
 TEST(probe_places_latency)
 {
 	struct curve_point pt[4] = {
-		{ 19, 2000, 20, 20, 0, 95, 0, 3 },
-		{ 19, 200, 70, 70, 0, 140, 0, 3 },
-		{ 19, 0, 100, 100, 0, 250, 0, 3 },
-		{ 38, 0, 95, 95, 0, 400, 0, 3 },
+		{ .threads = 19, .delay = 2000, .bandwidth_gbps = 20, .read_gbps = 20,
+		  .latency_ns = 95, .repeats = 3 },
+		{ .threads = 19, .delay = 200, .bandwidth_gbps = 70, .read_gbps = 70,
+		  .latency_ns = 140, .repeats = 3 },
+		{ .threads = 19, .delay = 0, .bandwidth_gbps = 100, .read_gbps = 100,
+		  .latency_ns = 250, .repeats = 3 },
+		{ .threads = 38, .delay = 0, .bandwidth_gbps = 95, .read_gbps = 95,
+		  .latency_ns = 400, .repeats = 3 },
 	};
 	struct curve_mix m = { 1.0, CURVE_PF_ON, 2, pt, 4 };
 	struct curve_socket s = { .idle_latency_ns = 90, .mixes = &m,
@@ -372,11 +436,15 @@ TEST(probe_places_latency)
 TEST(probe_labels_only_what_it_can_tell)
 {
 	struct curve_point pt[3] = {
-		{ 19, 2000, 20, 20, 0, 95, 0, 3 },
-		{ 19, 200, 70, 70, 0, 140, 0, 3 },
-		{ 19, 0, 100, 100, 0, 250, 0, 3 },
+		{ .threads = 19, .delay = 2000, .bandwidth_gbps = 20,
+		  .latency_ns = 95, .repeats = 3 },
+		{ .threads = 19, .delay = 200, .bandwidth_gbps = 70,
+		  .latency_ns = 140, .repeats = 3 },
+		{ .threads = 19, .delay = 0, .bandwidth_gbps = 100,
+		  .latency_ns = 250, .repeats = 3 },
 	};
-	struct curve_mix m = { 1.0, CURVE_PF_ON, 2, pt, 3 };
+	struct curve_mix m = { .read_fraction = 1.0, .prefetch = CURVE_PF_ON,
+			       .peak_index = 2, .points = pt, .nr_points = 3 };
 	struct curve_socket s = { .idle_latency_ns = 90, .mixes = &m,
 				  .nr_mixes = 1 };
 	struct probe_est e;

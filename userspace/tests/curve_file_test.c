@@ -34,6 +34,12 @@ TEST(load_good)
 	EXPECT_EQ(CURVE_PF_OFF, s->mixes[2].prefetch);
 	EXPECT_EQ(2000, s->mixes[0].points[0].delay);
 	EXPECT_EQ(400.0, s->mixes[0].points[3].latency_ns);
+	/* percentiles are optional: absent (an older file) they are 0 */
+	EXPECT_EQ(0, s->mixes[0].points[0].latency_p50_ns);
+	EXPECT_EQ(0, s->mixes[0].points[0].latency_p99_ns);
+	EXPECT_EQ(110.0, s->mixes[1].points[0].latency_p50_ns);
+	EXPECT_EQ(130.0, s->mixes[1].points[0].latency_p90_ns);
+	EXPECT_EQ(180.0, s->mixes[1].points[0].latency_p99_ns);
 	curve_free(&c);
 }
 
@@ -92,6 +98,12 @@ static const struct {
 	  "sockets[0].curves[0].points[1].latency_ns: missing" },
 	{ "\"latency_ns\": 140.0", "\"latency_ns\": 0",
 	  "sockets[0].curves[0].points[1].latency_ns: must be > 0" },
+	{ "\"latency_p90_ns\": 130.0", "\"latency_p90_ns\": 100.0",
+	  "curves[1].points[0].latency_p90_ns: must be >= latency_p50_ns" },
+	{ "\"latency_p99_ns\": 180.0, ", "",
+	  "curves[1].points[0].latency_p99_ns: must be >= latency_p90_ns" },
+	{ "\"latency_p50_ns\": 110.0", "\"latency_p50_ns\": \"110\"",
+	  "curves[1].points[0].latency_p50_ns: not a number" },
 	{ "\"threads\": 19", "\"threads\": -1",
 	  "sockets[0].curves[0].points[0].threads: out of range" },
 	{ "\"threads\": 19", "\"threads\": 0",

@@ -19,13 +19,18 @@
 
 #include "../curve.h"
 
+/* threads, delay, GB/s (all read), ns; spread 1 %, 5 repeats kept */
+#define PT(t, d, bw, ns) { .threads = (t), .delay = (d), \
+	.bandwidth_gbps = (bw), .read_gbps = (bw), .latency_ns = (ns), \
+	.cov = 0.01, .repeats = 5 }
+
 /* A read curve of 1 and 4 threads, idle 100 ns, peak 40 GB/s at 180 ns. */
 static struct curve_point pts[] = {
-	{ 1, 1000, 2, 2, 0, 102, 0.01, 5 },
-	{ 1, 0, 10, 10, 0, 110, 0.01, 5 },
-	{ 4, 1000, 8, 8, 0, 112, 0.01, 5 },
-	{ 4, 100, 25, 25, 0, 130, 0.01, 5 },
-	{ 4, 0, 40, 40, 0, 180, 0.01, 5 },
+	PT(1, 1000, 2, 102),
+	PT(1, 0, 10, 110),
+	PT(4, 1000, 8, 112),
+	PT(4, 100, 25, 130),
+	PT(4, 0, 40, 180),
 };
 
 static void canned(struct curve_socket *s, struct curve_mix *m,

@@ -67,7 +67,7 @@ assert d["results"][0]["verified"] in (True, None)
 }
 
 sigint stream op copy --size 1M
-sigint loaded-latency delay 0 --threads 2 --size 1M --delay 0,100
+sigint loaded-latency delay 0 --threads 2 --delay 0,100
 sigint stencil variant jacobi-threaded --size 64K --model-gbps 10 \
 	--variant jacobi-threaded,gs-threaded
 sigint transpose variant naive --size 256K --variant naive,sse
