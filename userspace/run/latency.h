@@ -11,12 +11,22 @@
 
 /*
  * One latency result's values after its first column: ns per load (median,
- * min, max, CoV), cycles, pages, reps, and the warnings naming @row
- * ("latency 64M") when it is noisy or its hugepages were not granted.
+ * min, max, CoV), cycles, pages, the pages @asked for (huge: true), page
+ * walks, reps, and the warnings naming @row ("latency 64M") when it is
+ * noisy or its hugepages were not granted.
  */
-void run_latency_values(struct printer *p, const struct run_args *a,
-			const struct latency_result *r, double ghz,
-			const char *row);
+void run_latency_values(struct printer *p, const struct latency_result *r,
+			bool asked, double ghz, const char *row);
+
+/*
+ * Check --pages against --hugepages (a usage error when they disagree)
+ * and give @la, @a with hugepages true when every buffer asks for huge
+ * pages (--pages huge or --hugepages), false otherwise; an exit code.
+ */
+int run_latency_args(const char *cmd, const struct run_args *a,
+		     struct run_args *la);
+/* Whether a chase of @size bytes per thread asks for huge pages (--pages). */
+bool run_latency_huge(const struct run_args *a, uint64_t size);
 
 /* run latency --matrix: a struct run_kernel's run(). */
 int run_latency_matrix(const char *cmd, struct printer *p,

@@ -129,6 +129,7 @@ static int matrix_measure(const char *cmd, const struct run_args *a,
 		run_progress_what(&c, label);
 		node = -1;
 		mem = -1;
+		c.hugepages = run_latency_huge(a, m->size);
 		if (latency_run(&c, m->size, &m->r[k], err, sizeof(err))) {
 			if (run_interrupted)
 				return MDC_EXIT_OK;	/* the cells done are printed */
@@ -194,9 +195,9 @@ static void matrix_print(struct printer *p, const struct run_args *a,
 	int cpu;
 
 	matrix_head(p, a, m);
-	print_textf(p, "%-4s %-4s %10s %10s %10s %8s %12s %8s %6s\n", "cpu",
-		    "mem", "ns/load", "min", "max", "cov", "cycles/load",
-		    "pages", "reps");
+	print_textf(p, "%-4s %-4s %10s %10s %10s %8s %12s %8s %6s %6s %6s\n",
+		    "cpu", "mem", "ns/load", "min", "max", "cov", "cycles/load",
+		    "pages", "asked", "walks", "reps");
 	print_open_array(p, "results");
 	c.threads = 1;
 	c.nr_cpu = 1;
@@ -217,7 +218,8 @@ static void matrix_print(struct printer *p, const struct run_args *a,
 		print_uint(p, PRINT_JSON, "membind", "%u",
 			   (unsigned int)c.membind);
 		print_textf(p, "%-4d %-4d", cn, c.membind);
-		run_latency_values(p, &c, &m->r[k], ghz, row);
+		run_latency_values(p, &m->r[k], run_latency_huge(a, m->size),
+				   ghz, row);
 		run_result_close(p, &c, m->slot[k]);
 	}
 	print_close_array(p);

@@ -2,15 +2,18 @@
 /*
  * pages.c - the pages the kernel really gave a run's buffers, as "run"
  * prints them (every kernel's rows), and the warning when hugepages were
- * asked for (--hugepages) but not granted: MADV_HUGEPAGE is a hint, and a
- * result over 4K pages is not one over 2M pages.
+ * asked for (--hugepages, latency's --pages) but not granted:
+ * MADV_HUGEPAGE is a hint, and a result over 4K pages is not one over 2M
+ * pages. For the latency rows, whether page walks are in their time.
  */
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
+#include "../../kernels/cache.h"
 #include "run/pages.h"
 #include "run/warn.h"
 
@@ -93,25 +96,83 @@ void run_pages_miss_check(const struct run_args *a,
 	run_check_hugepages(a, &m->pages, row);
 }
 
-void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
-			 const char *what)
+/* Why @pg is short of huge pages, into @why. */
+static void short_reason(const struct kern_pages *pg, char *why, size_t size)
 {
-	char mode[32], huge[16], why[160];
+	char mode[32], huge[16];
 
-	if (!a->hugepages || !run_pages_short(pg))
-		return;
 	thp_mode(mode, sizeof(mode));
 	run_fmt_size(huge, sizeof(huge), pg->huge_page_bytes);
 	if (!strcmp(mode, "never"))
-		snprintf(why, sizeof(why), "transparent hugepages are \"never\" here (/sys/kernel/mm/transparent_hugepage/enabled)");
+		snprintf(why, size, "transparent hugepages are \"never\" here (/sys/kernel/mm/transparent_hugepage/enabled)");
 	else if (!pg->huge_page_bytes)
-		snprintf(why, sizeof(why), "this kernel has no transparent hugepages");
+		snprintf(why, size, "this kernel has no transparent hugepages");
+#ifdef PR_GET_THP_DISABLE
+	else if (prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) > 0)
+		snprintf(why, size, "this process has transparent hugepages disabled (prctl PR_SET_THP_DISABLE, inherited from its parent)");
+#endif
 	else if (pg->largest_bytes < pg->huge_page_bytes)
-		snprintf(why, sizeof(why), "each buffer is smaller than one %s huge page", huge);
+		snprintf(why, size, "each buffer is smaller than one %s huge page", huge);
 	else
-		snprintf(why, sizeof(why), "the kernel had no more %s pages to give (THP \"%s\"; see /sys/kernel/mm/transparent_hugepage/defrag)",
+		snprintf(why, size, "the kernel had no more %s pages to give (THP \"%s\"; see /sys/kernel/mm/transparent_hugepage/defrag)",
 			 huge, mode);
-	run_warn("hugepages asked for but not granted: %s: %.0f%% of its memory is in huge pages - %s",
+}
+
+void run_check_pages(bool asked, const struct kern_pages *pg,
+		     const char *what, bool walks)
+{
+	char why[200];
+
+	if (!asked || !run_pages_short(pg))
+		return;
+	short_reason(pg, why, sizeof(why));
+	run_warn("hugepages asked for but not granted: %s: %.0f%% of its memory is in huge pages - %s%s",
 		 what, 100.0 * (double)pg->huge_bytes /
-		 (double)pg->resident_bytes, why);
+		 (double)pg->resident_bytes, why,
+		 walks ? "; its latency includes page walks (page_walks)" : "");
+}
+
+void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
+			 const char *what)
+{
+	run_check_pages(a->hugepages, pg, what, false);
+}
+
+int run_page_walks(const struct kern_pages *pg)
+{
+	uint64_t l2 = kern_l2_bytes_cpu0();
+
+	if (!pg->resident_bytes)
+		return -1;	/* the pages are unknown */
+	if (kern_pages_size(pg) != pg->base_page_bytes)
+		return 0;	/* huge pages: a few TLB entries map it all */
+	/* no L2 in sysfs: base pages may walk, say so */
+	return !l2 || pg->largest_bytes > l2;
+}
+
+void run_print_page_walks(struct printer *p, bool asked,
+			  const struct kern_pages *pg)
+{
+	uint64_t want = asked ? pg->huge_page_bytes : pg->base_page_bytes;
+	int walks = run_page_walks(pg);
+	char buf[16];
+
+	/* huge pages asked for where the kernel names no size: "huge", null */
+	if (want)
+		run_fmt_size(buf, sizeof(buf), want);
+	else
+		snprintf(buf, sizeof(buf), "%s", asked ? "huge" : "?");
+	print_string(p, PRINT_TEXT, NULL, " %6s", buf);
+	if (want)
+		print_u64(p, PRINT_JSON, "requested_page_size_bytes",
+			  "%" PRIu64, want);
+	else
+		print_string(p, PRINT_JSON, "requested_page_size_bytes", "%s",
+			     NULL);
+	if (walks < 0) {
+		print_string(p, PRINT_TEXT, NULL, " %6s", "?");
+		print_string(p, PRINT_JSON, "page_walks", "%s", NULL);
+	} else {
+		print_bool(p, PRINT_ANY, "page_walks", " %6s", walks);
+	}
 }

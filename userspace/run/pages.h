@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pages.h - the pages "memdiagctl run" got (kern_pages()), as its results
- * print them, and the warning when --hugepages was not granted.
+ * print them, whether a latency row's time has page walks in it, and the
+ * warning when huge pages were asked for but not granted.
  */
 
 #ifndef MEMDIAGCTL_RUN_PAGES_H
@@ -26,6 +27,32 @@ void run_print_pages(struct printer *p, const struct kern_pages *pg);
  */
 void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
 			 const char *what);
+/*
+ * The same for a row that itself says whether it @asked for huge pages
+ * (latency's --pages); with @walks the warning adds that its latency
+ * includes page walks.
+ */
+void run_check_pages(bool asked, const struct kern_pages *pg,
+		     const char *what, bool walks);
+
+/*
+ * Whether a chase over @pg has page walks in its time: 1 when base pages
+ * map most of it and its largest buffer (one thread's) is larger than
+ * CPU 0's L2 cache (kern_l2_bytes_cpu0(); unknown: 1). Past the L2 a
+ * random chase misses the first-level data TLB on every load, and once
+ * past the second-level TLB's reach, which sysfs does not give, it walks
+ * the page tables: 1 is "may include walks", certain at DRAM sizes. 0 on
+ * huge pages or within the L2; -1 when the pages are unknown.
+ */
+int run_page_walks(const struct kern_pages *pg);
+/*
+ * The latency rows' columns after "pages": "asked" (the page size the
+ * row asked for: the base page, or with @asked the huge page) and
+ * "walks" (run_page_walks(): yes, no, ?); JSON requested_page_size_bytes
+ * and page_walks (null: unknown).
+ */
+void run_print_page_walks(struct printer *p, bool asked,
+			  const struct kern_pages *pg);
 
 /* Whether huge pages map half of @pg's resident bytes or less. */
 bool run_pages_short(const struct kern_pages *pg);

@@ -30,6 +30,7 @@ const struct run_kopt run_kopts[] = {
 	{ "mix", required_argument, 0, "mix" },
 	{ "distance", required_argument, 0, "prefetch distance" },
 	{ "matrix", no_argument, 0, "matrix" },
+	{ "pages", required_argument, 0, NULL },
 };
 const size_t run_nr_kopts = sizeof(run_kopts) / sizeof(run_kopts[0]);
 

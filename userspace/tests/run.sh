@@ -247,6 +247,14 @@ t 0 out "  throughput  x86-membench-style load loops in assembly" run --help
 t 0 out "  transpose   N x N double matrix transpose" run --help
 t 1 err "memdiagctl: run: option '--width': 'avx3' is not a width: use sse, avx or avx512: $rh" run throughput --width avx3
 t 0 out '"width":"avx"' run throughput --width avx2 --size 16K --mix load --reps 1 --min-time 0 -j
+# --pages: the accepted forms, only latency's, and not against --hugepages
+t 1 err "memdiagctl: run: option '--pages': '2m' is not a page choice: use auto, 4k or huge: $rh" run latency --pages 2m
+t 1 err "memdiagctl: run: option '--pages': '' is not a page choice: use auto, 4k or huge" run latency --pages ''
+t 1 err "memdiagctl: run: option '--pages' needs a value: $rh" run latency --pages
+t 1 err "memdiagctl: run: option '--pages': kernel 'stream' does not take it (only latency does): $rh" run stream --pages 4k
+t 1 err "memdiagctl: run: options '--hugepages' and '--pages 4k' exclude each other: --hugepages is --pages huge: $rh" run latency --hugepages --pages 4k
+t 1 err "memdiagctl: run: options '--hugepages' and '--pages auto' exclude each other" run latency --pages auto -H --matrix
+t 0 out '"pages":"huge"' run latency --hugepages --pages huge --size 16K --reps 1 --min-time 0 -j
 # run latency reports the pages the kernel gave, not the ones asked for:
 # a 16K working set cannot hold a 2M page; a 4M one, aligned, holds two
 t 0 out '"page_size_bytes":4096,"hugepage_bytes":0,"pages_from":' run latency --hugepages --size 16K --reps 1 --min-time 0 -j
