@@ -108,13 +108,18 @@ one=$(jq -r "[$rd.points[] | select(.threads == 1 and .delay == 0)][0].bandwidth
 idle=$(jq -r '.sockets[0].idle_latency_ns // empty' "$cj" 2>/dev/null)
 gen=$((ncpu - 1))
 
-# likwid-bench load over the same DRAM sets, alternated with nothing else
-it_all=$((20 + 30 * ncpu / 2))
+# likwid-bench load over the same DRAM sets, about a second each (at
+# some 15 GB/s a thread, up to 8 threads' worth)
+iters() { # THREADS
+	local t=$1
+	[ "$t" -gt 8 ] && t=8
+	echo $(((15000 * t + poolm - 1) / poolm))
+}
 a=() b=() g=()
 for k in 1 2 3; do
-	a+=("$(lwrun "load_$isa" "$ncpu" "$poolm" "$it_all")")
-	[ "$gen" -gt 1 ] && g+=("$(lwrun "load_$isa" "$gen" "$poolm" "$it_all")")
-	b+=("$(lwrun "load_$isa" 1 "$poolm" 10)")
+	a+=("$(lwrun "load_$isa" "$ncpu" "$poolm" "$(iters "$ncpu")")")
+	[ "$gen" -gt 1 ] && g+=("$(lwrun "load_$isa" "$gen" "$poolm" "$(iters "$gen")")")
+	b+=("$(lwrun "load_$isa" 1 "$poolm" "$(iters 1)")")
 done
 lw_all=$(median "${a[@]}")
 lw_one=$(median "${b[@]}")
@@ -146,8 +151,8 @@ if ! skipped P3; then
 	fi
 	if "${chase[@]}" --help > /dev/null 2>&1 || [ -x "${chase[0]}" ]; then
 		step 120 chase.txt "${chase[@]}" --hugepages --cpu 0 --reps 5 "${poolm}M"
-		info "   plain chase, huge pages (ns)" \
-			"$(awk '/ns/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+$/) v = $i } END { print v }' "$out/chase.txt")" "$idle"
+		info "   plain chase ${poolm}M, huge pages (ns)" \
+			"$(jq -rs '.[-1].ns_per_load // "-"' "$out/chase.txt" 2> /dev/null)" "$idle"
 	fi
 fi
 
@@ -171,10 +176,11 @@ if ! skipped P6; then
 			lk=$name
 			[ "$name" = triad ] && lk=stream
 			m=() p=()
-			for k in 1 2 3; do
+			for k in 1 2 3 4 5; do
 				m+=("$(timeout 120 "${md[@]}" -j run stream --threads "$t" --size "${arr}M" 2>> "$log" |
 					jq -r ".results[] | select(.op == \"$name\") | .gbps")")
-				p+=("$(lwrun "${lk}_$isa" "$t" $((streams * arr)) 20)")
+				p+=("$(lwrun "${lk}_$isa" "$t" $((streams * arr)) \
+					$(($(iters "$t") * 2 / streams + 1)))")
 			done
 			say "stream $name ${t}T: memdiag ${m[*]}; likwid ${p[*]}"
 			mm=$(median "${m[@]}")
