@@ -34,7 +34,8 @@ import sys
 import time
 
 import bench_pair
-from bench_machine import cache_sizes, describe, dram_default, machine
+from bench_machine import (cache_sizes, describe, dram_default, llc_bytes,
+                           machine, socket0_cpus)
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -120,6 +121,49 @@ def throughput_load(width):
     return get
 
 
+# A pair's thread counts: SCALE is 1 and 2 and, where socket 0 has more
+# than two CPUs, half and all of them (thread_counts()).
+SCALE = "scale"
+
+
+def thread_counts(ncpu):
+    """1 and 2 threads, and half and all of socket 0's @ncpu CPUs where
+    it has more than two: the bandwidth a kernel reaches alone, and where
+    the socket's memory is the limit."""
+    counts = {1, 2} if ncpu >= 2 else {1}
+    if ncpu > 2:
+        counts |= {(ncpu + 1) // 2, ncpu}
+    return tuple(sorted(counts))
+
+
+def dram_per_thread(dram, llc, threads):
+    """The DRAM working set of one of @threads threads: @dram (4x the
+    last-level cache, the 1- and 2-thread rows' rule) up to two threads;
+    beyond, a share of 4x the cache, so that all of them together still
+    cannot be served from it without a socket's worth of threads each
+    touching gigabytes (at least 16M, whole 3K steps)."""
+    if threads <= 2:
+        return dram
+    share = max(4 * llc // threads, 16 * M)
+    return (share + 3 * K - 1) // (3 * K) * (3 * K)
+
+
+# calibrate's thread counts: 1 and every generator (--quick's plan)
+CALIBRATE = "calibrate"
+
+
+def calibrate_point(doc, sz):
+    """calibrate --show's read curve: the delay-0 point of sz's threads."""
+    for c in doc["sockets"][0]["curves"]:
+        if c["read_fraction"] != 1:
+            continue
+        for p in c["points"]:
+            if p["threads"] == sz["threads"] and p["delay"] == 0:
+                return p["bandwidth_gbps"]
+    raise RuntimeError("no delay-0 point of %d threads in the read curve" %
+                       sz["threads"])
+
+
 # One line per pair: name, memdiag kernel it needs, levels, thread counts,
 # memdiag arguments, how to read memdiag's value, the peer, the unit.
 # In the arguments, {at} is A * T, {wt} W * T, {w} W, {sizes} every level
@@ -129,25 +173,25 @@ def throughput_load(width):
 # better and the ratio is peer / memdiag, so ratio >= 1 means memdiag is as
 # good as its peer everywhere.
 PAIRS = [
-    ("copy", "stream", ALL, (1, 2), "stream --size {at}", stream_op("copy"),
+    ("copy", "stream", ALL, SCALE, "stream --size {at}", stream_op("copy"),
      ("likwid", "copy_avx512", "{a2t}"), "GB/s"),
-    ("copy-nt", "stream", ALL, (1, 2), "stream --nt --size {at}",
+    ("copy-nt", "stream", ALL, SCALE, "stream --nt --size {at}",
      stream_op("copy"), ("likwid", "copy_mem_avx512", "{a2t}"), "GB/s"),
-    ("triad", "stream", ALL, (1, 2), "stream --size {at}", stream_op("triad"),
+    ("triad", "stream", ALL, SCALE, "stream --size {at}", stream_op("triad"),
      ("likwid", "stream_avx512", "{a3t}"), "GB/s"),
-    ("triad-nt", "stream", ALL, (1, 2), "stream --nt --size {at}",
+    ("triad-nt", "stream", ALL, SCALE, "stream --nt --size {at}",
      stream_op("triad"), ("likwid", "stream_mem_avx512", "{a3t}"), "GB/s"),
-    ("read-delay/clload", "read-delay", ("DRAM",), (1, 2),
+    ("read-delay/clload", "read-delay", ("DRAM",), SCALE,
      "read-delay --delay 0 --size {wt}", first_gbps,
      ("likwid", "clload", "{wt}"), "GB/s"),
-    ("read-delay/load_avx512", "read-delay", ("DRAM",), (1, 2),
+    ("read-delay/load_avx512", "read-delay", ("DRAM",), SCALE,
      "read-delay --delay 0 --size {wt}", first_gbps,
      ("likwid", "load_avx512", "{wt}"), "GB/s"),
-    ("throughput-avx512", "throughput", ALL, (1, 2),
+    ("throughput-avx512", "throughput", ALL, SCALE,
      "throughput --width avx512 --mix load --size {sizes}",
      throughput_load("avx512"),
      ("likwid", "load_avx512", "{wt}"), "GB/s"),
-    ("throughput-avx", "throughput", ALL, (1, 2),
+    ("throughput-avx", "throughput", ALL, SCALE,
      "throughput --width avx --mix load --size {sizes}",
      throughput_load("avx"),
      ("likwid", "load_avx", "{wt}"), "GB/s"),
@@ -161,13 +205,20 @@ PAIRS = [
     # kernels of the same DRAM read/write mix, both in DRAM bytes: load
     # (reads), update (read-modify-write, 1:1) and copy (2:1 with the
     # write-allocate, which likwid does not count: its bytes x 1.5)
-    ("traffic-read/load_avx512", "traffic", ("DRAM",), (1, 2),
+    ("traffic-read/load_avx512", "traffic", ("DRAM",), SCALE,
      "traffic --mix read --delay 0 --size {wt}", first_gbps,
      ("likwid", "load_avx512", "{wt}"), "GB/s"),
-    ("traffic-1:1/update_avx512", "traffic", ("DRAM",), (1, 2),
+    ("traffic-1:1/update_avx512", "traffic", ("DRAM",), SCALE,
      "traffic --mix 1:1 --delay 0 --size {wt}", first_gbps,
      ("likwid", "update_avx512", "{wt}"), "GB/s"),
-    ("traffic-2:1/copy_avx512", "traffic", ("DRAM",), (1, 2),
+    # calibrate's read curve at delay 0, its 1-thread point and its peak's
+    # generators (all CPUs but the chase's), against likwid-bench's load
+    # on as many threads over 4x the last-level cache in all: one
+    # calibrate --quick per trial serves both
+    ("calibrate/load_avx512", "calibrate", ("DRAM",), CALIBRATE,
+     "calibrate", calibrate_point, ("likwid", "load_avx512", "{pool}"),
+     "GB/s"),
+    ("traffic-2:1/copy_avx512", "traffic", ("DRAM",), SCALE,
      "traffic --mix 2:1 --delay 0 --size {wt}", first_gbps,
      ("likwid", "copy_avx512", 1.5, "{wt}"), "GB/s"),
 ]
@@ -209,6 +260,19 @@ class Bench:
     def memdiag_argv(self, args, threads):
         return [self.args.memdiag, "run"] + args.split() + \
             ["--threads", str(threads), "--reps", str(self.args.reps), "-j"]
+
+    def calibrate_run(self):
+        """calibrate --quick --mix read into a temporary file, then its
+        --show -j document (every thread count of its plan)."""
+        path = os.path.join(TOP, "build", "bench", "calibrate-curve.json")
+        p = self.run([self.args.memdiag, "calibrate", "--quick", "--mix",
+                      "read", "--curve", path])
+        if p.returncode:
+            raise RuntimeError("calibrate exit %d: %s" %
+                               (p.returncode, p.stderr.strip()[-300:]))
+        p = self.run([self.args.memdiag, "-j", "calibrate", "--show",
+                      "--curve", path])
+        return self.memdiag_doc(p.returncode, p.stdout, p.stderr)
 
     @staticmethod
     def memdiag_doc(status, out, err):
@@ -328,6 +392,41 @@ def at_once(b, i, trial):
     i.setdefault("trials", []).append(detail)
 
 
+def instances(bw_levels, lat_levels, counts, llc, quick, only):
+    """Every pair at every level and thread count it runs at (@counts for
+    SCALE), grouped so that pairs sharing a memdiag run follow each
+    other."""
+    inst = []
+    for idx, (name, kern, levels, threads, md, get, peer, unit) in \
+            enumerate(PAIRS):
+        ws = lat_levels if peer[0].startswith("chase") else bw_levels
+        if quick:
+            levels = [lv for lv in levels if lv in QUICK_LEVELS]
+        if threads == SCALE:
+            threads = counts
+        elif threads == CALIBRATE:
+            threads = sorted({1, max(1, counts[-1] - 1)})
+        for t in threads:
+            tws = dict(ws, DRAM=dram_per_thread(ws["DRAM"], llc, t))
+            for lv in levels:
+                sz = sizes_for(tws[lv], t)
+                sz["threads"] = t
+                sz["pool"] = max(4 * llc, 64 * M)
+                sz["sizes"] = ",".join(str(tws[x]) for x in levels)
+                full = "%s %s %dT" % (name, lv, t)
+                if only and not re.search(only, full):
+                    continue
+                inst.append({"name": full, "pair": name, "kernel": kern,
+                             "level": lv, "threads": t, "unit": unit,
+                             "memdiag_args": md.format(**sz), "get": get,
+                             "peer": peer, "sz": sz,
+                             "peer_args": peer[-1].format(**sz),
+                             "order": (ALL.index(lv), t, idx),
+                             "errors": [], "by_trial": {}})
+    inst.sort(key=lambda i: i["order"])
+    return inst
+
+
 def main():
     quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
     ap = argparse.ArgumentParser(
@@ -389,7 +488,9 @@ def main():
     # which memdiag kernels exist
     have = {}
     for kern in sorted({p[1] for p in PAIRS}):
-        r = subprocess.run([args.memdiag, "run", kern, "--help"],
+        r = subprocess.run([args.memdiag, kern, "--help"] if
+                           kern == "calibrate" else
+                           [args.memdiag, "run", kern, "--help"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         have[kern] = r.returncode == 0
         if not have[kern]:
@@ -397,29 +498,10 @@ def main():
             result["notes"].append(note)
             print("note: %s: its pairs are skipped" % note)
 
-    # the pair instances, grouped so that pairs sharing a memdiag run follow
-    # each other
-    inst = []
-    for idx, (name, kern, levels, threads, md, get, peer, unit) in \
-            enumerate(PAIRS):
-        ws = lat_levels if peer[0].startswith("chase") else bw_levels
-        if quick:
-            levels = [lv for lv in levels if lv in QUICK_LEVELS]
-        for t in threads:
-            for lv in levels:
-                sz = sizes_for(ws[lv], t)
-                sz["sizes"] = ",".join(str(ws[x]) for x in levels)
-                full = "%s %s %dT" % (name, lv, t)
-                if args.only and not re.search(args.only, full):
-                    continue
-                inst.append({"name": full, "pair": name, "kernel": kern,
-                             "level": lv, "threads": t, "unit": unit,
-                             "memdiag_args": md.format(**sz), "get": get,
-                             "peer": peer, "sz": sz,
-                             "peer_args": peer[-1].format(**sz),
-                             "order": (ALL.index(lv), t, idx),
-                             "errors": [], "by_trial": {}})
-    inst.sort(key=lambda i: i["order"])
+    counts = thread_counts(len(socket0_cpus()))
+    inst = instances(bw_levels, lat_levels, counts, llc_bytes(), quick,
+                     args.only)
+    result["config"]["thread_counts"] = list(counts)
 
     print(describe(result["machine"]))
     if not args.no_curve and not quick and not args.only and have["latency"]:
@@ -444,11 +526,13 @@ def main():
         md_cache, peer_cache = {}, {}
         for i in todo:
             def side_memdiag():
-                key = (i["memdiag_args"], i["threads"])
+                # one calibrate serves all its thread counts
+                calib = i["kernel"] == "calibrate"
+                key = (i["memdiag_args"], 0 if calib else i["threads"])
                 if key not in md_cache:
                     try:
-                        md_cache[key] = b.memdiag_run(i["memdiag_args"],
-                                                      i["threads"])
+                        md_cache[key] = b.calibrate_run() if calib else \
+                            b.memdiag_run(i["memdiag_args"], i["threads"])
                     except RuntimeError as e:
                         md_cache[key] = e
                 doc = md_cache[key]

@@ -39,6 +39,35 @@ def cache_sizes():
     return sizes
 
 
+def socket0_cpus(cpu_dir=None):
+    """The online CPUs of socket 0 (physical_package_id 0) this process
+    may run on, from sysfs (@cpu_dir, or the test hook
+    MEMDIAG_TEST_SYSFS_CPU, which also lifts the affinity check)."""
+    cpu_dir = cpu_dir or os.environ.get("MEMDIAG_TEST_SYSFS_CPU")
+    real = not cpu_dir
+    cpu_dir = cpu_dir or "/sys/devices/system/cpu"
+    allowed = os.sched_getaffinity(0) if real else None
+    cpus = []
+    for n in os.listdir(cpu_dir):
+        m = re.fullmatch(r"cpu(\d+)", n)
+        if not m or (allowed is not None and int(m.group(1)) not in allowed):
+            continue
+        try:
+            with open(os.path.join(cpu_dir, n, "online")) as f:
+                if f.read().strip() != "1":
+                    continue
+        except OSError:
+            pass	# no file: a CPU that cannot go offline
+        try:
+            with open(os.path.join(cpu_dir, n, "topology",
+                                   "physical_package_id")) as f:
+                if int(f.read()) == 0:
+                    cpus.append(int(m.group(1)))
+        except (OSError, ValueError):
+            continue
+    return sorted(cpus)
+
+
 def llc_bytes():
     """The last-level cache (cpu0's highest level in sysfs), 0 if none."""
     sizes = cache_sizes()
