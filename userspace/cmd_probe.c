@@ -348,7 +348,7 @@ static int probe_loop(const char *cmd, const struct opts *o,
 			probe_place(s, CURVE_PF_ON, lat, &e);
 		if (!s)
 			snprintf(e.reason, sizeof(e.reason), "%s", why);
-		probe_trust(s, noise, &e);
+		probe_trust(s, lat, noise, &e);
 		cost = (thread_cpu_sec() - c0) * 1e5 / a->interval_ms;
 		cost_sum += cost;
 		cost_max = fmax(cost_max, cost);

@@ -103,8 +103,8 @@ void probe_place(const struct curve_socket *s, enum curve_pf pf,
 		e->label = VERDICT_IDLE;
 }
 
-void probe_trust(const struct curve_socket *s, double noise_ns,
-		 struct probe_est *e)
+void probe_trust(const struct curve_socket *s, double latency_ns,
+		 double noise_ns, struct probe_est *e)
 {
 	double rise = e->peak_latency_ns - e->idle_latency_ns;
 
@@ -114,6 +114,19 @@ void probe_trust(const struct curve_socket *s, double noise_ns,
 		return;
 	if (!curve_reliable(s)) {
 		curve_quality_note(s, e->label_reason, sizeof(e->label_reason));
+		return;
+	}
+	/*
+	 * Well below the curve's idle latency no load explains the sample:
+	 * the machine's idle latency has moved since calibrating (a shared
+	 * host's drifts by 10 % and more within minutes), and every
+	 * estimate would read 0.
+	 */
+	if (e->idle_latency_ns - latency_ns >
+	    fmax(2 * noise_ns, PROBE_BELOW_IDLE * e->idle_latency_ns)) {
+		snprintf(e->label_reason, sizeof(e->label_reason),
+			 "latency %.1f ns is below the curve's idle %.1f ns: the machine changed since calibrating (run memdiagctl calibrate again)",
+			 latency_ns, e->idle_latency_ns);
 		return;
 	}
 	if (!(noise_ns <= rise / 2)) {

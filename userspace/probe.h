@@ -45,14 +45,19 @@ struct probe_est {
 void probe_place(const struct curve_socket *s, enum curve_pf pf,
 		 double latency_ns, struct probe_est *e);
 
+/* A sample this far below the curve's idle latency has no estimate. */
+#define PROBE_BELOW_IDLE 0.05
 /*
  * Whether @e's label can be trusted: not on a curve judged unreliable
- * (or never judged: curve_quality_note()), and not when the sample's
- * own noise (@noise_ns, the robust spread of its segments) is more than
- * half the curve's rise from idle to its peak latency, where one sample
- * cannot tell idle from busy. Sets e->label_known and the reason.
+ * (or never judged: curve_quality_note()); not when the sample's
+ * latency @latency_ns is below the curve's idle by more than
+ * PROBE_BELOW_IDLE of it and twice its noise (the machine's idle
+ * latency moved since calibrating); not when the sample's own noise
+ * (@noise_ns, the robust spread of its segments) is more than half the
+ * curve's rise from idle to its peak latency, where one sample cannot
+ * tell idle from busy. Sets e->label_known and the reason.
  */
-void probe_trust(const struct curve_socket *s, double noise_ns,
-		 struct probe_est *e);
+void probe_trust(const struct curve_socket *s, double latency_ns,
+		 double noise_ns, struct probe_est *e);
 
 #endif /* MEMDIAGCTL_PROBE_H */

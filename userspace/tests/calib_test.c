@@ -452,7 +452,7 @@ TEST(probe_labels_only_what_it_can_tell)
 	probe_place(&s, CURVE_PF_ON, 260, &e);
 	EXPECT_EQ(VERDICT_SATURATED, e.label);
 	/* never judged: a file of an older memdiagctl */
-	probe_trust(&s, 1, &e);
+	probe_trust(&s, 260, 1, &e);
 	EXPECT_FALSE(e.label_known);
 	EXPECT_NE(NULL, strstr(e.label_reason, "not judged"));
 	/* judged with a flaw */
@@ -460,16 +460,26 @@ TEST(probe_labels_only_what_it_can_tell)
 	s.quality.flaws = 1u << CURVE_FLAW_RISE_IN_NOISE;
 	snprintf(s.quality.why[CURVE_FLAW_RISE_IN_NOISE], CURVE_WHY_FLAW,
 		 "rise 12.5 ns");
-	probe_trust(&s, 1, &e);
+	probe_trust(&s, 260, 1, &e);
 	EXPECT_FALSE(e.label_known);
 	EXPECT_STREQ("unreliable curve: rise 12.5 ns", e.label_reason);
 	/* reliable: noise 79 ns under half the 160 ns rise, 81 over */
 	s.quality.flaws = 0;
-	probe_trust(&s, 79, &e);
+	probe_trust(&s, 260, 79, &e);
 	EXPECT_TRUE(e.label_known);
-	probe_trust(&s, 81, &e);
+	probe_trust(&s, 260, 81, &e);
 	EXPECT_FALSE(e.label_known);
 	EXPECT_NE(NULL, strstr(e.label_reason, "sample noise 81.0 ns"));
+	/* 84 ns, 6 ns below the 90 ns idle: within 5 % and noise, idle */
+	probe_place(&s, CURVE_PF_ON, 86, &e);
+	probe_trust(&s, 86, 2, &e);
+	EXPECT_TRUE(e.label_known);
+	EXPECT_EQ(VERDICT_IDLE, e.label);
+	/* 80 ns: the machine got faster than its curve */
+	probe_place(&s, CURVE_PF_ON, 80, &e);
+	probe_trust(&s, 80, 2, &e);
+	EXPECT_FALSE(e.label_known);
+	EXPECT_NE(NULL, strstr(e.label_reason, "below the curve's idle"));
 }
 
 TEST_HARNESS_MAIN
