@@ -288,6 +288,7 @@ struct verdict {
 	 * read peak within 10 % of the reference read: the utilization is
 	 * only as good as the peak it divides by.
 	 */
+	bool curve_judged;	/* false: a file of an older memdiagctl */
 	bool curve_reliable;
 	bool utilization_checked;
 	enum verdict_disagree disagree;

@@ -130,6 +130,7 @@ void verdict_compute(const struct curve_socket *s, enum curve_pf pf,
 	if (curve_place(s, pf, rf, bw, &v->place, v->reason, sizeof(v->reason)))
 		return;
 	v->valid = true;
+	v->curve_judged = s->quality.judged;
 	v->curve_reliable = curve_reliable(s);
 	v->utilization_checked = s->check.measured && curve_peak_checked(s);
 	v->stress = stress(&v->place, in->measured_latency_ns);

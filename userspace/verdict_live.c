@@ -181,7 +181,9 @@ void verdict_print(struct printer *p, const struct verdict *v,
 	print_double(p, PRINT_ANY, K("stress"), "  %6.2f", v->stress);
 	print_string(p, PRINT_ANY, K("label"), "  %s",
 		     verdict_label_name(v->label));
-	if (!v->curve_reliable)
+	if (!v->curve_judged)
+		print_textf(p, " (curve not judged)");
+	else if (!v->curve_reliable)
 		print_textf(p, " (unreliable curve: calibrate --show)");
 	else if (!v->utilization_checked)
 		print_textf(p, " (peak unchecked)");
