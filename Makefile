@@ -41,8 +41,10 @@ help:
 	@echo "                  likwid-bench and a plain chase on this machine: PASS/FAIL"
 	@echo "                  per property (SCALE_ARGS=--quick; a few minutes)"
 	@echo "make bench        memdiag's kernels against likwid-bench and a plain pointer"
-	@echo "                  chase, interleaved (10-25 min; BENCH_QUICK=1: a few;"
-	@echo "                  BENCH_ARGS=--help for options); a benchmark, not a test"
+	@echo "                  chase, interleaved, at 1, half and all of socket 0's CPUs,"
+	@echo "                  at the CPU's widest SIMD width (10-25 min on 2 CPUs;"
+	@echo "                  BENCH_QUICK=1: a few; BENCH_ARGS=--help for options);"
+	@echo "                  a benchmark, not a test"
 
 module:
 	@if [ ! -d "$(KDIR)" ]; then \

@@ -20,7 +20,9 @@ A * T); likwid-bench's --size is all streams of all threads (-W
 S0:SIZE:T), so copy (2 streams) gets 2 * A * T and stream triad (3
 streams) 3 * A * T: both sides then work on arrays of A bytes per thread.
 Load kernels read W per thread: likwid W * T, memdiag read-delay W * T
-(split), throughput W (per thread).
+(split), throughput W (per thread). Which pairs run, at which thread
+counts, sizes and SIMD widths, and which are skipped and why, is
+bench_plan.py's; a skipped pair is listed, never counted as an error.
 """
 
 import argparse
@@ -31,67 +33,43 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 import bench_pair
-from bench_machine import (cache_sizes, describe, dram_default, llc_bytes,
-                           machine, socket0_cpus)
+import bench_plan
+from bench_machine import describe, machine
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 K, M = 1 << 10, 1 << 20
-
-# Working set per thread of each level, from this machine's caches in
-# sysfs (cpu0's L1d, L2 and last level), so that a level means the same
-# on a 48K/2M Intel core and a 32K/1M Zen 4 one: half of the L1d and of
-# the L2 for bandwidth (a third and a quarter for the chase, which also
-# keeps TLB and page-table lines there), four L2s for the L3 (past the L2
-# by twice, and far inside the L3 this VM can use: the latency curve is
-# flat from 4M to 16M on the Intel VM, whose sysfs L3 of 480M is the
-# host's), and four last-level caches for DRAM. FALLBACK is for a machine
-# whose sysfs has no cache sizes: the Zen 4 VM's values.
-FALLBACK = {1: 32 * K, 2: 1 * M, 3: 32 * M}
-ALL = ("L1", "L2", "L3", "DRAM")
+ALL = bench_plan.ALL
 CURVE = "1M,2M,4M,8M,16M,32M,64M,128M,256M"
-QUICK_LEVELS = ("L1", "DRAM")	# BENCH_QUICK=1: the two ends only
 
 
-def level_sets(caches, dram):
-    """Working sets per thread of each level, for bandwidth and for the
-    latency chase; @caches maps 1, 2, 3 to bytes, @dram is DRAM's."""
-    l1, l2, l3 = (caches.get(k) or FALLBACK[k] for k in (1, 2, 3))
-    l3_set = min(4 * l2, l3 // 4)
-    # 3K: stream's three arrays of whole 256-byte steps (768), in the
-    # whole 1K blocks throughput loads
-    def even(v):
-        return max(3 * K, v // (3 * K) * (3 * K))
-    bw = {"L1": even(l1 // 2), "L2": even(l2 // 2), "L3": even(l3_set),
-          "DRAM": dram}
-    lat = {"L1": l1 // 3 // K * K, "L2": l2 // 4, "L3": l3_set,
-           "DRAM": dram}
-    return bw, lat
+def read_stream(doc, i, op):
+    """memdiag stream: the median GB/s of one op, verified, from the
+    code of the width the pair's peer runs."""
+    if doc.get("isa") != i["memdiag_isa"]:
+        raise RuntimeError("stream ran its %s code, not %s" %
+                           (doc.get("isa"), i["memdiag_isa"]))
+    for r in doc["results"]:
+        if r["op"] == op:
+            if r.get("verified") is not True:
+                raise RuntimeError("stream result not verified")
+            return r["gbps"]
+    raise RuntimeError("no '%s' in the stream results" % op)
 
 
-def stream_op(op):
-    """memdiag stream: the median GB/s of one op, verified."""
-    def get(doc, sz):
-        for r in doc["results"]:
-            if r["op"] == op:
-                if r.get("verified") is not True:
-                    raise RuntimeError("stream result not verified")
-                return r["gbps"]
-        raise RuntimeError("no '%s' in the stream results" % op)
-    return get
-
-
-def first_gbps(doc, sz):
+def read_first(doc, i):
     return doc["results"][0]["gbps"]
 
 
 PAGE_NOTES = set()	# latency runs that did not get the huge pages asked for
 
 
-def latency_at(doc, sz):
+def read_latency(doc, i):
+    sz = i["sz"]
     for r in doc["results"]:
         if r["size_bytes"] == sz["w"]:
             # over 4K pages a DRAM chase also times page walks (about
@@ -107,128 +85,42 @@ def latency_at(doc, sz):
     raise RuntimeError("no latency result for %d bytes" % sz["w"])
 
 
-def throughput_load(width):
+def read_throughput(doc, i):
     """memdiag throughput: the --mix load row at W (per thread), which
     must have run at the width asked for (sse, avx or avx512)."""
-    def get(doc, sz):
-        if doc.get("width") != width:
-            raise RuntimeError("throughput ran at width %s, not %s" %
-                               (doc.get("width"), width))
-        for r in doc["results"]:
-            if r["size_bytes"] == sz["w"] and r["mix"] == "load":
-                return r["gbps"]
-        raise RuntimeError("no load result for %d bytes" % sz["w"])
-    return get
+    if doc.get("width") != i["memdiag_isa"]:
+        raise RuntimeError("throughput ran at width %s, not %s" %
+                           (doc.get("width"), i["memdiag_isa"]))
+    for r in doc["results"]:
+        if r["size_bytes"] == i["sz"]["w"] and r["mix"] == "load":
+            return r["gbps"]
+    raise RuntimeError("no load result for %d bytes" % i["sz"]["w"])
 
 
-# A pair's thread counts: SCALE is 1 and 2 and, where socket 0 has more
-# than two CPUs, half and all of them (thread_counts()).
-SCALE = "scale"
-
-
-def thread_counts(ncpu):
-    """1 and 2 threads, and half and all of socket 0's @ncpu CPUs where
-    it has more than two: the bandwidth a kernel reaches alone, and where
-    the socket's memory is the limit."""
-    counts = {1, 2} if ncpu >= 2 else {1}
-    if ncpu > 2:
-        counts |= {(ncpu + 1) // 2, ncpu}
-    return tuple(sorted(counts))
-
-
-def dram_per_thread(dram, llc, threads):
-    """The DRAM working set of one of @threads threads: @dram (4x the
-    last-level cache, the 1- and 2-thread rows' rule) up to two threads;
-    beyond, a share of 4x the cache, so that all of them together still
-    cannot be served from it without a socket's worth of threads each
-    touching gigabytes (at least 16M, whole 3K steps)."""
-    if threads <= 2:
-        return dram
-    share = max(4 * llc // threads, 16 * M)
-    return (share + 3 * K - 1) // (3 * K) * (3 * K)
-
-
-# calibrate's thread counts: 1 and every generator (--quick's plan)
-CALIBRATE = "calibrate"
-
-
-def calibrate_point(doc, sz):
-    """calibrate --show's read curve: the delay-0 point of sz's threads."""
-    for c in doc["sockets"][0]["curves"]:
-        if c["read_fraction"] != 1:
+def read_calibrate(doc, i):
+    """calibrate --show -j: socket 0's read curve, its delay-0 point at
+    the pair's generator count (bandwidth_gbps: the generators' bytes,
+    or the memory controllers' where the module counts them)."""
+    for sock in doc["sockets"]:
+        if sock["socket"] != 0:
             continue
-        for p in c["points"]:
-            if p["threads"] == sz["threads"] and p["delay"] == 0:
-                return p["bandwidth_gbps"]
-    raise RuntimeError("no delay-0 point of %d threads in the read curve" %
-                       sz["threads"])
+        for curve in sock["curves"]:
+            if curve["mix"] != "read":
+                continue
+            for pt in curve["points"]:
+                if pt["threads"] == i["threads"] and pt["delay"] == 0:
+                    return pt["bandwidth_gbps"]
+    raise RuntimeError("calibrate has no read point at %d threads, delay 0"
+                       % i["threads"])
 
 
-# One line per pair: name, memdiag kernel it needs, levels, thread counts,
-# memdiag arguments, how to read memdiag's value, the peer, the unit.
-# In the arguments, {at} is A * T, {wt} W * T, {w} W, {sizes} every level
-# of the pair (one memdiag run serves them all); the peer is
-# ("likwid", TEST, SIZE), ("likwid", TEST, FACTOR, SIZE) (its GB/s times
-# FACTOR: bytes likwid does not count) or ("chase", SIZES). For "ns" (latency) lower is
-# better and the ratio is peer / memdiag, so ratio >= 1 means memdiag is as
-# good as its peer everywhere.
-PAIRS = [
-    ("copy", "stream", ALL, SCALE, "stream --size {at}", stream_op("copy"),
-     ("likwid", "copy_avx512", "{a2t}"), "GB/s"),
-    ("copy-nt", "stream", ALL, SCALE, "stream --nt --size {at}",
-     stream_op("copy"), ("likwid", "copy_mem_avx512", "{a2t}"), "GB/s"),
-    ("triad", "stream", ALL, SCALE, "stream --size {at}", stream_op("triad"),
-     ("likwid", "stream_avx512", "{a3t}"), "GB/s"),
-    ("triad-nt", "stream", ALL, SCALE, "stream --nt --size {at}",
-     stream_op("triad"), ("likwid", "stream_mem_avx512", "{a3t}"), "GB/s"),
-    ("read-delay/clload", "read-delay", ("DRAM",), SCALE,
-     "read-delay --delay 0 --size {wt}", first_gbps,
-     ("likwid", "clload", "{wt}"), "GB/s"),
-    ("read-delay/load_avx512", "read-delay", ("DRAM",), SCALE,
-     "read-delay --delay 0 --size {wt}", first_gbps,
-     ("likwid", "load_avx512", "{wt}"), "GB/s"),
-    ("throughput-avx512", "throughput", ALL, SCALE,
-     "throughput --width avx512 --mix load --size {sizes}",
-     throughput_load("avx512"),
-     ("likwid", "load_avx512", "{wt}"), "GB/s"),
-    ("throughput-avx", "throughput", ALL, SCALE,
-     "throughput --width avx --mix load --size {sizes}",
-     throughput_load("avx"),
-     ("likwid", "load_avx", "{wt}"), "GB/s"),
-    ("latency", "latency", ("L1", "L2", "L3"), (1,),
-     "latency --hugepages --size {sizes}", latency_at, ("chase", "{sizes}"),
-     "ns"),
-    # DRAM: both chases at once, then swapped (bench_pair.py says why)
-    ("latency", "latency", ("DRAM",), (1,), "latency --hugepages --size {w}",
-     latency_at, ("chase-at-once", "{w}"), "ns"),
-    # calibrate's generator at full intensity (delay 0) against likwid's
-    # kernels of the same DRAM read/write mix, both in DRAM bytes: load
-    # (reads), update (read-modify-write, 1:1) and copy (2:1 with the
-    # write-allocate, which likwid does not count: its bytes x 1.5)
-    ("traffic-read/load_avx512", "traffic", ("DRAM",), SCALE,
-     "traffic --mix read --delay 0 --size {wt}", first_gbps,
-     ("likwid", "load_avx512", "{wt}"), "GB/s"),
-    ("traffic-1:1/update_avx512", "traffic", ("DRAM",), SCALE,
-     "traffic --mix 1:1 --delay 0 --size {wt}", first_gbps,
-     ("likwid", "update_avx512", "{wt}"), "GB/s"),
-    # calibrate's read curve at delay 0, its 1-thread point and its peak's
-    # generators (all CPUs but the chase's), against likwid-bench's load
-    # on as many threads over 4x the last-level cache in all: one
-    # calibrate --quick per trial serves both
-    ("calibrate/load_avx512", "calibrate", ("DRAM",), CALIBRATE,
-     "calibrate", calibrate_point, ("likwid", "load_avx512", "{pool}"),
-     "GB/s"),
-    ("traffic-2:1/copy_avx512", "traffic", ("DRAM",), SCALE,
-     "traffic --mix 2:1 --delay 0 --size {wt}", first_gbps,
-     ("likwid", "copy_avx512", 1.5, "{wt}"), "GB/s"),
-]
+READERS = {"stream": read_stream, "first": read_first,
+           "latency": read_latency, "throughput": read_throughput,
+           "calibrate": read_calibrate}
 
 
-def sizes_for(w, threads):
-    """The sizes a pair line can name, for a working set W per thread."""
-    a = w // 3
-    return {"w": w, "wt": w * threads, "a": a, "at": a * threads,
-            "a2t": 2 * a * threads, "a3t": 3 * a * threads}
+def read_value(doc, i):
+    return READERS[i["reader"][0]](doc, i, *i["reader"][1:])
 
 
 class Bench:
@@ -261,19 +153,6 @@ class Bench:
         return [self.args.memdiag, "run"] + args.split() + \
             ["--threads", str(threads), "--reps", str(self.args.reps), "-j"]
 
-    def calibrate_run(self):
-        """calibrate --quick --mix read into a temporary file, then its
-        --show -j document (every thread count of its plan)."""
-        path = os.path.join(TOP, "build", "bench", "calibrate-curve.json")
-        p = self.run([self.args.memdiag, "calibrate", "--quick", "--mix",
-                      "read", "--curve", path])
-        if p.returncode:
-            raise RuntimeError("calibrate exit %d: %s" %
-                               (p.returncode, p.stderr.strip()[-300:]))
-        p = self.run([self.args.memdiag, "-j", "calibrate", "--show",
-                      "--curve", path])
-        return self.memdiag_doc(p.returncode, p.stdout, p.stderr)
-
     @staticmethod
     def memdiag_doc(status, out, err):
         """memdiagctl's -j document, or RuntimeError with its stderr."""
@@ -286,8 +165,25 @@ class Bench:
         return doc
 
     def memdiag_run(self, args, threads):
+        if args.startswith("calibrate "):
+            return self.calibrate_run(args)
         p = self.run(self.memdiag_argv(args, threads))
         return self.memdiag_doc(p.returncode, p.stdout, p.stderr)
+
+    def calibrate_run(self, args):
+        """memdiagctl ARGS --curve FILE into a file of its own, then
+        calibrate --show -j of that file: one run serves every
+        generator count of the calibrate-peak pair."""
+        with tempfile.TemporaryDirectory(prefix="memdiag-bench-") as d:
+            curve = os.path.join(d, "curve.json")
+            p = self.run([self.args.memdiag] + args.split() +
+                         ["--curve", curve])
+            if p.returncode:
+                raise RuntimeError("memdiagctl calibrate exit %d: %s" %
+                                   (p.returncode, p.stderr.strip()[-300:]))
+            p = self.run([self.args.memdiag, "calibrate", "--show", "-j",
+                          "--curve", curve])
+            return self.memdiag_doc(p.returncode, p.stdout, p.stderr)
 
     def likwid_run(self, test, size, threads, gbps_hint):
         key = (test, size, threads)
@@ -387,51 +283,17 @@ def at_once(b, i, trial):
         i["errors"].append("trial %d, at once: %s" % (trial + 1, e))
         return
     for row in detail.pop("memdiag_rows", []):
-        latency_at({"results": [row]}, i["sz"])	# the huge page note
+        read_latency({"results": [row]}, i)	# the huge page note
     i["by_trial"][trial] = {"memdiag": md, "peer_values": pe}
     i.setdefault("trials", []).append(detail)
 
 
-def instances(bw_levels, lat_levels, counts, llc, quick, only):
-    """Every pair at every level and thread count it runs at (@counts for
-    SCALE), grouped so that pairs sharing a memdiag run follow each
-    other."""
-    inst = []
-    for idx, (name, kern, levels, threads, md, get, peer, unit) in \
-            enumerate(PAIRS):
-        ws = lat_levels if peer[0].startswith("chase") else bw_levels
-        if quick:
-            levels = [lv for lv in levels if lv in QUICK_LEVELS]
-        if threads == SCALE:
-            threads = counts
-        elif threads == CALIBRATE:
-            threads = sorted({1, max(1, counts[-1] - 1)})
-        for t in threads:
-            tws = dict(ws, DRAM=dram_per_thread(ws["DRAM"], llc, t))
-            for lv in levels:
-                sz = sizes_for(tws[lv], t)
-                sz["threads"] = t
-                sz["pool"] = max(4 * llc, 64 * M)
-                sz["sizes"] = ",".join(str(tws[x]) for x in levels)
-                full = "%s %s %dT" % (name, lv, t)
-                if only and not re.search(only, full):
-                    continue
-                inst.append({"name": full, "pair": name, "kernel": kern,
-                             "level": lv, "threads": t, "unit": unit,
-                             "memdiag_args": md.format(**sz), "get": get,
-                             "peer": peer, "sz": sz,
-                             "peer_args": peer[-1].format(**sz),
-                             "order": (ALL.index(lv), t, idx),
-                             "errors": [], "by_trial": {}})
-    inst.sort(key=lambda i: i["order"])
-    return inst
-
-
-def main():
-    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+def parse_args(quick):
     ap = argparse.ArgumentParser(
         description="memdiag's kernels against likwid-bench and a plain "
-        "pointer chase, interleaved; a benchmark, not a test")
+        "pointer chase, interleaved, at 1, half and all of socket 0's "
+        "CPUs, each pair at the widest SIMD width this CPU has; a "
+        "benchmark, not a test")
     ap.add_argument("--trials", type=int,
                     default=int(os.environ.get("BENCH_TRIALS",
                                                "2" if quick else "5")),
@@ -443,207 +305,293 @@ def main():
                     help="about how long each likwid-bench run measures "
                     "(default 1, BENCH_QUICK=1: 0.3)")
     ap.add_argument("--dram", default=None,
-                    help="DRAM working set per thread (K, M or G; default "
-                    "4x the last-level cache in sysfs, at least 384M "
-                    "(192M with BENCH_QUICK=1))")
+                    help="DRAM working set of all threads together (K, M "
+                    "or G; default 4x socket 0's last-level caches in "
+                    "sysfs)")
     ap.add_argument("--only", default=None,
                     help="only pairs whose name matches this regex "
                     "(e.g. 'triad.*DRAM')")
+    ap.add_argument("--no-calibrate", action="store_true",
+                    help="leave out the calibrate-peak pair (a whole "
+                    "calibrate --mix read per trial; with BENCH_QUICK=1 "
+                    "calibrate --quick)")
     ap.add_argument("--json", default=os.path.join(TOP, "build", "bench",
                                                    "bench.json"),
-                    help="where to write everything (default build/bench/bench.json)")
+                    help="where to write everything (default "
+                    "build/bench/bench.json)")
     ap.add_argument("--memdiag", default=os.path.join(TOP, "userspace",
                                                       "memdiagctl"))
     ap.add_argument("--chase", default=os.path.join(TOP, "build", "bench",
                                                     "chase"))
     ap.add_argument("--no-curve", action="store_true",
-                    help="skip the latency curve (always skipped in quick mode)")
+                    help="skip the latency curve (always skipped in quick "
+                    "mode)")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each command to stderr")
     args = ap.parse_args()
     if args.trials < 1 or args.reps < 1:
         ap.error("--trials and --reps must be at least 1")
-    if args.dram is None:
-        dram = dram_default(192 * M if quick else 384 * M)
-    else:
+    if args.dram is not None:
         m = re.fullmatch(r"(\d+)([KMG])", args.dram)
         if not m:
             ap.error("--dram: '%s' is not a size like 384M" % args.dram)
-        dram = int(m.group(1)) << {"K": 10, "M": 20, "G": 30}[m.group(2)]
-    if dram % 768:
-        ap.error("--dram: must be a multiple of 768 bytes (3 arrays of "
-                 "256-byte steps)")
+        args.dram = int(m.group(1)) << {"K": 10, "M": 20, "G": 30}[m.group(2)]
+    return args
 
-    # the latency chase's DRAM level: the same rule, one buffer
-    bw_levels, lat_levels = level_sets(cache_sizes(), dram)
-    lat_levels["DRAM"] = dram_default(128 * M)
-    b = Bench(args)
-    result = {"machine": machine(), "quick": quick,
-              "config": {"trials": args.trials, "reps": args.reps,
-                         "likwid_seconds": args.seconds,
-                         "levels": bw_levels,
-                         "latency_levels": lat_levels},
-              "notes": [], "pairs": []}
 
-    # which memdiag kernels exist
-    have = {}
-    for kern in sorted({p[1] for p in PAIRS}):
-        r = subprocess.run([args.memdiag, kern, "--help"] if
-                           kern == "calibrate" else
-                           [args.memdiag, "run", kern, "--help"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        have[kern] = r.returncode == 0
-        if not have[kern]:
-            note = "memdiag kernel '%s' not available" % kern
-            result["notes"].append(note)
-            print("note: %s: its pairs are skipped" % note)
+def memdiag_kernels(memdiag, result):
+    """The memdiag kernels (and calibrate) this build has."""
+    have = set()
+    for kern in sorted({p[1] for p in bench_plan.PAIRS}):
+        argv = [memdiag, "calibrate", "--help"] if kern == "calibrate" \
+            else [memdiag, "run", kern, "--help"]
+        if subprocess.run(argv, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            have.add(kern)
+        else:
+            result["notes"].append("memdiag kernel '%s' not available" % kern)
+    return have
 
-    counts = thread_counts(len(socket0_cpus()))
-    inst = instances(bw_levels, lat_levels, counts, llc_bytes(), quick,
-                     args.only)
-    result["config"]["thread_counts"] = list(counts)
 
-    print(describe(result["machine"]))
-    if not args.no_curve and not quick and not args.only and have["latency"]:
-        print("latency curve (memdiag, hugepages, 1 rep): where it flattens "
-              "is where DRAM starts")
-        p = b.run([args.memdiag, "run", "latency", "--hugepages", "--size",
-                   CURVE, "--reps", "1", "-j"])
+def latency_curve(b, result):
+    print("latency curve (memdiag, hugepages, 1 rep): where it flattens "
+          "is where DRAM starts")
+    p = b.run([b.args.memdiag, "run", "latency", "--hugepages", "--size",
+               CURVE, "--reps", "1", "-j"])
+    try:
+        doc = json.loads(p.stdout)
+        curve = [(r["size_bytes"], r["ns_per_load"]) for r in doc["results"]]
+        print("  " + "  ".join("%s %.0fns" % (fmt_size(s), v)
+                               for s, v in curve))
+        result["latency_curve"] = [{"size_bytes": s, "ns_per_load": v}
+                                   for s, v in curve]
+    except (ValueError, KeyError):
+        result["notes"].append("latency curve failed: " + p.stderr.strip())
+
+
+def one_side(b, i, what, md_cache, peer_cache):
+    """One side's value of pair instance @i in this trial; memdiag and
+    chase runs that serve several instances are run once a trial."""
+    peer = i["peer"]
+    if what == "memdiag":
+        key = (i["memdiag_args"], i["threads"])
+        if key not in md_cache:
+            try:
+                md_cache[key] = b.memdiag_run(i["memdiag_args"], i["threads"])
+            except RuntimeError as e:
+                md_cache[key] = e
+        if isinstance(md_cache[key], Exception):
+            raise md_cache[key]
+        return read_value(md_cache[key], i)
+    if peer["kind"] == "likwid":
+        return peer["factor"] * b.likwid_run(
+            peer["test"], int(peer["size"]), i["threads"],
+            max(side_values(i, "memdiag"), default=None))
+    key = peer["size"]
+    if key not in peer_cache:
         try:
-            doc = json.loads(p.stdout)
-            curve = [(r["size_bytes"], r["ns_per_load"]) for r in doc["results"]]
-            print("  " + "  ".join("%s %.0fns" % (fmt_size(s), v)
-                                   for s, v in curve))
-            result["latency_curve"] = [{"size_bytes": s, "ns_per_load": v}
-                                       for s, v in curve]
-        except (ValueError, KeyError):
-            result["notes"].append("latency curve failed: " + p.stderr.strip())
+            peer_cache[key] = b.chase_run(key)
+        except RuntimeError as e:
+            peer_cache[key] = e
+    if isinstance(peer_cache[key], Exception):
+        raise peer_cache[key]
+    return peer_cache[key][i["sz"]["w"]]
 
-    todo = [i for i in inst if have[i["kernel"]]]
-    skipped = [i for i in inst if not have[i["kernel"]]]
+
+def run_trials(b, todo):
     t_start = time.monotonic()
-    for trial in range(args.trials):
+    for trial in range(b.args.trials):
         md_cache, peer_cache = {}, {}
         for i in todo:
-            def side_memdiag():
-                # one calibrate serves all its thread counts
-                calib = i["kernel"] == "calibrate"
-                key = (i["memdiag_args"], 0 if calib else i["threads"])
-                if key not in md_cache:
-                    try:
-                        md_cache[key] = b.calibrate_run() if calib else \
-                            b.memdiag_run(i["memdiag_args"], i["threads"])
-                    except RuntimeError as e:
-                        md_cache[key] = e
-                doc = md_cache[key]
-                if isinstance(doc, Exception):
-                    raise doc
-                return i["get"](doc, i["sz"])
-
-            def side_peer():
-                peer = i["peer"]
-                if peer[0] == "likwid":
-                    factor = peer[2] if len(peer) == 4 else 1
-                    return factor * b.likwid_run(peer[1],
-                                                 int(i["peer_args"]),
-                                                 i["threads"],
-                                                 max(side_values(i, "memdiag"),
-                                                     default=None))
-                key = i["peer_args"]
-                if key not in peer_cache:
-                    try:
-                        peer_cache[key] = b.chase_run(key)
-                    except RuntimeError as e:
-                        peer_cache[key] = e
-                if isinstance(peer_cache[key], Exception):
-                    raise peer_cache[key]
-                return peer_cache[key][i["sz"]["w"]]
-
-            if i["peer"][0] == "chase-at-once":
+            if i["peer"]["kind"] == "chase-at-once":
                 at_once(b, i, trial)
                 continue
-            sides = [("memdiag", side_memdiag), ("peer_values", side_peer)]
+            sides = ["memdiag", "peer_values"]
             if trial % 2:
                 sides.reverse()
-            for what, fn in sides:
+            for what in sides:
                 try:
-                    i["by_trial"].setdefault(trial, {})[what] = fn()
+                    i["by_trial"].setdefault(trial, {})[what] = \
+                        one_side(b, i, what, md_cache, peer_cache)
                 except (RuntimeError, KeyError, ValueError, TypeError) as e:
                     i["errors"].append("trial %d, %s: %s" % (trial + 1, what, e))
-        print("trial %d/%d done (%.0fs)" % (trial + 1, args.trials,
+        print("trial %d/%d done (%.0fs)" % (trial + 1, b.args.trials,
                                             time.monotonic() - t_start),
               file=sys.stderr)
+    return time.monotonic() - t_start
 
-    # the table
-    hdr = "%-30s %9s %9s %6s   %9s %9s %6s  %s" % (
-        "pair", "memdiag", "peer", "ratio", "best_md", "best_peer", "ratio",
-        "unit")
+
+def variant(i):
+    """Which code each side ran: memdiag's width / the peer's kernel."""
+    peer = i["peer"]["test"] or i["peer"]["kind"]
+    return "%s/%s" % (i["memdiag_isa"] or "-", peer)
+
+
+def json_row(i, reps):
+    peer = i["peer"]
+    if i["kernel"] == "calibrate":
+        md_cmd = "memdiagctl %s --curve FILE; memdiagctl calibrate " \
+            "--show -j --curve FILE" % i["memdiag_args"]
+    else:
+        md_cmd = "memdiagctl run %s --threads %d --reps %d -j" % (
+            i["memdiag_args"], i["threads"], reps)
+    return {"name": i["name"], "pair": i["pair"], "level": i["level"],
+            "threads": i["threads"], "unit": i["unit"],
+            "memdiag_isa": i["memdiag_isa"], "peer_kernel": peer["test"],
+            "memdiag_command": md_cmd,
+            "peer": peer["kind"] if peer["kind"].startswith("chase")
+            else "likwid-bench -t %s -W S0:%sB:%d" % (
+                peer["test"], peer["size"], i["threads"]),
+            "working_set_per_thread": i["sz"]["w"],
+            "memdiag_values": side_values(i, "memdiag"),
+            "peer_values": side_values(i, "peer_values"),
+            "errors": i["errors"]}
+
+
+def table_row(i, row):
+    """Print one instance's line of the table; True if it has a ratio
+    below 0.98."""
+    md_vals, pe_vals = row["memdiag_values"], row["peer_values"]
+    if not md_vals or not pe_vals:
+        print("%-30s %-22s %s" % (i["name"], variant(i),
+                                  "error: " + (i["errors"] or ["?"])[0]))
+        return False
+    lower_better = i["unit"] == "ns"
+    md_med, pe_med = statistics.median(md_vals), statistics.median(pe_vals)
+    best = min if lower_better else max
+    md_best, pe_best = best(md_vals), best(pe_vals)
+    if lower_better:
+        ratio, ratio_best = pe_med / md_med, pe_best / md_best
+    else:
+        ratio, ratio_best = md_med / pe_med, md_best / pe_best
+    row["ratio_of_medians"] = round(ratio, 4)
+    trial_ratio, row["trial_ratios"] = pair_ratio(i["by_trial"], lower_better)
+    if trial_ratio is not None:
+        ratio = trial_ratio
+    flag = "  (at once)" if "trials" in i else ""
+    row.update({"memdiag_median": md_med, "peer_median": pe_med,
+                "ratio_median": round(ratio, 4), "memdiag_best": md_best,
+                "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
+    if ratio < 0.98:
+        flag += "  < 0.98"
+    print("%-30s %-22s %9.2f %9.2f %6.3f   %9.2f %9.2f %6.3f  %s%s" % (
+        i["name"], variant(i), md_med, pe_med, ratio, md_best, pe_best,
+        ratio_best, i["unit"], flag))
+    return ratio < 0.98
+
+
+def skipped_lines(skipped):
+    """The skipped instances, one line per pair and reason."""
+    groups = {}
+    for i in skipped:
+        groups.setdefault((i["pair"], variant(i), i["skipped"]), []).append(i)
+    for (pair, var, why), group in groups.items():
+        where = sorted({i["level"] for i in group}, key=ALL.index)
+        threads = sorted({i["threads"] for i in group})
+        print("%-30s %-22s skipped (%d: %s at %s): %s" % (
+            pair, var, len(group), " ".join(where),
+            " ".join("%dT" % t for t in threads), why))
+
+
+def summary(result, low, skipped):
+    """The last line: how many pair instances ran, were skipped (and
+    why) and failed."""
+    ran = [r for r in result["pairs"] if "ratio_median" in r]
+    failed = [r for r in result["pairs"]
+              if "ratio_median" not in r and "skipped" not in r]
+    why = sorted({i["skipped"] for i in skipped})
+    return ("%d pairs ran, %d skipped%s, %d failed; %d with a median ratio "
+            "below 0.98; %.0f s; all values in %s" % (
+                len(ran), len(skipped),
+                " (" + "; ".join(why) + ")" if why else "", len(failed),
+                low, result["seconds"], result["json"]))
+
+
+def calibrate_counts(memdiag, quick, have):
+    """The generator counts of calibrate's own plan for socket 0 (its
+    --plan measures nothing), or None (the plan module's rule) when it
+    cannot tell."""
+    if "calibrate" not in have:
+        return None
+    p = subprocess.run([memdiag, "-j", "calibrate", "--plan", "--socket",
+                        "0", "--mix", "read"] + (["--quick"] if quick else []),
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       text=True)
+    try:
+        pts = json.loads(p.stdout)["plan"][0]["points"]
+        return sorted({pt["threads"] for pt in pts})
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def main():
+    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    args = parse_args(quick)
+    result = {"machine": machine(), "quick": quick, "notes": [], "pairs": []}
+    host = bench_plan.host()
+    have = memdiag_kernels(args.memdiag, result)
+    inst = bench_plan.plan(host, have, quick, not args.no_calibrate,
+                           args.dram, calibrate_counts(args.memdiag, quick,
+                                                       have))
+    if args.only:
+        inst = [i for i in inst if re.search(args.only, i["name"])]
+    for i in inst:
+        i.update({"errors": [], "by_trial": {}})
+    total = bench_plan.dram_total(host, args.dram)
+    result["notes"] += host["notes"]
+    result["config"] = {
+        "trials": args.trials, "reps": args.reps,
+        "likwid_seconds": args.seconds, "socket0_cpus": host["cpus"],
+        "thread_counts": bench_plan.thread_counts(len(host["cpus"])),
+        "cpu_widths": [w[0] for w in bench_plan.widths(host["flags"])],
+        "dram_bytes_all_threads": total,
+        "llc_bytes_socket0": host["llc_total"],
+        "levels": {t: bench_plan.level_sets(host, t, total)[0] for t in
+                   sorted({i["threads"] for i in inst})}}
+    b = Bench(args)
+
+    print(describe(result["machine"]))
+    if not args.no_curve and not quick and not args.only and \
+            "latency" in have:
+        latency_curve(b, result)
+    todo = [i for i in inst if not i["skipped"]]
+    skipped = [i for i in inst if i["skipped"]]
+    result["seconds"] = round(run_trials(b, todo), 1)
+
     print()
     print(describe(result["machine"]))
+    print("socket 0: CPUs %s; widths this CPU runs: %s; DRAM sets %s in "
+          "all (4x socket 0's last-level caches%s)" % (
+              ",".join(map(str, host["cpus"])),
+              ", ".join(result["config"]["cpu_widths"]), fmt_size(total),
+              ", --dram" if args.dram else ""))
     print("median of %d trials, then best of %d; ratio = the median of "
-          "the trials' memdiag/peer (peer/memdiag for ns)" %
-          (args.trials, args.trials))
-    print(hdr)
+          "the trials' memdiag/peer (peer/memdiag for ns); variant = "
+          "memdiag's width/the peer's kernel" % (args.trials, args.trials))
+    print("%-30s %-22s %9s %9s %6s   %9s %9s %6s  %s" % (
+        "pair", "variant", "memdiag", "peer", "ratio", "best_md",
+        "best_peer", "ratio", "unit"))
     low = 0
-    for i in inst:
-        md_vals = side_values(i, "memdiag")
-        pe_vals = side_values(i, "peer_values")
-        row = {"name": i["name"], "pair": i["pair"], "level": i["level"],
-               "threads": i["threads"], "unit": i["unit"],
-               "memdiag_command": "memdiagctl run %s --threads %d --reps %d -j"
-               % (i["memdiag_args"], i["threads"], args.reps),
-               "peer": i["peer"][0] if i["peer"][0].startswith("chase")
-               else "likwid-bench -t %s -W S0:%sB:%d" % (
-                   i["peer"][1], i["peer_args"], i["threads"]),
-               "working_set_per_thread": i["sz"]["w"],
-               "memdiag_values": md_vals, "peer_values": pe_vals,
-               "errors": i["errors"]}
+    for i in todo:
+        row = json_row(i, args.reps)
         if "trials" in i:
             row["at_once"] = i["trials"]
-        if not have[i["kernel"]]:
-            row["skipped"] = "memdiag kernel '%s' not available" % i["kernel"]
-            result["pairs"].append(row)
-            continue
-        if not md_vals or not pe_vals:
-            print("%-30s %s" % (i["name"], "error: " + (i["errors"] or ["?"])[0]))
-            result["pairs"].append(row)
-            continue
-        lower_better = i["unit"] == "ns"
-        md_med = statistics.median(md_vals)
-        pe_med = statistics.median(pe_vals)
-        best = min if lower_better else max
-        md_best, pe_best = best(md_vals), best(pe_vals)
-        if lower_better:
-            ratio, ratio_best = pe_med / md_med, pe_best / md_best
-        else:
-            ratio, ratio_best = md_med / pe_med, md_best / pe_best
-        row["ratio_of_medians"] = round(ratio, 4)
-        trial_ratio, row["trial_ratios"] = pair_ratio(i["by_trial"],
-                                                      lower_better)
-        if trial_ratio is not None:
-            ratio = trial_ratio
-        flag = "  (at once)" if "trials" in i else ""
-        row.update({"memdiag_median": md_med, "peer_median": pe_med,
-                    "ratio_median": round(ratio, 4), "memdiag_best": md_best,
-                    "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
-        if ratio < 0.98:
-            flag += "  < 0.98"
-            low += 1
-        print("%-30s %9.2f %9.2f %6.3f   %9.2f %9.2f %6.3f  %s%s" % (
-            i["name"], md_med, pe_med, ratio, md_best, pe_best, ratio_best,
-            i["unit"], flag))
+        low += table_row(i, row)
+        result["pairs"].append(row)
+    skipped_lines(skipped)
+    for i in skipped:
+        row = json_row(i, args.reps)
+        row["skipped"] = i["skipped"]
         result["pairs"].append(row)
     result["notes"] += sorted(PAGE_NOTES)
     for note in result["notes"]:
         print("note: " + note)
-    result["seconds"] = round(time.monotonic() - t_start, 1)
     result["commands"] = b.log
+    result["json"] = args.json
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)
-    print("%d pairs, %d with a median ratio below 0.98; %.0f s; all values "
-          "in %s" % (len([r for r in result["pairs"] if "ratio_median" in r]),
-                     low, result["seconds"], args.json))
+    print(summary(result, low, skipped))
     return 0
 
 

@@ -13,73 +13,130 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 K = 1 << 10
 
 
-def cache_sizes():
-    """{level: bytes} of cpu0's data and unified caches in sysfs (the
-    highest level is the last-level cache); {} if sysfs has none."""
-    sizes = {}
-    base = "/sys/devices/system/cpu/cpu0/cache"
+def cpu_dir():
+    """sysfs's CPU directory; MEMDIAG_TEST_SYSFS_CPU replaces it (the
+    test hook memdiagctl run reads too), so that a test can fake one."""
+    return os.environ.get("MEMDIAG_TEST_SYSFS_CPU", "/sys/devices/system/cpu")
+
+
+def _read(path):
     try:
-        names = os.listdir(base)
+        with open(path) as f:
+            return f.read().strip()
     except OSError:
-        return sizes
-    for n in names:
-        try:
-            with open(os.path.join(base, n, "level")) as f:
-                level = int(f.read())
-            with open(os.path.join(base, n, "type")) as f:
-                kind = f.read().strip()
-            with open(os.path.join(base, n, "size")) as f:
-                v = f.read().strip()
-        except (OSError, ValueError):
-            continue
-        m = re.fullmatch(r"(\d+)([KMG]?)", v)
-        if m and kind in ("Data", "Unified"):
-            sizes[level] = int(m.group(1)) << \
-                {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
-    return sizes
+        return None
 
 
-def socket0_cpus(cpu_dir=None):
-    """The online CPUs of socket 0 (physical_package_id 0) this process
-    may run on, from sysfs (@cpu_dir, or the test hook
-    MEMDIAG_TEST_SYSFS_CPU, which also lifts the affinity check)."""
-    cpu_dir = cpu_dir or os.environ.get("MEMDIAG_TEST_SYSFS_CPU")
-    real = not cpu_dir
-    cpu_dir = cpu_dir or "/sys/devices/system/cpu"
-    allowed = os.sched_getaffinity(0) if real else None
-    cpus = []
-    for n in os.listdir(cpu_dir):
-        m = re.fullmatch(r"cpu(\d+)", n)
-        if not m or (allowed is not None and int(m.group(1)) not in allowed):
-            continue
-        try:
-            with open(os.path.join(cpu_dir, n, "online")) as f:
-                if f.read().strip() != "1":
-                    continue
-        except OSError:
-            pass	# no file: a CPU that cannot go offline
-        try:
-            with open(os.path.join(cpu_dir, n, "topology",
-                                   "physical_package_id")) as f:
-                if int(f.read()) == 0:
-                    cpus.append(int(m.group(1)))
-        except (OSError, ValueError):
-            continue
+def parse_cpulist(text):
+    """A kernel CPU list ("0-3,8") as a sorted list; [] for none."""
+    cpus = set()
+    for part in (text or "").split(","):
+        if part.strip():
+            lo, _, hi = part.partition("-")
+            cpus.update(range(int(lo), int(hi or lo) + 1))
     return sorted(cpus)
 
 
-def llc_bytes():
-    """The last-level cache (cpu0's highest level in sysfs), 0 if none."""
-    sizes = cache_sizes()
-    return sizes[max(sizes)] if sizes else 0
+def socket_cpus(socket=0):
+    """The online CPUs whose physical_package_id is @socket, in order
+    (those memdiagctl run --socket and likwid-bench's S0 domain use);
+    [] where sysfs does not say."""
+    cpus = []
+    for c in parse_cpulist(_read(os.path.join(cpu_dir(), "online"))):
+        pkg = _read(os.path.join(cpu_dir(), "cpu%d" % c, "topology",
+                                 "physical_package_id"))
+        if pkg is not None and pkg.isdigit() and int(pkg) == socket:
+            cpus.append(c)
+    return cpus
 
 
-def dram_default(floor):
-    """A DRAM working set: 4x this machine's last-level cache (so that it
-    cannot be served from it), at least @floor, a multiple of 768 KiB."""
-    step = 768 * K
-    want = max(floor, 4 * llc_bytes())
-    return (want + step - 1) // step * step
+def cpu_caches(cpu):
+    """{level: (bytes, [CPUs sharing it])} of @cpu's data and unified
+    caches in sysfs (the highest level is the last-level cache)."""
+    caches = {}
+    base = os.path.join(cpu_dir(), "cpu%d" % cpu, "cache")
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return caches
+    for n in names:
+        level, kind, size = (_read(os.path.join(base, n, k))
+                             for k in ("level", "type", "size"))
+        m = re.fullmatch(r"(\d+)([KMG]?)", size or "")
+        if not m or kind not in ("Data", "Unified") or \
+                not (level or "").isdigit():
+            continue
+        shared = parse_cpulist(_read(os.path.join(base, n,
+                                                  "shared_cpu_list")))
+        caches[int(level)] = (int(m.group(1)) << {"": 0, "K": 10, "M": 20,
+                                                  "G": 30}[m.group(2)],
+                              shared or [cpu])
+    return caches
+
+
+def cache_sizes():
+    """{level: bytes} of cpu0's data and unified caches in sysfs (the
+    highest level is the last-level cache); {} if sysfs has none."""
+    return {lv: v[0] for lv, v in cpu_caches(0).items()}
+
+
+def cache_share(level, cpus):
+    """The bytes of cache @level each of @cpus gets when all of them run:
+    the least of (size / how many of @cpus share that instance), from
+    sysfs (two SMT siblings halve their L1 and L2, threads in one L3
+    divide it); None where sysfs lacks that level for one of them."""
+    share = None
+    for c in cpus:
+        cache = cpu_caches(c).get(level)
+        if cache is None:
+            return None
+        size, shared = cache
+        per = size // max(1, len(set(shared) & set(cpus)))
+        share = per if share is None else min(share, per)
+    return share
+
+
+def llc_total(cpus):
+    """The distinct last-level caches of @cpus together, in bytes (a Zen
+    socket has one L3 per CCX; sysfs names the CPUs sharing each); 0 if
+    sysfs has none."""
+    seen, total = set(), 0
+    for c in cpus:
+        caches = cpu_caches(c)
+        if caches:
+            size, shared = caches[max(caches)]
+            if tuple(shared) not in seen:
+                seen.add(tuple(shared))
+                total += size
+    return total
+
+
+def cpu_flags():
+    """The first CPU's flags in /proc/cpuinfo, less those named in
+    MEMDIAG_TEST_HIDE_CPU (the hook by which memdiagctl acts as if the CPU
+    lacked sse2, avx or avx512f, so that both sides narrow alike)."""
+    flags = set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, val = line.partition(":")
+                if key.strip() == "flags":
+                    flags = set(val.split())
+                    break
+    except OSError:
+        pass
+    hidden = os.environ.get("MEMDIAG_TEST_HIDE_CPU", "")
+    return flags - {h.strip() for h in hidden.split(",")}
+
+
+def likwid_tests():
+    """The kernels this likwid-bench offers (likwid-bench -a)."""
+    try:
+        out = subprocess.run(["likwid-bench", "-a"], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True).stdout
+    except OSError:
+        return set()
+    return set(re.findall(r"^(\w+) - ", out, re.M))
 
 
 def machine():

@@ -2,10 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench_ratio_test.py - make bench's pair ratio (scripts/bench.py,
 pair_ratio): the median of each trial's own ratio, memdiag and peer of
-the same trial, a trial with one side missing left out; and its rows at
-every thread count: 1, 2, half and all of socket 0 (from sysfs), DRAM
-sets 4x the LLC in all, calibrate's points against likwid-bench. TAP on
-stdout, exit 1 on any failure."""
+the same trial, a trial with one side missing left out. TAP on stdout,
+exit 1 on any failure."""
 
 import os
 import sys
@@ -54,62 +52,6 @@ check("ns: a faster memdiag is above 1", abs(r - 1.05) < 1e-9)
 
 r, each = bench.pair_ratio({}, False)
 check("no trial with both sides: no ratio", r is None and each == [])
-
-# Thread counts: 1 and 2, and half and all of socket 0 where it has more.
-check("thread counts of a 2-CPU socket: 1, 2", bench.thread_counts(2) == (1, 2))
-check("thread counts of a 16-CPU socket: 1, 2, 8, 16",
-      bench.thread_counts(16) == (1, 2, 8, 16))
-check("thread counts of a 1-CPU socket: 1", bench.thread_counts(1) == (1,))
-
-# Socket 0's CPUs from a fake sysfs (the test hook): 16 of socket 0, 16 of
-# socket 1, one of socket 0 offline.
-import tempfile  # noqa: E402
-with tempfile.TemporaryDirectory() as d:
-    for c in range(32):
-        os.makedirs(os.path.join(d, "cpu%d" % c, "topology"))
-        with open(os.path.join(d, "cpu%d" % c, "topology",
-                               "physical_package_id"), "w") as f:
-            f.write("%d\n" % (c // 16))
-        with open(os.path.join(d, "cpu%d" % c, "online"), "w") as f:
-            f.write("0\n" if c == 5 else "1\n")
-    got = bench.socket0_cpus(d)
-check("socket 0's online CPUs from sysfs", got == [c for c in range(16) if c != 5])
-
-# The pairs of a 16-CPU socket with a 300 MiB LLC: DRAM rows at 8 and 16
-# threads for every bandwidth pair, their sets 4x the cache in all, and
-# calibrate's 1-thread point and its 15 generators.
-LLC = 300 << 20
-bw = {"L1": 24 * 1024, "L2": 1 << 20, "L3": 8 << 20, "DRAM": 4 * LLC}
-inst = bench.instances(bw, dict(bw), bench.thread_counts(16), LLC, False,
-                       None)
-names = {i["name"] for i in inst}
-scaled = [p[0] for p in bench.PAIRS if p[3] == bench.SCALE]
-check("every scaled pair has DRAM rows at 1, 2, 8 and 16 threads",
-      all("%s DRAM %dT" % (p, t) in names for p in scaled
-          for t in (1, 2, 8, 16)))
-check("scaled pairs include stream, read-delay, throughput and traffic",
-      {"copy", "copy-nt", "triad", "triad-nt", "read-delay/clload",
-       "throughput-avx512", "traffic-read/load_avx512"} <= set(scaled))
-big = [i for i in inst if i["level"] == "DRAM" and i["threads"] > 2]
-check("8- and 16-thread DRAM sets hold 4x the LLC in all",
-      big and all(i["sz"]["wt"] >= 4 * LLC for i in big))
-check("calibrate's pair at 1 and 15 threads",
-      {i["name"] for i in inst if i["kernel"] == "calibrate"} ==
-      {"calibrate/load_avx512 DRAM 1T", "calibrate/load_avx512 DRAM 15T"})
-inst2 = bench.instances(bw, dict(bw), bench.thread_counts(2), LLC, False,
-                        None)
-check("a 2-CPU socket: no row above 2 threads",
-      max(i["threads"] for i in inst2) == 2)
-doc = {"sockets": [{"curves": [
-    {"read_fraction": 1, "points": [
-        {"threads": 1, "delay": 0, "bandwidth_gbps": 13.0},
-        {"threads": 15, "delay": 0, "bandwidth_gbps": 100.0},
-        {"threads": 15, "delay": 50, "bandwidth_gbps": 90.0}]},
-    {"read_fraction": 0.5, "points": [
-        {"threads": 15, "delay": 0, "bandwidth_gbps": 150.0}]}]}]}
-check("calibrate's value: the read curve's delay-0 point of the threads",
-      bench.calibrate_point(doc, {"threads": 15}) == 100.0 and
-      bench.calibrate_point(doc, {"threads": 1}) == 13.0)
 
 print("1..%d" % len(checks))
 for n, (name, ok) in enumerate(checks, 1):
