@@ -10,22 +10,12 @@
 
 #include "calib_show.h"
 
-static const struct curve_mix *read_curve(const struct curve_socket *s)
-{
-	const struct curve_mix *best = NULL;
-	size_t i;
-
-	for (i = 0; i < s->nr_mixes; i++)
-		if (!best || s->mixes[i].read_fraction > best->read_fraction)
-			best = &s->mixes[i];
-	return best;
-}
-
 static void show_check(struct printer *p, const struct curve_socket *s)
 {
 	const struct curve_check *c = &s->check;
-	const struct curve_mix *m = read_curve(s);
+	const struct curve_mix *m = curve_read_mix(s);
 	double peak = m ? m->points[m->peak_index].bandwidth_gbps : NAN;
+	double ratio = c->read_gbps > 0 ? peak / c->read_gbps : NAN;
 
 	if (!c->measured) {
 		print_textf(p, "check: none (no reference read in this file)\n");
@@ -37,9 +27,8 @@ static void show_check(struct printer *p, const struct curve_socket *s)
 		     c->read_gbps);
 	print_textf(p, " GB/s");
 	print_uint(p, PRINT_ANY, "read_threads", " on %u CPU(s)", c->read_threads);
-	print_double(p, PRINT_JSON, "peak_ratio", "%f",
-		     c->read_gbps > 0 ? peak / c->read_gbps : NAN);
-	print_textf(p, " (peak/read %.2f)", c->read_gbps > 0 ? peak / c->read_gbps : NAN);
+	print_double(p, PRINT_JSON, "peak_ratio", "%f", ratio);
+	print_textf(p, " (peak/read %.2f)", ratio);
 	print_double(p, PRINT_ANY, "read_one_gbps", ", on one CPU %.2f GB/s",
 		     c->read_one_gbps);
 	print_u64(p, PRINT_JSON, "read_bytes", "%lu", c->read_bytes);

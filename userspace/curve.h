@@ -144,6 +144,11 @@ struct curve {
  * its idle latency and s->check. Thresholds in Documentation/calibrate.rst.
  */
 void curve_judge(struct curve_socket *s);
+/*
+ * The curve of the highest read fraction, the first measured on a tie:
+ * the one calibrate checks and judges. NULL when @s has none.
+ */
+const struct curve_mix *curve_read_mix(const struct curve_socket *s);
 /* "peak_off_reference", ...: the JSON name of a flaw */
 const char *curve_flaw_name(enum curve_flaw f);
 /* Judged and without a flaw. */

@@ -56,8 +56,7 @@ static void flaw(struct curve_quality *q, enum curve_flaw f, const char *fmt,
 	va_end(ap);
 }
 
-/* The curve of the highest read fraction measured first: the probe's. */
-static const struct curve_mix *read_mix(const struct curve_socket *s)
+const struct curve_mix *curve_read_mix(const struct curve_socket *s)
 {
 	const struct curve_mix *best = NULL;
 	size_t i;
@@ -168,7 +167,7 @@ static void judge_rising(struct curve_socket *s, const struct curve_mix *m)
 
 void curve_judge(struct curve_socket *s)
 {
-	const struct curve_mix *m = read_mix(s);
+	const struct curve_mix *m = curve_read_mix(s);
 	const struct curve_check *c = &s->check;
 	const struct curve_point *pk;
 	size_t i;
