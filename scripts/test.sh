@@ -71,7 +71,7 @@ logdir=$top/build/test-logs
 mkdir -p "$logdir"
 
 # count STEP LOG: add the TAP results in LOG, at any nesting depth, to the
-# totals
+# totals; a test number is optional in TAP ("not ok - name" is a failure)
 count() {
 	local step=$1 log=$2 line
 	while IFS= read -r line; do
@@ -85,7 +85,7 @@ count() {
 		"ok "*)
 			pass=$((pass + 1)) ;;
 		esac
-	done < <(grep -E '^ *(not )?ok [0-9]+' "$log")
+	done < <(grep -E '^ *(not )?ok( [0-9]+)?( |$)' "$log")
 }
 
 logof() { echo "$logdir/$(echo "$1" | tr -c 'A-Za-z0-9._-' '_').log"; }
