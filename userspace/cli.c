@@ -2,11 +2,15 @@
 /* cli.c - how memdiagctl commands report failures and reach the module. */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <linux/memdiag.h>
 
@@ -234,20 +238,83 @@ int cli_output_end(const char *cmd, struct printer *p)
 	return MDC_EXIT_LOCAL;
 }
 
+/* Where -o FILE's output is written until it is complete: beside FILE. */
+static int output_tmp_name(char *buf, size_t size, const char *path)
+{
+	int n = snprintf(buf, size, "%s.memdiag-%ld.tmp", path, (long)getpid());
+
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/*
+ * A FILE that exists and is no plain regular file (a symbolic link such as
+ * /dev/stdout, a device, a FIFO) is written in place: renaming over it
+ * would replace the link, device or pipe rather than write through it.
+ */
+static bool output_in_place(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 int cli_open_output(const char *cmd, const char *path, FILE **out)
 {
+	char tmp[PATH_MAX];
 	FILE *f;
+	int fd;
 
 	if (!path)
 		return MDC_EXIT_OK;
-	f = fopen(path, "we");	/* O_CLOEXEC: not for a command stat runs */
+	if (output_in_place(path)) {
+		f = fopen(path, "we");	/* O_CLOEXEC: not for a command stat runs */
+		if (!f)
+			goto fail;
+		*out = f;
+		return MDC_EXIT_OK;
+	}
+	if (output_tmp_name(tmp, sizeof(tmp), path) < 0) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		goto fail;
+	f = fdopen(fd, "w");
 	if (!f) {
-		cli_err(cmd, "option '--output'", "cannot open '%s': %s", path,
-			strerror(errno));
-		return MDC_EXIT_LOCAL;
+		close(fd);
+		unlink(tmp);
+		goto fail;
 	}
 	*out = f;
 	return MDC_EXIT_OK;
+fail:
+	cli_err(cmd, "option '--output'", "cannot open '%s': %s", path,
+		strerror(errno));
+	return MDC_EXIT_LOCAL;
+}
+
+int cli_close_output(const char *cmd, const char *path, FILE *f, bool keep)
+{
+	char tmp[PATH_MAX];
+	bool direct, failed;
+
+	if (!path || !f)
+		return MDC_EXIT_OK;
+	direct = output_tmp_name(tmp, sizeof(tmp), path) < 0 ||
+		 access(tmp, F_OK) != 0;
+	failed = ferror(f) != 0;
+	if (fclose(f) == EOF)
+		failed = true;
+	if (direct)
+		return failed && keep ? MDC_EXIT_LOCAL : MDC_EXIT_OK;
+	if (keep && !failed && rename(tmp, path) == 0)
+		return MDC_EXIT_OK;
+	if (keep)
+		cli_err(cmd, "cannot write output", "%s: %s; '%s' is left as it was",
+			path, strerror(errno ? errno : EIO), path);
+	unlink(tmp);
+	return keep ? MDC_EXIT_LOCAL : MDC_EXIT_OK;
 }
 
 int cli_name_list(const char *cmd, const char *opt, const char *s,

@@ -104,10 +104,21 @@ int cli_need_op(const char *cmd, const struct nl_family *fam, uint32_t op,
 		const char *name);
 
 /*
- * -o FILE: open @path (created or truncated) into *@out; without @path
- * *@out stays. MDC_EXIT_LOCAL (reported, naming --output) when it fails.
+ * -o FILE: open a new file beside @path into *@out; without @path *@out
+ * stays. FILE itself is not touched until cli_close_output() keeps the
+ * output, so that a run that fails leaves no empty or cut-off FILE (and an
+ * older FILE as it was). A FILE that is a symbolic link or no regular
+ * file (/dev/stdout, a FIFO) is opened as it is. MDC_EXIT_LOCAL (reported, naming --output)
+ * when it fails.
  */
 int cli_open_output(const char *cmd, const char *path, FILE **out);
+
+/*
+ * Close what cli_open_output() opened for @path (nothing without @path):
+ * with @keep, rename it to @path (MDC_EXIT_LOCAL, reported, when it was not
+ * written); without, remove it.
+ */
+int cli_close_output(const char *cmd, const char *path, FILE *f, bool keep);
 
 /* Finish @p; MDC_EXIT_LOCAL (reported) when the output was not written. */
 int cli_output_end(const char *cmd, struct printer *p);

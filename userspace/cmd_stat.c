@@ -81,7 +81,8 @@ void cmd_stat_usage(FILE *f)
 	      "                          commit, date, argv); with\n"
 	      "                          --interval the timeline's rows (watch --csv)\n"
 	      "                          come first, then an empty line\n"
-	      "  -o, --output FILE       write the results to FILE (created or truncated)\n",
+	      "  -o, --output FILE       write the results to FILE, replaced when CMD\n"
+	      "                          has run (an older FILE stays otherwise)\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 	fputs("\n"
@@ -359,6 +360,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	struct stat_child ch;
 	struct timeline t = { 0 };
 	struct stat_marker m = { 0 };
+	bool printed = false;
 	char why[300];
 	size_t slot;
 	int rc;
@@ -413,11 +415,14 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 		print_csv(&s, &ch, &c, slot, &m);
 	else
 		print_result(&s, &ch, &c, slot, &m);
+	printed = true;
 out:
 	stat_marker_end(&m);
 	timeline_close(&t);
 	run_counters_close(&c);
-	if (s.out && s.out != stderr)
-		fclose(s.out);
+	if (s.out != stderr &&
+	    cli_close_output(s.cmd, s.path, s.out, printed) != MDC_EXIT_OK &&
+	    rc == MDC_EXIT_OK)
+		rc = MDC_EXIT_LOCAL;
 	return rc;
 }

@@ -95,7 +95,8 @@ void cmd_watch_usage(FILE *f)
 	fputs("      --csv               CSV: a header row of the JSON keys, then one row\n"
 	      "                          per socket and interval (null: empty; lists: a;b;\n"
 	      "                          the verdict's keys as verdict_KEY columns)\n"
-	      "  -o, --output FILE       write the rows to FILE (created or truncated)\n",
+	      "  -o, --output FILE       write the rows to FILE, replaced when watch\n"
+	      "                          ends and only if it printed a row\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
@@ -478,8 +479,7 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 
 	sfd = block_signals(w.cmd);
 	if (sfd < 0) {
-		if (w.out != stdout)
-			fclose(w.out);
+		cli_close_output(w.cmd, path, w.out, false);
 		verdict_src_close(&vs);
 		return MDC_EXIT_LOCAL;
 	}
@@ -500,10 +500,10 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	nl_close(&nl);
 out_sig:
 	close(sfd);
-	if (w.out != stdout && fclose(w.out) != 0 && rc == MDC_EXIT_OK) {
-		cli_err(w.cmd, "cannot write output", "%s: %s", path, strerror(errno));
+	/* rows printed are kept, also when the module went away after them */
+	if (cli_close_output(w.cmd, path, w.out, rc == MDC_EXIT_OK || w.rows) !=
+	    MDC_EXIT_OK && rc == MDC_EXIT_OK)
 		rc = MDC_EXIT_LOCAL;
-	}
 	verdict_src_close(&vs);
 	return rc;
 }
