@@ -53,9 +53,10 @@ static void catch_sigint(void)
 
 /*
  * After Ctrl-C: the head and an empty "results" when the kernel printed
- * nothing (its one measurement did not finish), so JSON stays valid.
+ * nothing (its one measurement did not finish), so JSON stays valid; the
+ * document then has "interrupted": true and the warning.
  */
-static void interrupted(const char *cmd, struct printer *p,
+static void interrupted(struct printer *p,
 			const struct run_args *a, bool *printed)
 {
 	if (!*printed) {
@@ -64,7 +65,8 @@ static void interrupted(const char *cmd, struct printer *p,
 		print_close_array(p);
 		*printed = true;
 	}
-	cli_err(cmd, "interrupted", "the results finished before Ctrl-C are printed; the rest did not run");
+	/* a warning, so that it is in -j's "warnings" as well as on stderr */
+	run_warn("interrupted: the results finished before Ctrl-C are printed; the rest did not run");
 }
 
 /* The kernels, in the order --help lists them. */
@@ -509,7 +511,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	rc = a.kernel->run(cmd, &p, &a, &cfg, &printed);
 	signal(SIGINT, SIG_DFL);
 	if (run_interrupted) {
-		interrupted(cmd, &p, &a, &printed);
+		interrupted(&p, &a, &printed);
 		rc = RUN_EXIT_INTERRUPTED;
 	}
 	/* every kernel's, from its last run: --membind's check */
@@ -519,6 +521,9 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	args_free(&a);
 	orc = MDC_EXIT_OK;
 	if (printed) {	/* else the kernel failed: reported, nothing printed */
+		/* a partial document says so: a script cannot count rows */
+		print_bool(&p, PRINT_JSON, "interrupted", NULL,
+			   run_interrupted != 0);
 		run_warn_json(&p);
 		print_close_object(&p);
 		orc = cli_output_end(cmd, &p);

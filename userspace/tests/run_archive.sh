@@ -30,6 +30,7 @@ for k, v in want.items():
 for k in ("memdiag_version", "memdiag_commit", "date", "cpu_model"):
     assert k in m, k
 assert m["memdiag_version"] and m["memdiag_commit"]
+assert json.load(open(sys.argv[1]))["interrupted"] is False
 import datetime
 datetime.datetime.strptime(m["date"], "%Y-%m-%dT%H:%M:%SZ")
 model = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
@@ -117,10 +118,29 @@ ok "$(py 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert [r["size_bytes"] for r in d["results"]] == [16384], d["results"]
 assert d["results"][0]["ns_per_load"] > 0
-' "$tmp/int.json")" "run: Ctrl-C prints the size finished, valid JSON" \
+assert d["interrupted"] is True, d["interrupted"]
+assert any(w.startswith("interrupted: ") for w in d["warnings"]), d["warnings"]
+' "$tmp/int.json")" "run: Ctrl-C prints the size finished, valid JSON, \"interrupted\": true and the warning" \
 	"$tmp/int.json" "$tmp/py"
 ok "$(grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err" && echo 1)" \
 	"run: Ctrl-C says what was printed" "$tmp/err"
+
+# --csv cut short (the test hook: SIGINT after the first size): each row
+# says so in its "interrupted" column
+MEMDIAG_TEST_SIGINT_AFTER=1 "$bin" run latency --size 16K,32K --reps 2 \
+	--min-time 0 --csv > "$tmp/int.csv" 2> "$tmp/err"
+rc=$?
+ok "$([ $rc = 130 ] && py 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) == 2, rows
+assert dict(zip(rows[0], rows[1]))["interrupted"] == "true", rows
+' "$tmp/int.csv")" "run --csv: Ctrl-C after a size: its row has interrupted true (got $rc)" \
+	"$tmp/int.csv" "$tmp/err" "$tmp/py"
+ok "$(py 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert all(dict(zip(rows[0], r))["interrupted"] == "false" for r in rows[1:])
+' "$tmp/run.csv")" "run --csv: a whole run's rows have interrupted false" \
+	"$tmp/run.csv" "$tmp/py"
 
 # a kernel of one measurement (about 2 minutes): the head and no
 # results, still JSON
@@ -128,6 +148,7 @@ interrupt 2 "$tmp/int1.json" read-delay --size 256M --reps 1000 -j
 ok "$([ $rc = 130 ] && py 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["results"] == [] and d["kernel"] == "read-delay"
+assert d["interrupted"] is True
 ' "$tmp/int1.json")" "run read-delay: Ctrl-C: valid JSON without results, exit 130 (got $rc)" \
 	"$tmp/int1.json" "$tmp/err" "$tmp/py"
 
