@@ -68,16 +68,34 @@ bool run_cov_noisy(double cov)
 	return !isnan(cov) && cov > RUN_NOISY_COV;
 }
 
+/*
+ * A noisy @cov with as many decimals as it takes to read above the bound:
+ * 0.1004 at two would print "CoV 0.10 above 0.10".
+ */
+static void cov_above_bound(char *buf, size_t size, double cov)
+{
+	int digits;
+
+	for (digits = 2; digits < 8; digits++) {
+		snprintf(buf, size, "%.*f", digits, cov);
+		if (strtod(buf, NULL) > RUN_NOISY_COV)
+			return;
+	}
+}
+
 void run_print_cov(struct printer *p, const char *fmt, double cov,
 		   const char *row)
 {
 	bool noisy = run_cov_noisy(cov);
+	char text[32];
 
 	print_double(p, PRINT_ANY, "cov", fmt, cov);
 	print_bool(p, PRINT_JSON, "noisy", "%s", noisy);
-	if (noisy)
-		run_warn("noisy: %s: CoV %.2f above %.2f - rerun on a quiet machine or raise --min-time",
-			 row, cov, RUN_NOISY_COV);
+	if (!noisy)
+		return;
+	cov_above_bound(text, sizeof(text), cov);
+	run_warn("noisy: %s: CoV %s above %.2f - rerun on a quiet machine or raise --min-time",
+		 row, text, RUN_NOISY_COV);
 }
 
 void run_check_llc(uint64_t bytes, const char *what)

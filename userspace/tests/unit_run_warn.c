@@ -60,6 +60,15 @@ static void test_noisy(void)
 		"run warn: the warning goes to stderr");
 	ok(run_warn_count() == 0, "run warn: flushed warnings are dropped");
 	free(err);
+
+	/* just above the bound: digits enough to read above it */
+	s = cov_row(0.1004, &n);
+	has_str(s, "noisy: stream 1M copy: CoV 0.1004 above 0.10 - rerun",
+		"run warn: a CoV just above 0.10 prints as above it");
+	free(s);
+	capture_start(&cap);
+	run_warn_flush("run");
+	free(capture_end(&cap));
 }
 
 /* cpu0's cache index @idx of @level and @size in the fake sysfs @dir. */
