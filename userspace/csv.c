@@ -120,7 +120,8 @@ static bool nested(struct json_object *a)
  * insertion-ordered: json-c keeps the order keys were added in).
  */
 static int flatten(struct json_object *row, struct json_object *cols,
-		   const char *key, struct json_object *v, const char *skip)
+		   const char *key, struct json_object *v, const char *skip,
+		   struct json_object *shadowed)
 {
 	struct json_object *m;
 	char buf[1024], path[512];
@@ -135,9 +136,11 @@ static int flatten(struct json_object *row, struct json_object *cols,
 			json_object_object_foreach(v, k, mv) {
 				if (skip && !strcmp(k, skip))
 					continue;
-				snprintf(path, sizeof(path), "%s%s%s", key,
-					 *key ? "." : "", k);
-				if (flatten(row, cols, path, mv, NULL) < 0)
+				snprintf(path, sizeof(path), "%s%s%s%s", key,
+					 *key ? "." : "",
+					 shadowed && json_object_object_get_ex(shadowed, k, NULL) ?
+					 CSV_HEAD_PREFIX : "", k);
+				if (flatten(row, cols, path, mv, NULL, NULL) < 0)
 					return -1;
 			}
 			return 0;
@@ -145,7 +148,7 @@ static int flatten(struct json_object *row, struct json_object *cols,
 		for (i = 0; i < n; i++) {
 			m = json_object_array_get_idx(v, i);
 			snprintf(path, sizeof(path), "%s.%zu", key, i);
-			if (flatten(row, cols, path, m, NULL) < 0)
+			if (flatten(row, cols, path, m, NULL, NULL) < 0)
 				return -1;
 		}
 		return 0;
@@ -188,11 +191,32 @@ static void table(FILE *f, struct json_object *cols, struct json_object *rows)
 	}
 }
 
+/* The keys of the objects in array @arr (as an object of nulls). */
+static struct json_object *row_keys(struct json_object *arr)
+{
+	struct json_object *keys = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *m = json_object_array_get_idx(arr, i);
+
+		if (!json_object_is_type(m, json_type_object))
+			continue;
+		json_object_object_foreach(m, k, unused) {
+			(void)unused;
+			if (!json_object_object_get_ex(keys, k, NULL))
+				json_object_object_add(keys, k, NULL);
+		}
+	}
+	return keys;
+}
+
 int csv_table(FILE *f, const char *json, const char *array_key)
 {
 	struct json_object *doc = json_tokener_parse(json), *arr = NULL;
 	struct json_object *cols = json_object_new_object();
 	struct json_object *rows = json_object_new_array();
+	struct json_object *shadowed = NULL;
 	int rc = -1;
 	size_t i, n;
 
@@ -200,14 +224,17 @@ int csv_table(FILE *f, const char *json, const char *array_key)
 	    !json_object_object_get_ex(doc, array_key, &arr) ||
 	    !json_object_is_type(arr, json_type_array))
 		goto out;
+	/* a document key a row has too is its own column: both values stay */
+	shadowed = row_keys(arr);
 	n = json_object_array_length(arr);
 	for (i = 0; i < n || (!n && !i); i++) {
 		struct json_object *row = json_object_new_object();
 
 		json_object_array_add(rows, row);
-		if (flatten(row, cols, "", doc, array_key) < 0 ||
+		if (flatten(row, cols, "", doc, array_key, shadowed) < 0 ||
 		    (n && flatten(row, cols, "",
-				  json_object_array_get_idx(arr, i), NULL) < 0))
+				  json_object_array_get_idx(arr, i), NULL,
+				  NULL) < 0))
 			goto out;
 	}
 	if (!n)		/* no rows: the header the document alone gives */
@@ -215,6 +242,7 @@ int csv_table(FILE *f, const char *json, const char *array_key)
 	table(f, cols, rows);
 	rc = 0;
 out:
+	json_object_put(shadowed);
 	json_object_put(rows);
 	json_object_put(cols);
 	json_object_put(doc);
@@ -235,7 +263,7 @@ int csv_flat(const char *json, char **head, char **row)
 	*head = *row = NULL;
 	json_object_array_add(rows, r);
 	if (!doc || !json_object_is_type(doc, json_type_object) ||
-	    flatten(r, cols, "", doc, NULL) < 0)
+	    flatten(r, cols, "", doc, NULL, NULL) < 0)
 		goto out;
 	f = open_memstream(&buf, &len);
 	if (!f)

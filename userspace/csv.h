@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The column prefix of a document key that the rows have too */
+#define CSV_HEAD_PREFIX "head."
+
 /*
  * Write the flat JSON object @json as one CSV row to @f, after a header
  * row of its keys when @header. null is an empty field, true/false are
@@ -23,8 +26,10 @@ int csv_row(FILE *f, const char *json, bool header);
 /*
  * Write the JSON document @json (an object) as a table: one row per
  * member of its array @array_key, one header row first. A row's columns
- * are the document's other members and then the member's own (a member's
- * key wins over the document's), nested objects and arrays of objects
+ * are the document's other members and then the member's own; a document
+ * key that a member has too is CSV_HEAD_PREFIX and the key ("head.reps",
+ * the option, beside the row's "reps", the repetitions taken), so that no
+ * value hides another. Nested objects and arrays of objects are
  * flattened into dotted paths ("meta.hostname", "counters.sockets.0.valid");
  * the header is the union of every row's columns, in the order they first
  * appear, and a row lacking one has an empty field. Returns 0, or -1

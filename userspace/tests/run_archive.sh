@@ -58,21 +58,24 @@ def flat(v, key, out):
             flat(m, "%s.%d" % (key, i), out)
     else:
         out[key] = v
+# a head key a result has too keeps its own column, "head." and the key
+shadowed = {k for r in doc["results"] for k in r}
 for row, res in zip(body, doc["results"]):
     want = {}
-    flat({k: v for k, v in doc.items() if k != "results"}, "", want)
+    flat({("head." + k if k in shadowed else k): v for k, v in doc.items()
+          if k != "results"}, "", want)
     flat(res, "", want)
     assert set(head) == set(want), set(head) ^ set(want)
     got = dict(zip(head, row))
     for k in ("kernel", "size_bytes", "threads", "reps", "meta.hostname",
-              "counters_reason"):
+              "counters_reason", "head.reps", "head.kernel"):
         w = want[k]
         w = "" if w is None else str(w)
         assert got[k] == w, (k, got[k], w)
     assert float(got["ns_per_load"]) > 0
 assert [r[head.index("size_bytes")] for r in body] == ["16384", "32768"]
 ' "$tmp/run.csv" "$tmp/run.json")" \
-	"run --csv: a header, one row per -j result, -j's columns and values" \
+	"run --csv: a header, one row per -j result, -j's columns and values (head.reps beside reps)" \
 	"$tmp/run.csv" "$tmp/py"
 "$bin" run latency --csv -j > "$tmp/out" 2> "$tmp/err"
 ok "$([ $? = 1 ] && grep -q "options '--csv' and '--json' exclude each other" "$tmp/err" && [ ! -s "$tmp/out" ] && echo 1)" \
