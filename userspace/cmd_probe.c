@@ -137,6 +137,32 @@ static int parse_args(struct probe_args *a, struct opts *o, int argc,
 	return MDC_EXIT_OK;
 }
 
+/*
+ * --socket N names a socket this machine has (sysfs, as calibrate reads
+ * it): else a usage error listing them, rather than a probe that runs
+ * on socket 0's CPU and calls it socket N.
+ */
+static int probe_check_socket(const char *cmd, const struct probe_args *a)
+{
+	struct calib_socket *so = NULL;
+	char list[128] = "";
+	size_t i, n, len;
+
+	n = calib_sockets(getenv("MEMDIAG_TEST_SYSFS_CPU"), &so);
+	for (i = 0; i < n; i++) {
+		if (so[i].id == a->socket)
+			break;
+		len = strlen(list);
+		snprintf(list + len, sizeof(list) - len, "%s%u", i ? ", " : "",
+			 so[i].id);
+	}
+	calib_sockets_free(so, n);
+	if (n && i < n)
+		return MDC_EXIT_OK;
+	return cli_usage(cmd, "option '--socket': no socket %u here (this machine has: %s)",
+			 a->socket, list[0] ? list : "none readable");
+}
+
 static volatile sig_atomic_t probe_stop;
 
 static void on_signal(int sig)
@@ -388,6 +414,9 @@ int cmd_probe(const struct opts *gopts, int argc, char **argv)
 	rc = parse_args(&a, &o, argc, argv);
 	if (rc)
 		return rc < 0 ? MDC_EXIT_OK : rc;
+	rc = probe_check_socket(cmd, &a);
+	if (rc)
+		return rc;
 	s = probe_curve(&a, &c, why, sizeof(why));
 	rc = probe_pin(cmd, &a, s);
 	if (rc) {
