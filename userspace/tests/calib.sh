@@ -90,6 +90,14 @@ echo "# calibrate --quick took $took s"
 # the window that covers the calibration
 cal_busy=$(busy avg60)
 ok "$([ $rc = 0 ] && [ -s "$c" ] && echo 1)" "calibrate --quick exits 0 and stores the file" "$tmp/cal.err"
+# its estimate within 2x of the time it took (3 s of slack for the
+# seconds' rounding and the checks after the points)
+est=$(sed -n 's/.*calibrate: about \([0-9]*\) s in all.*/\1/p' "$tmp/cal.err")
+echo "# calibrate --quick estimated ${est:-?} s, took $took s"
+ok "$([ -n "$est" ] && [ "$took" -le $((2 * est + 3)) ] &&
+	[ $((2 * took + 3)) -ge "$est" ] && echo 1)" \
+	"calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" \
+	"$tmp/cal.err"
 ok "$(jq -e '.bandwidth_source == "kernel" and (.sockets | length) >= 1' "$c" > /dev/null && echo 1)" \
 	"without the module the file says bandwidth_source kernel" "$c"
 if [ -n "$cal_busy" ]; then
