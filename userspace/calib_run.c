@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <sched.h>
 #include <string.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -389,6 +390,13 @@ static int cal_store(struct cal_state *st, const struct opts *o,
 			strerror(errno));
 		return MDC_EXIT_LOCAL;
 	}
+	/* the default state directory only: a --curve FILE's must exist */
+	if (!st->a->curve && curve_make_dirs(path)) {
+		cli_err(st->cmd, "cannot store the curves",
+			"%s: cannot create its directory: %s", path,
+			strerror(errno));
+		return MDC_EXIT_LOCAL;
+	}
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	c->version = CURVE_VERSION;
@@ -489,6 +497,36 @@ static int cal_socket(struct cal_state *st, const struct calib_socket *so,
 	return rc;
 }
 
+/*
+ * --curve FILE's directory exists and is writable, checked before the
+ * measuring (minutes) rather than when storing: a mistyped path is an
+ * error with the path, and no directory is made for it.
+ */
+static int cal_curve_dir_ok(const char *cmd, const struct cal_args *a)
+{
+	char dir[PATH_MAX], *slash;
+
+	if (!a->curve || a->plan_only)
+		return MDC_EXIT_OK;
+	if (snprintf(dir, sizeof(dir), "%s", a->curve) >= (int)sizeof(dir)) {
+		cli_err(cmd, "option '--curve'", "%.64s...: path too long", a->curve);
+		return MDC_EXIT_LOCAL;
+	}
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK)) {
+		cli_err(cmd, "option '--curve'", "cannot store '%s': directory '%s': %s",
+			a->curve, dir, strerror(errno));
+		return MDC_EXIT_LOCAL;
+	}
+	return MDC_EXIT_OK;
+}
+
 /* What the buffers may take: MemAvailable, or less with --max-memory. */
 static uint64_t cal_budget(const struct cal_args *a, const char **from)
 {
@@ -570,6 +608,9 @@ int calib_main(const char *cmd, const struct opts *o,
 		return MDC_EXIT_LOCAL;
 	}
 	rc = cal_select(&st, so, n, &first, &nsel);
+	if (rc)
+		goto out;
+	rc = cal_curve_dir_ok(cmd, a);
 	if (rc)
 		goto out;
 	/* the sockets are alike: the first one's CPUs say how busy */

@@ -62,7 +62,8 @@ void cmd_calibrate_usage(FILE *f)
 	      "                   point, well under a minute per socket\n"
 	      "  --reps N         repeats per point, 3 to 64 (default 3, 5 without\n"
 	      "                   --quick)\n"
-	      "  --curve FILE     write (or with --show read) FILE instead\n"
+	      "  --curve FILE     write (or with --show read) FILE instead; its\n"
+	      "                   directory must exist\n"
 	      "  --max-memory SIZE  the most the buffers may take (default:\n"
 	      "                   MemAvailable); a plan that needs more is refused\n"
 	      "  --plan           print the plan (points, threads, bytes each point\n"
@@ -190,8 +191,8 @@ static int cal_show(const char *cmd, const struct opts *o,
 	if (curve_find_load(a->curve, &c, used, sizeof(used), why,
 			    sizeof(why))) {
 		curve_free(&c);
-		cli_err(cmd, errno == ENOENT ? "no stored curve" :
-			"cannot read the curves", "%s", why);
+		/* @why names the file, or where it looked */
+		cli_err(cmd, "cannot show the curves", "%s", why);
 		return MDC_EXIT_LOCAL;
 	}
 	if (a->have_socket && !curve_socket_find(&c, a->socket)) {
@@ -201,6 +202,9 @@ static int cal_show(const char *cmd, const struct opts *o,
 		curve_free(&c);
 		return MDC_EXIT_LOCAL;
 	}
+	if (curve_stale(&c, why, sizeof(why)))
+		cli_err(cmd, "note", "%s: %s: its numbers may not be this machine's now",
+			used, why);
 	print_init(&p, stdout, o->json, o->pretty);
 	print_open_object(&p, NULL);
 	calib_show(&p, &c, used, a->have_socket, a->socket);

@@ -61,7 +61,8 @@ void cmd_probe_usage(FILE *f)
 		       "one JSON object per sample and line");
 	fputs("\n"
 	      "Exit status: 0 done or stopped by Ctrl-C; 1 bad option; 6 the chase\n"
-	      "could not be set up (memory, CPU).\n", f);
+	      "could not be set up (memory, CPU) or the --curve FILE cannot be read\n"
+	      "(missing, truncated, not a curve file).\n", f);
 }
 
 struct probe_args {
@@ -170,17 +171,24 @@ static void on_signal(int sig)
 	probe_stop = sig;
 }
 
-/* The socket's curve, or why there is none usable (into @why). */
+/*
+ * The socket's curve, or why there is none usable (into @why). A --curve
+ * FILE that cannot be read sets *@bad_file: an error, as in every command
+ * that reads a curve; without --curve a missing curve only leaves the
+ * estimate out.
+ */
 static const struct curve_socket *probe_curve(const struct probe_args *a,
 					      struct curve *c, char *why,
-					      size_t size)
+					      size_t size, bool *bad_file)
 {
 	char used[512], r[CURVE_WHY_SIZE];
 	const struct curve_socket *s;
 	struct curve_fp now;
 
+	*bad_file = false;
 	if (curve_find_load(a->curve, c, used, sizeof(used), r, sizeof(r))) {
 		snprintf(why, size, "%s", r);
+		*bad_file = a->curve != NULL;
 		return NULL;
 	}
 	curve_fp_collect(&now, NULL);
@@ -409,6 +417,7 @@ int cmd_probe(const struct opts *gopts, int argc, char **argv)
 	struct probe_args a;
 	struct opts o = *gopts;
 	struct curve c;
+	bool bad_file;
 	int rc;
 
 	rc = parse_args(&a, &o, argc, argv);
@@ -417,7 +426,12 @@ int cmd_probe(const struct opts *gopts, int argc, char **argv)
 	rc = probe_check_socket(cmd, &a);
 	if (rc)
 		return rc;
-	s = probe_curve(&a, &c, why, sizeof(why));
+	s = probe_curve(&a, &c, why, sizeof(why), &bad_file);
+	if (bad_file) {
+		cli_err(cmd, "cannot read the curves", "%s", why);
+		curve_free(&c);
+		return MDC_EXIT_LOCAL;
+	}
 	rc = probe_pin(cmd, &a, s);
 	if (rc) {
 		curve_free(&c);

@@ -473,6 +473,13 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	if (rc != MDC_EXIT_OK)
 		return rc;
 	verdict_src_open(&vs, w.curve_path);
+	/* one rule for a curve FILE named: unreadable is an error */
+	if (w.curve_path && vs.unreadable) {
+		cli_err(w.cmd, "cannot read the curves", "%s", vs.reason);
+		cli_close_output(w.cmd, path, w.out, false);
+		verdict_src_close(&vs);
+		return MDC_EXIT_LOCAL;
+	}
 	if (!vs.usable)
 		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.vs = &vs;

@@ -542,7 +542,7 @@ int curve_find_load(const char *path, struct curve *c, char *used,
 		    size_t used_size, char *why, size_t size)
 {
 	const char *sys = CURVE_SYSTEM_DIR "/" CURVE_FILE;
-	char own[PATH_MAX];
+	char own[PATH_MAX] = "";
 
 	if (path) {
 		snprintf(used, used_size, "%s", path);
@@ -555,12 +555,18 @@ int curve_find_load(const char *path, struct curve *c, char *used,
 		if (errno != ENOENT)
 			return -1;
 		curve_free(c);
+	} else {
+		own[0] = '\0';	/* root's own is the system file */
 	}
 	snprintf(used, used_size, "%s", sys);
 	if (!curve_load(sys, c, why, size))
 		return 0;
-	if (errno == ENOENT)
-		snprintf(why, size, "no curve: run memdiagctl calibrate");
+	if (errno == ENOENT) {
+		/* where it looked: root does not read a user's curve */
+		snprintf(why, size, "no curve in %.200s%s%.200s: run memdiagctl calibrate",
+			 own[0] ? own : "", own[0] ? " or " : "", sys);
+		errno = ENOENT;
+	}
 	return -1;
 }
 

@@ -190,8 +190,8 @@ int curve_load(const char *path, struct curve *c, char *why, size_t size);
 /*
  * Load the file readers use: @path when not NULL, otherwise the user's
  * default then /var/lib/memdiag/curve.json. @used receives the path tried
- * last. On ENOENT for all of them @why is "no curve: run memdiagctl
- * calibrate".
+ * last. On ENOENT for all of them (errno ENOENT) @why says where it
+ * looked: "no curve in PATH or PATH: run memdiagctl calibrate".
  */
 int curve_find_load(const char *path, struct curve *c, char *used,
 		    size_t used_size, char *why, size_t size);
@@ -203,12 +203,18 @@ int curve_find_load(const char *path, struct curve *c, char *used,
 int curve_check(const struct curve *c, char *why, size_t size);
 
 /*
- * Write @c to @path atomically (temporary file and rename), creating the
- * directory (0755) when missing; the file is 0644. Checks @c first.
- * Returns 0 or -1 with errno and @why.
+ * Write @c to @path atomically (temporary file and rename); the file is
+ * 0644. The directory must exist: a mistyped --curve must not leave
+ * folders behind. Checks @c first. Returns 0 or -1 with errno and @why.
  */
 int curve_save(const char *path, const struct curve *c, char *why,
 	       size_t size);
+
+/*
+ * mkdir -p (0755) of @path's directory: for the default state directory
+ * (curve_default_path()) only. 0 or -1 with errno.
+ */
+int curve_make_dirs(const char *path);
 
 void curve_free(struct curve *c);
 void curve_fp_free(struct curve_fp *fp);
@@ -232,6 +238,13 @@ void curve_fp_collect(struct curve_fp *fp, const char *prefetch);
  */
 int curve_fp_compare(const struct curve_fp *file, const struct curve_fp *now,
 		     char *reason, size_t size);
+
+/*
+ * Is @c another machine's, or this one's before a change? 1 with
+ * @reason as curve_fp_compare() gives it, else 0: every command that
+ * shows or uses a curve names a stale one.
+ */
+int curve_stale(const struct curve *c, char *reason, size_t size);
 
 /* The result of placing a bandwidth on one socket's curves. */
 struct curve_place {

@@ -277,3 +277,14 @@ void curve_fp_collect(struct curve_fp *fp, const char *prefetch)
 		fp->v[CURVE_FP_PREFETCH] = strdup(prefetch);
 	fp->v[CURVE_FP_UNCORE_KHZ] = uncore_khz();
 }
+
+int curve_stale(const struct curve *c, char *reason, size_t size)
+{
+	struct curve_fp now;
+	int rc;
+
+	curve_fp_collect(&now, NULL);
+	rc = curve_fp_compare(&c->fp, &now, reason, size);
+	curve_fp_free(&now);
+	return rc;
+}

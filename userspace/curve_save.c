@@ -169,7 +169,7 @@ err:
 }
 
 /* mkdir -p for the file's directory, 0755. */
-static int make_dirs(const char *path)
+int curve_make_dirs(const char *path)
 {
 	char dir[PATH_MAX], *p;
 
@@ -201,9 +201,6 @@ int curve_save(const char *path, const struct curve *c, char *why,
 
 	if (curve_check(c, sub, sizeof(sub)))
 		return curve_fail(EINVAL, why, size, "not writing %s: %s", path, sub);
-	if (make_dirs(path))
-		return curve_fail(errno, why, size, "%s: cannot create its directory: %s",
-			    path, strerror(errno));
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return curve_fail(ENAMETOOLONG, why, size, "%s: path too long", path);
 	o = curve_json(c);
@@ -213,7 +210,8 @@ int curve_save(const char *path, const struct curve *c, char *why,
 	if (fd < 0) {
 		e = errno;
 		json_object_put(o);
-		return curve_fail(e, why, size, "%s: %s", tmp, strerror(e));
+		return curve_fail(e, why, size, "%s: cannot create a file beside it: %s",
+				  path, strerror(e));
 	}
 	if (json_object_to_fd(fd, o, JSON_C_TO_STRING_PRETTY |
 			      JSON_C_TO_STRING_SPACED |

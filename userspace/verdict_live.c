@@ -22,6 +22,7 @@ void verdict_src_open(struct verdict_src *vs, const char *path)
 	if (curve_find_load(path, &vs->curve, vs->path, sizeof(vs->path),
 			    vs->reason, sizeof(vs->reason))) {
 		curve_free(&vs->curve);
+		vs->unreadable = true;
 		return;
 	}
 	curve_fp_collect(&now, NULL);

@@ -14,6 +14,7 @@
 struct verdict_src {
 	struct curve curve;
 	bool usable;		/* read, checked, and this machine's */
+	bool unreadable;	/* the file could not be read (not: stale) */
 	char reason[CURVE_WHY_SIZE];	/* why not, when !usable */
 	char path[PATH_MAX];	/* the file read (or tried last) */
 };

@@ -147,9 +147,9 @@ if [ -e /var/lib/memdiag/curve.json ]; then
 	skip "snapshot without a curve file: the reason" "/var/lib/memdiag/curve.json exists"
 else
 	"$ctl" -j snapshot --socket 0 > "$tmp/s.json" 2> "$tmp/s.err"
-	check "snapshot without a curve file: verdict null, run calibrate" \
+	check "snapshot without a curve file: verdict null, where it looked, run calibrate" \
 		jqt '.[0].verdict == null and
-		     .[0].verdict_reason == "no curve: run memdiagctl calibrate"' "$tmp/s.json"
+		     .[0].verdict_reason == "no curve in /var/lib/memdiag/curve.json: run memdiagctl calibrate"' "$tmp/s.json"
 fi
 expect_rc "snapshot --window 0 is refused, naming the option" 1 "option '--window'" \
 	"$ctl" snapshot --window 0

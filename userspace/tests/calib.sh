@@ -63,7 +63,7 @@ t 1 "option '--interval'" probe --interval 0 $bad
 t 1 "option '--count'" probe --count 0 $bad
 t 1 "option '--cpu'" probe --cpu 99999 $bad
 t 1 "option '--socket': no socket 4096 here" probe --socket 4096 -c 1 $bad
-t 6 "no stored curve" calibrate --show --curve "$tmp/none.json"
+t 6 "cannot show the curves: $tmp/none.json" calibrate --show --curve "$tmp/none.json"
 
 # One generator thread raises this VM's latency by a few percent at most,
 # and only when it gets its CPU: while other processes keep the CPUs busy
