@@ -62,6 +62,14 @@ struct plot_sample {
 	double gbps, ns, t;
 };
 
+/* What the pictures say beside the data. */
+struct plot_view {
+	const char *stale;	/* why the curve is stale, "" when it is not */
+	bool estimated;		/* probe samples: bandwidth placed on the curve */
+	double max_gbps, max_ns;	/* of the samples, for their ranges */
+	double span_s;		/* from the first sample to the last */
+};
+
 enum { OPT_CURVE = 256, OPT_SOCKET, OPT_SAMPLES, OPT_FORMAT };
 
 static const struct option plot_options[] = {
@@ -141,16 +149,17 @@ static bool get_num(struct json_object *o, const char *key, double *v)
 /*
  * The samples of @socket in a watch -j (total_gbps, load miss real
  * latency, time_ns) or probe -j (estimated bandwidth, chased latency,
- * time_s)
- * recording; lines without both numbers (an idle socket) are skipped.
+ * time_s) recording; records without both numbers (an idle socket, a
+ * probe without an estimate) are skipped and counted, and said.
  */
 static int read_samples(const char *cmd, const char *path, uint32_t socket,
-			struct plot_sample **out, size_t *n)
+			struct plot_sample **out, size_t *n,
+			struct plot_view *v)
 {
 	struct plot_sample s, *t;
 	struct json_object *o;
 	char line[8192];
-	size_t lineno = 0;
+	size_t lineno = 0, skipped = 0, probes = 0;
 	double sock;
 	FILE *f = fopen(path, "r");
 
@@ -178,6 +187,8 @@ static int read_samples(const char *cmd, const char *path, uint32_t socket,
 			json_object_put(o);
 			continue;
 		}
+		if (json_object_object_get_ex(o, "estimated_bandwidth_gbps", NULL))
+			probes++;
 		if ((get_num(o, "total_gbps", &s.gbps) &&
 		     get_num(o, "load_miss_real_latency_ns", &s.ns) &&
 		     get_num(o, "time_ns", &s.t) && ((s.t /= 1e9), true)) ||
@@ -192,11 +203,52 @@ static int read_samples(const char *cmd, const char *path, uint32_t socket,
 			}
 			*out = t;
 			t[(*n)++] = s;
+			v->max_gbps = fmax(v->max_gbps, s.gbps);
+			v->max_ns = fmax(v->max_ns, s.ns);
+		} else {
+			skipped++;
 		}
 		json_object_put(o);
 	}
 	fclose(f);
+	v->estimated = probes > 0;
+	if (*n)
+		v->span_s = (*out)[*n - 1].t - (*out)[0].t;
+	if (skipped)
+		cli_err(cmd, "note", "%s: %zu of %zu records of socket %u skipped: without %s (%s)",
+			path, skipped, skipped + *n, socket,
+			v->estimated ? "an estimated bandwidth and a latency" :
+			"a bandwidth and a latency",
+			v->estimated ? "no curve, a stale one or a noisy sample" :
+			"an idle socket or no counters");
 	return MDC_EXIT_OK;
+}
+
+static int by_bandwidth(const void *a, const void *b)
+{
+	const struct curve_point *x = *(const struct curve_point *const *)a;
+	const struct curve_point *y = *(const struct curve_point *const *)b;
+
+	return x->bandwidth_gbps < y->bandwidth_gbps ? -1 :
+	       x->bandwidth_gbps > y->bandwidth_gbps;
+}
+
+/*
+ * A mix's points in bandwidth order (measured in order of intensity, a
+ * bent-back point would draw a zig-zag), each with its latency's spread
+ * over the repeats (cov x latency) for the error bars.
+ */
+static void write_points(FILE *f, const struct curve_mix *m)
+{
+	const struct curve_point *pt[64];
+	size_t j, n = m->nr_points < 64 ? m->nr_points : 64;
+
+	for (j = 0; j < n; j++)
+		pt[j] = &m->points[j];
+	qsort(pt, n, sizeof(pt[0]), by_bandwidth);
+	for (j = 0; j < n; j++)
+		fprintf(f, "%g %g %g\n", pt[j]->bandwidth_gbps,
+			pt[j]->latency_ns, pt[j]->latency_ns * pt[j]->cov);
 }
 
 /* Each curve a block of the data file: the idle latency, then its points. */
@@ -205,7 +257,7 @@ static int write_data(const char *dir, const struct curve_socket *s,
 {
 	char path[512];
 	FILE *f, *g;
-	size_t i, j;
+	size_t i;
 	const struct curve_mix *m;
 
 	snprintf(path, sizeof(path), "%s/curves.dat", dir);
@@ -221,10 +273,8 @@ static int write_data(const char *dir, const struct curve_socket *s,
 	}
 	for (i = 0; i < s->nr_mixes; i++) {
 		m = &s->mixes[i];
-		fprintf(f, "0 %g\n", s->idle_latency_ns);
-		for (j = 0; j < m->nr_points; j++)
-			fprintf(f, "%g %g\n", m->points[j].bandwidth_gbps,
-				m->points[j].latency_ns);
+		fprintf(f, "0 %g 0\n", s->idle_latency_ns);
+		write_points(f, m);
 		fprintf(f, "\n\n");
 		fprintf(g, "%g %g\n", m->points[m->peak_index].bandwidth_gbps,
 			m->points[m->peak_index].latency_ns);
@@ -246,7 +296,8 @@ static int write_data(const char *dir, const struct curve_socket *s,
 
 /* The gnuplot commands of one picture in one format. */
 static void script_curves(FILE *f, const char *dir, const struct curve *c,
-			  const struct curve_socket *s, bool samples)
+			  const struct curve_socket *s, bool samples,
+			  const struct plot_view *v)
 {
 	const char *model = c->fp.v[CURVE_FP_CPU_MODEL_NAME];
 	char buf[16], name[128];
@@ -254,38 +305,56 @@ static void script_curves(FILE *f, const char *dir, const struct curve *c,
 
 	snprintf(name, sizeof(name), "%s", model ? model : "unknown processor");
 	for (k = 0; name[k]; k++)
-		if (name[k] == '\'' || name[k] == '\\')
+		if (name[k] == '\'' || name[k] == '\\' || name[k] == '"')
 			name[k] = ' ';
-	fprintf(f, "set title 'socket %u, %s: %s' noenhanced\n", s->socket,
+	fprintf(f, "set title \"socket %u, %s: %s%s%s\" noenhanced\n", s->socket,
 		name, c->source == CURVE_SRC_KERNEL ?
 		"counter-free (bytes counted by the traffic kernels)" :
-		"the memory controllers' counters");
-	fprintf(f, "set xlabel 'DRAM bandwidth (GB/s)'\n"
+		"the memory controllers' counters",
+		v->stale[0] ? "\\nSTALE: " : "", v->stale);
+	fprintf(f, "set xlabel \"DRAM bandwidth (GB/s)\\nerror bars: the latency spread over the repeats (CoV x latency)\" noenhanced\n"
 		   "set ylabel 'pointer-chase latency (ns)'\n"
 		   "set key outside right top noenhanced\nset grid\n"
-		   "set xrange [0:*]\nset yrange [0:*]\nunset y2tics\nunset y2label\n");
+		   "set xrange [0:*]\nset yrange [0:*]\nunset y2tics\nunset y2label\n"
+		   );
 	fprintf(f, "plot ");
 	for (i = 0; i < s->nr_mixes; i++)
-		fprintf(f, "'%s/curves.dat' index %zu using 1:2 with linespoints lw 2 pt 7 ps 0.6 title '%s, prefetch %s', ",
+		fprintf(f, "'%s/curves.dat' index %zu using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.6 title '%s, prefetch %s', ",
 			dir, i, calib_mix_label(s->mixes[i].read_fraction, buf,
 						sizeof(buf)),
 			curve_pf_name(s->mixes[i].prefetch));
 	fprintf(f, "'%s/peaks.dat' using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title 'sustainable peak'",
 		dir);
 	if (samples)
-		fprintf(f, ", '%s/samples.dat' using 1:2 with points pt 1 ps 1 lc rgb '#d62728' title 'samples'",
-			dir);
+		fprintf(f, ", '%s/samples.dat' using 1:2 with points pt 1 ps 1 lc rgb '#d62728' title '%s'",
+			dir, v->estimated ?
+			"probe samples (bandwidth estimated on this curve)" :
+			"watch samples (bandwidth counted)");
 	fprintf(f, "\n");
 }
 
-static void script_timeline(FILE *f, const char *dir)
+/*
+ * The samples over time. The ranges are set from the data, not left to
+ * gnuplot: an all-zero series would make it warn of an empty range.
+ */
+static void script_timeline(FILE *f, const char *dir,
+			    const struct plot_view *v)
 {
-	fprintf(f, "set title 'samples over time' noenhanced\n"
-		   "set xlabel 'time (s)'\nset ylabel 'bandwidth (GB/s)'\n"
+	const char *bw = v->estimated ?
+		"estimated bandwidth (GB/s, placed on the curve)" :
+		"DRAM bandwidth (GB/s, counted)";
+
+	fprintf(f, "set title \"%s samples over time%s%s\" noenhanced\n"
+		   "set xlabel 'time (s)'\nset ylabel '%s' noenhanced\n"
 		   "set y2label 'latency (ns)'\nset y2tics\nset ytics nomirror\n"
-		   "set xrange [*:*]\nset yrange [0:*]\nset y2range [0:*]\nset key outside right top\nset grid\n");
-	fprintf(f, "plot '%s/samples.dat' using 3:1 with linespoints pt 7 ps 0.5 title 'bandwidth', '%s/samples.dat' using 3:2 axes x1y2 with linespoints pt 5 ps 0.5 title 'latency'\n",
-		dir, dir);
+		   "set xrange [0:%g]\nset yrange [0:%g]\nset y2range [0:%g]\nset key outside right top noenhanced\nset grid\n",
+		v->estimated ? "probe" : "watch",
+		v->stale[0] && v->estimated ? "\\nSTALE curve: " : "",
+		v->estimated ? v->stale : "", bw,
+		v->span_s > 0 ? v->span_s : 1, v->max_gbps > 0 ? v->max_gbps * 1.1 : 1,
+		v->max_ns > 0 ? v->max_ns * 1.1 : 1);
+	fprintf(f, "plot '%s/samples.dat' using 3:1 with linespoints pt 7 ps 0.5 title '%s', '%s/samples.dat' using 3:2 axes x1y2 with linespoints pt 5 ps 0.5 title 'latency'\n",
+		dir, v->estimated ? "estimated bandwidth" : "bandwidth", dir);
 }
 
 /* Run gnuplot on @script: an exit code, reported. */
@@ -314,7 +383,7 @@ static int run_gnuplot(const char *cmd, const char *script)
 
 static int draw(const char *cmd, const struct plot_args *a, const char *dir,
 		const struct curve *c, const struct curve_socket *s,
-		bool samples)
+		bool samples, const struct plot_view *v)
 {
 	static const char *const ext[2] = { "svg", "png" };
 	static const char *const term[2] = {
@@ -338,14 +407,14 @@ static int draw(const char *cmd, const struct plot_args *a, const char *dir,
 			continue;
 		fprintf(f, "set terminal %s\nset output '%s-curves.%s'\n",
 			term[k], a->prefix, ext[k]);
-		script_curves(f, dir, c, s, samples);
+		script_curves(f, dir, c, s, samples, v);
 		len = strlen(done);
 		snprintf(done + len, sizeof(done) - len, "%s-curves.%s\n",
 			 a->prefix, ext[k]);
 		if (!samples)
 			continue;
 		fprintf(f, "set output '%s-timeline.%s'\n", a->prefix, ext[k]);
-		script_timeline(f, dir);
+		script_timeline(f, dir, v);
 		len = strlen(done);
 		snprintf(done + len, sizeof(done) - len, "%s-timeline.%s\n",
 			 a->prefix, ext[k]);
@@ -362,6 +431,9 @@ int cmd_plot(const struct opts *o, int argc, char **argv)
 {
 	const char *cmd = argv[0];
 	char used[512], why[CURVE_WHY_SIZE], dir[] = "/tmp/memdiag-plot.XXXXXX";
+	char stale[CURVE_WHY_SIZE];
+	struct plot_view view = { 0 };
+	size_t k;
 	const struct curve_socket *s;
 	struct plot_sample *smp = NULL;
 	struct plot_args a;
@@ -377,7 +449,7 @@ int cmd_plot(const struct opts *o, int argc, char **argv)
 		return cli_usage(cmd, "option '-o': no quote in the prefix, please");
 	if (curve_find_load(a.curve, &c, used, sizeof(used), why, sizeof(why))) {
 		curve_free(&c);
-		cli_err(cmd, "no curve to draw", "%s", why);
+		cli_err(cmd, "nothing to draw", "%s", why);
 		return MDC_EXIT_LOCAL;
 	}
 	s = a.have_socket ? curve_socket_find(&c, a.socket) :
@@ -388,8 +460,18 @@ int cmd_plot(const struct opts *o, int argc, char **argv)
 		curve_free(&c);
 		return MDC_EXIT_LOCAL;
 	}
+	if (curve_stale(&c, stale, sizeof(stale)))
+		cli_err(cmd, "note", "%s: %s: its numbers may not be this machine's now; the pictures say so",
+			used, stale);
+	else
+		stale[0] = '\0';
+	/* it goes into gnuplot's double quotes, which read escapes */
+	for (k = 0; stale[k]; k++)
+		if (stale[k] == '\'' || stale[k] == '\\' || stale[k] == '"')
+			stale[k] = ' ';
+	view.stale = stale;
 	if (a.samples)
-		rc = read_samples(cmd, a.samples, s->socket, &smp, &nsmp);
+		rc = read_samples(cmd, a.samples, s->socket, &smp, &nsmp, &view);
 	if (!rc && !mkdtemp(dir)) {
 		cli_err(cmd, "cannot make a temporary directory", "%s",
 			strerror(errno));
@@ -400,7 +482,7 @@ int cmd_plot(const struct opts *o, int argc, char **argv)
 				strerror(errno));
 			rc = MDC_EXIT_LOCAL;
 		} else {
-			rc = draw(cmd, &a, dir, &c, s, nsmp > 0);
+			rc = draw(cmd, &a, dir, &c, s, nsmp > 0, &view);
 		}
 		/* the script and the data only lived for gnuplot */
 		snprintf(used, sizeof(used), "rm -rf '%s'", dir);
