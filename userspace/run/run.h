@@ -17,7 +17,7 @@
 #include "../../kernels/kernel.h"
 #include "cli.h"
 #include "print.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 
 #define RUN_MAX_SIZES 16
 #define RUN_MAX_LIST 64		/* values of a list option (--delay) */

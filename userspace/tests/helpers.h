@@ -37,7 +37,7 @@
 #include "parse.h"
 #include "prefetch.h"
 #include "print.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 #include "snapshot.h"
 #include "../../kernels/kernel.h"
 

@@ -19,7 +19,7 @@
 #include "calib_show.h"
 #include "cmd.h"
 #include "cpulist.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 
 #ifndef MEMDIAGCTL_VERSION
 #define MEMDIAGCTL_VERSION "unknown"

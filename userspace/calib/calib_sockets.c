@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/cache.h"
+#include "../../kernels/cache.h"
 #include "calib_plan.h"
 
 static int read_line(const char *path, char *buf, size_t size)

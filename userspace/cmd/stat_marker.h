@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "print.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 
 #define STAT_MARKER_NAME 64
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kernels/calib.h"
+#include "../../kernels/calib.h"
 #include "curve.h"
 
 #define CALIB_MAX_CPUS 4096

@@ -14,8 +14,8 @@
 #include <linux/memdiag.h>
 
 #include "names.h"
-#include "run/counters.h"
-#include "run/counters_int.h"
+#include "counters/counters.h"
+#include "counters/counters_int.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

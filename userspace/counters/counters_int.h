@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "metrics.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 
 /* The counters that are summed, and the epoch group of each. */
 struct rc_counted {

@@ -13,8 +13,8 @@
 #include <linux/memdiag.h>
 
 #include "names.h"
-#include "run/counters.h"
-#include "run/counters_int.h"
+#include "counters/counters.h"
+#include "counters/counters_int.h"
 
 #define A(x) MEMDIAG_A_SNAPSHOT_##x
 

@@ -20,7 +20,7 @@
 #include "meta.h"
 #include "opts.h"
 #include "parse.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 #include "stat.h"
 #include "stat_marker.h"
 

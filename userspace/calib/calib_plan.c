@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/cache.h"
+#include "../../kernels/cache.h"
 #include "calib_plan.h"
 
 /* ---- the plan ---- */

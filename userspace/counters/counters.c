@@ -20,8 +20,8 @@
 
 #include "conn.h"
 #include "names.h"
-#include "run/counters.h"
-#include "run/counters_int.h"
+#include "counters/counters.h"
+#include "counters/counters_int.h"
 #include "snapshot.h"
 
 #define A(x) MEMDIAG_A_SNAPSHOT_##x
