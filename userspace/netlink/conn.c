@@ -11,16 +11,6 @@
 
 #include "conn.h"
 
-int md_check_proto(uint32_t version, struct cli_error *err)
-{
-	if (version == MEMDIAG_FAMILY_VERSION)
-		return MDC_EXIT_OK;
-	return cli_error_set(err, MDC_EXIT_PROTO, "protocol version mismatch",
-			     "%s speaks protocol %u but the loaded memdiag module speaks %u: use the %s built with that module",
-			     PROG, (unsigned int)MEMDIAG_FAMILY_VERSION,
-			     version, PROG);
-}
-
 int md_no_family(bool loaded, struct cli_error *err)
 {
 	if (loaded)

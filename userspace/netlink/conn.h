@@ -15,12 +15,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "error.h"
 #include "info.h"
 #include "nl.h"
-
-/* MDC_EXIT_PROTO unless @version is the protocol this memdiagctl speaks. */
-int md_check_proto(uint32_t version, struct cli_error *err);
 
 /*
  * The memdiag family is absent; @loaded says whether the module is (then

@@ -8,9 +8,18 @@
 #include <linux/genetlink.h>
 #include <linux/memdiag.h>
 
-#include "conn.h"
 #include "info.h"
 #include "names.h"
+
+int md_check_proto(uint32_t version, struct cli_error *err)
+{
+	if (version == MEMDIAG_FAMILY_VERSION)
+		return MDC_EXIT_OK;
+	return cli_error_set(err, MDC_EXIT_PROTO, "protocol version mismatch",
+			     "%s speaks protocol %u but the loaded memdiag module speaks %u: use the %s built with that module",
+			     PROG, (unsigned int)MEMDIAG_FAMILY_VERSION,
+			     version, PROG);
+}
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

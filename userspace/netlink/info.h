@@ -14,7 +14,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/memdiag.h>
 
-#include "cli.h"
+#include "error.h"
 #include "nl.h"
 
 struct info_socket {
@@ -74,5 +74,8 @@ struct info_summary {
 int info_summarize(const struct nlmsghdr *nlh, struct info_summary *sum,
 		   struct cli_error *err);
 void info_summary_free(struct info_summary *sum);
+
+/* MDC_EXIT_PROTO unless @version is the protocol this memdiagctl speaks. */
+int md_check_proto(uint32_t version, struct cli_error *err);
 
 #endif /* MEMDIAGCTL_INFO_H */
