@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * export_daemon.h - "memdiagctl export" between its HTTP side
- * (cmd_export.c) and its module side (export_conn.c).
+ * (cmd_export.c) and its module side (export_conn.c), both of
+ * which publish through export_publish.c.
  */
 
 #ifndef MEMDIAGCTL_EXPORT_DAEMON_H
@@ -10,6 +11,9 @@
 #include <pthread.h>
 
 #include "export.h"
+
+/* the textfile in --textfile DIR that node_exporter reads */
+#define EXPORT_TEXTFILE "memdiag.prom"
 
 struct exporter {
 	const char *listen;		/* NULL: no HTTP */
