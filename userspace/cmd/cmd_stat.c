@@ -23,6 +23,7 @@
 #include "counters/counters.h"
 #include "stat.h"
 #include "stat_marker.h"
+#include "watch.h"
 
 #define SCOPE_NOTE "counts are socket-wide: every process on the socket adds to them, not only the command"
 

@@ -156,4 +156,11 @@ void agg_init(struct aggregator *g, uint64_t interval_ns, uint32_t tsc_khz,
  */
 int agg_feed(struct aggregator *g, const struct snap *s, struct interval *m);
 
+/*
+ * The interval and saturation threshold (cycles) that watch, export and
+ * run's counters use unless told otherwise.
+ */
+#define WATCH_DEFAULT_INTERVAL_MS 1000
+#define WATCH_DEFAULT_THRESHOLD 300.0
+
 #endif /* MEMDIAGCTL_METRICS_H */

@@ -39,6 +39,7 @@
 #include "print.h"
 #include "counters/counters.h"
 #include "snapshot.h"
+#include "watch.h"
 #include "../../kernels/kernel.h"
 
 extern int failures;

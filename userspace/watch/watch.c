@@ -20,13 +20,14 @@
 #include <linux/genetlink.h>
 #include <linux/memdiag.h>
 
-#include "cmd.h"
+#include "cli.h"
 #include "cpulist.h"
 #include "csv.h"
 #include "names.h"
 #include "parse.h"
 #include "prefetch.h"
 #include "snapshot.h"
+#include "watch.h"
 
 #define WATCH_HEADER "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns"
 /* only where the L3-sampled DRAM latency is available (AMD Zen 4/5) */
