@@ -371,9 +371,12 @@ static void print_channels(struct printer *p, const struct interval *m)
 		     m->busiest_channel_gbps);
 }
 
-/* One row's values, the same calls for text, JSON and (via JSON) CSV. */
+/*
+ * One row's values, the same calls for text, JSON and (via JSON) CSV;
+ * @v is the row's verdict, NULL without verdict columns.
+ */
 static void row(struct printer *p, struct watch *w, const struct interval *m,
-		const struct snap *s)
+		const struct snap *s, const struct verdict *v)
 {
 	char when[48];
 
@@ -418,24 +421,15 @@ static void row(struct printer *p, struct watch *w, const struct interval *m,
 		print_bool(p, PRINT_ANY, "saturated", "  %3s", m->saturated);
 	print_channels(p, m);
 	print_prefetch(p, w, s);
-	if (w->vs) {
-		struct verdict_channels ch;
-		uint64_t bytes[SNAP_MAX_CHANNELS];
-		uint32_t ids[SNAP_MAX_CHANNELS];
-		struct verdict v;
-
-		verdict_channels_of(m, bytes, ids, &ch);
-		verdict_live(w->vs, m, s, w->nr_pf, &ch, &v);
-		/* csv.c takes scalars only: CSV gets the verdict flattened */
-		verdict_print(p, &v, w->vs->curve.source, w->csv);
-	}
+	if (v)	/* csv.c takes scalars only: CSV gets the verdict flattened */
+		verdict_print(p, v, w->vs->curve.source, w->csv);
 	print_close_object(p);
 	print_textf(p, "\n");
 }
 
 /* The row as CSV: its JSON object turned into a row (csv.c). */
 static int csv_print_row(struct watch *w, const struct interval *m,
-			 const struct snap *s)
+			 const struct snap *s, const struct verdict *v)
 {
 	struct printer p;
 	char *json = NULL;
@@ -445,7 +439,7 @@ static int csv_print_row(struct watch *w, const struct interval *m,
 
 	if (mem) {
 		print_init(&p, mem, true, false);
-		row(&p, w, m, s);
+		row(&p, w, m, s, v);
 		if (print_end(&p) == 0 && fclose(mem) == 0)
 			ret = csv_row(w->out, json, w->rows == 0);
 		else
@@ -462,12 +456,12 @@ static int csv_print_row(struct watch *w, const struct interval *m,
 }
 
 static void print_row(struct watch *w, const struct interval *m,
-		      const struct snap *s)
+		      const struct snap *s, const struct verdict *v)
 {
 	struct printer p;
 
 	if (w->csv) {
-		if (csv_print_row(w, m, s) < 0)
+		if (csv_print_row(w, m, s, v) < 0)
 			w->rc = MDC_EXIT_LOCAL;
 		w->rows++;
 		return;
@@ -478,11 +472,23 @@ static void print_row(struct watch *w, const struct interval *m,
 			    "time                           " : "", WATCH_HEADER,
 			    w->l3 ? WATCH_HEADER_L3 : "", WATCH_HEADER_END,
 			    w->vs ? VERDICT_HEADER : "");
-	row(&p, w, m, s);
+	row(&p, w, m, s, v);
 	/* one line at a time, so that a pipe into jq sees each at once */
 	if (cli_output_end(w->cmd, &p) != MDC_EXIT_OK)
 		w->rc = MDC_EXIT_LOCAL;
 	w->rows++;
+}
+
+/* The verdict of interval @m on the curves, before anything is printed. */
+static void judge(const struct watch *w, const struct interval *m,
+		  const struct snap *s, struct verdict *v)
+{
+	struct verdict_channels ch;
+	uint64_t bytes[SNAP_MAX_CHANNELS];
+	uint32_t ids[SNAP_MAX_CHANNELS];
+
+	verdict_channels_of(m, bytes, ids, &ch);
+	verdict_live(w->vs, m, s, w->nr_pf, &ch, v);
 }
 
 /* Feed a message of command @cmd (a notification, or a snapshot reply). */
@@ -491,6 +497,7 @@ static void feed(struct watch *w, const struct nlmsghdr *nlh, uint8_t cmd)
 	const struct genlmsghdr *genl;
 	struct watch_socket *ws;
 	struct interval m;
+	struct verdict v;
 	struct snap s;
 	char why[160];
 
@@ -516,7 +523,9 @@ static void feed(struct watch *w, const struct nlmsghdr *nlh, uint8_t cmd)
 		return;
 	if (!m.valid)
 		note_invalid(w, &m);
-	print_row(w, &m, &s);
+	if (w->vs)
+		judge(w, &m, &s, &v);
+	print_row(w, &m, &s, w->vs ? &v : NULL);
 	ws->rows++;
 }
 
