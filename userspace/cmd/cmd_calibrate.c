@@ -20,6 +20,7 @@
 #include "calib_plan.h"
 #include "calib_show.h"
 #include "cmd.h"
+#include "stop.h"
 #include "cpulist.h"
 #include "opts.h"
 #include "parse.h"
@@ -80,11 +81,6 @@ void cmd_calibrate_usage(FILE *f)
 }
 
 static volatile sig_atomic_t cal_stop;
-
-static void on_signal(int sig)
-{
-	cal_stop = sig;
-}
 
 enum { OPT_SOCKET = 256, OPT_MIX, OPT_PREFETCH, OPT_QUICK, OPT_REPS,
        OPT_CURVE, OPT_SHOW, OPT_MAX_MEMORY, OPT_PLAN };
@@ -215,7 +211,7 @@ int cmd_calibrate(const struct opts *gopts, int argc, char **argv)
 	const char *cmd = argv[0];
 	struct cal_args a;
 	struct opts o = *gopts;
-	struct sigaction sa, old_int, old_term;
+	struct cli_stop stop;
 	int rc;
 
 	rc = parse_args(&a, &o, argc, argv);
@@ -223,15 +219,9 @@ int cmd_calibrate(const struct opts *gopts, int argc, char **argv)
 		return rc < 0 ? MDC_EXIT_OK : rc;
 	if (a.show)
 		return cal_show(cmd, &o, &a);
-	cal_stop = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop, &cal_stop);
 	rc = calib_main(cmd, &o, &a, &cal_stop);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_release(&stop);
 	if (cal_stop) {
 		/* the prefetchers are back: die of the signal, as asked */
 		fflush(stdout);

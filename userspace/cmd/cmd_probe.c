@@ -19,6 +19,7 @@
 
 #include "calib_plan.h"
 #include "cmd.h"
+#include "stop.h"
 #include "opts.h"
 #include "parse.h"
 #include "probe.h"
@@ -138,11 +139,6 @@ static int parse_args(struct probe_args *a, struct opts *o, int argc,
 }
 
 static volatile sig_atomic_t probe_stop;
-
-static void on_signal(int sig)
-{
-	probe_stop = sig;
-}
 
 /* The socket's curve, or why there is none usable (into @why). */
 static const struct curve_socket *probe_curve(const struct probe_args *a,
@@ -378,7 +374,7 @@ int cmd_probe(const struct opts *gopts, int argc, char **argv)
 {
 	const char *cmd = argv[0];
 	const struct curve_socket *s;
-	struct sigaction sa, old_int, old_term;
+	struct cli_stop stop;
 	char why[CURVE_WHY_SIZE] = "";
 	struct probe_args a;
 	struct opts o = *gopts;
@@ -394,15 +390,9 @@ int cmd_probe(const struct opts *gopts, int argc, char **argv)
 		curve_free(&c);
 		return rc;
 	}
-	probe_stop = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop, &probe_stop);
 	rc = probe_loop(cmd, &o, &a, s, why);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_release(&stop);
 	curve_free(&c);
 	return rc;
 }

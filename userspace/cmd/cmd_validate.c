@@ -25,6 +25,7 @@
 
 #include "calib_cmd.h"
 #include "cmd.h"
+#include "stop.h"
 #include "opts.h"
 #include "parse.h"
 #include "validate.h"
@@ -41,11 +42,6 @@ enum { PF_ON = 1, PF_OFF = 2, PF_UNCHANGED = 4 };
 
 /* SIGINT/SIGTERM: stop, put the prefetchers back, then die of it */
 static volatile sig_atomic_t v_stop;
-
-static void v_on_signal(int sig)
-{
-	v_stop = sig;
-}
 
 /* Run "memdiagctl -j run stream ARGS" and return its stdout, malloc()ed. */
 static char *run_stream(const char *cmd, const char *const *args, int *rc)
@@ -273,18 +269,12 @@ static unsigned int pf_default(const char *cmd, unsigned int pf)
 static int run_stoppable(const char *cmd, const char *size, const char *reps,
 			 unsigned int pf, struct vcheck *checks, size_t *nr)
 {
-	struct sigaction sa, old_int, old_term;
+	struct cli_stop stop;
 	int rc;
 
-	v_stop = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = v_on_signal;	/* no SA_RESTART: reads stop */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_catch(&stop, &v_stop);	/* no SA_RESTART: reads stop */
 	rc = run_states(cmd, size, reps, pf, checks, nr);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_release(&stop);
 	if (v_stop) {
 		cli_err(cmd, "interrupted", "%s",
 			pf & PF_UNCHANGED ? "nothing checked" :
