@@ -25,33 +25,11 @@
 /* A file larger than this is not a curve file (a curve has ~100 points). */
 #define CURVE_MAX_FILE (16u << 20)
 
-static const char *const fp_keys[NR_CURVE_FP] = {
-	[CURVE_FP_CPU_VENDOR] = "cpu_vendor",
-	[CURVE_FP_CPU_MODEL] = "cpu_model",
-	[CURVE_FP_CPU_MODEL_NAME] = "cpu_model_name",
-	[CURVE_FP_MICROCODE] = "microcode",
-	[CURVE_FP_SOCKETS] = "sockets",
-	[CURVE_FP_CORES] = "cores",
-	[CURVE_FP_CPUS] = "cpus",
-	[CURVE_FP_MEMORY_BYTES] = "memory_bytes",
-	[CURVE_FP_DIMMS] = "dimms",
-	[CURVE_FP_NUMA] = "numa",
-	[CURVE_FP_KERNEL] = "kernel",
-	[CURVE_FP_THP] = "thp",
-	[CURVE_FP_PREFETCH] = "prefetch",
-	[CURVE_FP_UNCORE_KHZ] = "uncore_khz",
-};
-
 static const char *const pf_names[NR_CURVE_PF] = {
 	[CURVE_PF_ON] = "on",
 	[CURVE_PF_OFF] = "off",
 	[CURVE_PF_UNCHANGED] = "unchanged",
 };
-
-const char *curve_fp_key(enum curve_fp_field f)
-{
-	return f < NR_CURVE_FP ? fp_keys[f] : NULL;
-}
 
 const char *curve_pf_name(enum curve_pf pf)
 {
@@ -342,12 +320,12 @@ static int parse_fp(const struct jctx *x, json_object *o, struct curve_fp *fp)
 	unsigned int f;
 
 	for (f = 0; f < NR_CURVE_FP; f++) {
-		if (!json_object_object_get_ex(o, fp_keys[f], &v))
-			return bad(x, fp_keys[f], "missing");
+		if (!json_object_object_get_ex(o, curve_fp_key(f), &v))
+			return bad(x, curve_fp_key(f), "missing");
 		if (json_object_is_type(v, json_type_null))
 			continue;
 		if (!json_object_is_type(v, json_type_string))
-			return bad(x, fp_keys[f], "not a string or null");
+			return bad(x, curve_fp_key(f), "not a string or null");
 		fp->v[f] = strdup(json_object_get_string(v));
 		if (!fp->v[f])
 			return curve_fail(ENOMEM, x->why, x->size, "out of memory");

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,23 +18,36 @@
 #include "curve.h"
 #include "meta.h"
 
-/* What a mismatch of each field is called in the reason. */
-static const char *const fp_what[NR_CURVE_FP] = {
-	[CURVE_FP_CPU_VENDOR] = "CPU vendor",
-	[CURVE_FP_CPU_MODEL] = "CPU model",
-	[CURVE_FP_CPU_MODEL_NAME] = "CPU model name",
-	[CURVE_FP_MICROCODE] = "microcode",
-	[CURVE_FP_SOCKETS] = "socket count",
-	[CURVE_FP_CORES] = "core count",
-	[CURVE_FP_CPUS] = "online CPU count",
-	[CURVE_FP_MEMORY_BYTES] = "memory size",
-	[CURVE_FP_DIMMS] = "DIMM population",
-	[CURVE_FP_NUMA] = "NUMA layout",
-	[CURVE_FP_KERNEL] = "kernel",
-	[CURVE_FP_THP] = "transparent hugepage setting",
-	[CURVE_FP_PREFETCH] = "prefetcher state",
-	[CURVE_FP_UNCORE_KHZ] = "uncore frequency limits",
+/*
+ * Each field's key in the curve file, what a mismatch of it is called in
+ * the reason, and whether a mismatch makes the curve stale (the model
+ * name follows the model; the prefetcher state selects a curve).
+ */
+static const struct {
+	const char *key;
+	const char *what;
+	bool compared;
+} fp_fields[NR_CURVE_FP] = {
+	[CURVE_FP_CPU_VENDOR] = { "cpu_vendor", "CPU vendor", true },
+	[CURVE_FP_CPU_MODEL] = { "cpu_model", "CPU model", true },
+	[CURVE_FP_CPU_MODEL_NAME] = { "cpu_model_name", "CPU model name", false },
+	[CURVE_FP_MICROCODE] = { "microcode", "microcode", true },
+	[CURVE_FP_SOCKETS] = { "sockets", "socket count", true },
+	[CURVE_FP_CORES] = { "cores", "core count", true },
+	[CURVE_FP_CPUS] = { "cpus", "online CPU count", true },
+	[CURVE_FP_MEMORY_BYTES] = { "memory_bytes", "memory size", true },
+	[CURVE_FP_DIMMS] = { "dimms", "DIMM population", true },
+	[CURVE_FP_NUMA] = { "numa", "NUMA layout", true },
+	[CURVE_FP_KERNEL] = { "kernel", "kernel", true },
+	[CURVE_FP_THP] = { "thp", "transparent hugepage setting", true },
+	[CURVE_FP_PREFETCH] = { "prefetch", "prefetcher state", false },
+	[CURVE_FP_UNCORE_KHZ] = { "uncore_khz", "uncore frequency limits", true },
 };
+
+const char *curve_fp_key(enum curve_fp_field f)
+{
+	return f < NR_CURVE_FP ? fp_fields[f].key : NULL;
+}
 
 int curve_fp_compare(const struct curve_fp *file, const struct curve_fp *now,
 		     char *reason, size_t size)
@@ -41,13 +55,12 @@ int curve_fp_compare(const struct curve_fp *file, const struct curve_fp *now,
 	unsigned int f;
 
 	for (f = 0; f < NR_CURVE_FP; f++) {
-		/* the name follows the model; prefetch selects a curve */
-		if (f == CURVE_FP_CPU_MODEL_NAME || f == CURVE_FP_PREFETCH)
+		if (!fp_fields[f].compared)
 			continue;
 		if (!file->v[f] || !now->v[f] || !strcmp(file->v[f], now->v[f]))
 			continue;
 		snprintf(reason, size, "curve is stale: %s changed (%s -> %s)",
-			 fp_what[f], file->v[f], now->v[f]);
+			 fp_fields[f].what, file->v[f], now->v[f]);
 		return 1;
 	}
 	return 0;
