@@ -109,6 +109,17 @@ static int latency_main(const char *cmd, struct printer *p,
 }
 
 const struct run_kernel run_latency = {
+	/* its paragraph of run --help, lines of at most 59 columns */
+	.help =
+		"pointer chase over a random cycle of 64-byte lines:\n"
+		"ns and TSC cycles per load, per working-set size,\n"
+		"the page size it asked for (--pages) and the one\n"
+		"the kernel really gave it, and whether page walks\n"
+		"are in its time (--size: a comma list, per thread;\n"
+		"default 16K,256K,8M,256M); --matrix: MLC's latency\n"
+		"matrix, one thread on each NUMA node's first CPU\n"
+		"chasing memory bound to each node in turn (--size:\n"
+		"one, default 4 x the last-level cache)",
 	.name = "latency", .default_sizes = default_sizes, .size_list = true,
 	.params = latency_params,
 	.opts_size = sizeof(struct latency_args),
