@@ -375,8 +375,8 @@ static void cal_check(struct cal_state *st, const struct calib_socket *so,
 	char err[200];
 
 	calib_starve_end(starve, &out->check);
-	fprintf(stderr, "%s: %s: socket %u: checking the peak: read-delay over %.0f MiB on the %zu generator CPU%s%s\n",
-		PROG, st->cmd, so->id, (double)p->pool_bytes / 1048576.0,
+	cli_info(st->cmd, "socket %u: checking the peak: read-delay over %.0f MiB on the %zu generator CPU%s%s",
+		 so->id, (double)p->pool_bytes / 1048576.0,
 		so->nr_cpu - 1, so->nr_cpu > 2 ? "s" : "",
 		so->nr_cpu > 2 ? ", then on one" : "");
 	if (calib_check_reads(so, p, &out->check, err, sizeof(err)))
@@ -525,8 +525,8 @@ int calib_main(const char *cmd, const struct opts *o,
 	st.imc = st.rc.on && st.rc.imc.available;
 	c.source = st.imc ? CURVE_SRC_IMC : CURVE_SRC_KERNEL;
 	if (!st.imc && !a->plan_only)
-		fprintf(stderr, "%s: %s: counter-free: bandwidth from the generators' own byte counts (%s)\n",
-			PROG, cmd, st.rc.on ? st.rc.imc.reason : st.rc.reason);
+		cli_info(cmd, "counter-free: bandwidth from the generators' own byte counts (%s)",
+			 st.rc.on ? st.rc.imc.reason : st.rc.reason);
 	cal_measure_costs(&st);
 	if (a->plan_only)
 		print_init(&pr, stdout, o->json, o->pretty);
@@ -545,8 +545,8 @@ int calib_main(const char *cmd, const struct opts *o,
 		goto out;
 	}
 	print_end(&pr);
-	fprintf(stderr, "%s: %s: about %.0f s in all; Ctrl-C stops and stores nothing\n",
-		PROG, cmd, est);
+	cli_info(cmd, "about %.0f s in all; Ctrl-C stops and stores nothing",
+		 est);
 	/*
 	 * The state the "unchanged" curves are measured in, and the one
 	 * --prefetch on,off puts back: read before anything is switched.
@@ -567,7 +567,7 @@ int calib_main(const char *cmd, const struct opts *o,
 		rc = MDC_EXIT_OK;
 		goto out;
 	}
-	fprintf(stderr, "%s: %s: took %.0f s\n", PROG, cmd, kern_now() - st.t0);
+	cli_info(cmd, "took %.0f s", kern_now() - st.t0);
 	curve_fp_collect(&c.fp, live_pf);
 	rc = cal_store(&st, o, &c);
 out:

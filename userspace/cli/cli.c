@@ -36,6 +36,17 @@ void cli_err(const char *cmd, const char *what, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_info(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
 	char what[256];

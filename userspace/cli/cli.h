@@ -32,6 +32,13 @@ void cli_error_phrase(const struct cli_error *err, char *buf, size_t size);
 void cli_err(const char *cmd, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * What a long command is doing, on stderr as "memdiagctl: CMD: TEXT":
+ * calibrate's plan, checks and time taken.
+ */
+void cli_info(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* A usage error pointing to the right --help; returns MDC_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
