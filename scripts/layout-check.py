@@ -3,11 +3,12 @@
 """
 layout-check.py - Documentation/layout.rst against the tree (TAP).
 
-Two checks: every .c and .h file under userspace/ and module/ (those git
+Checks: every .c and .h file under userspace/ and module/ (those git
 tracks, else those on disk) sits in a folder the "Source folders" section
-describes; every path the "Recipes" section names exists. A path with a
-placeholder (<name>) or a wildcard names a pattern, not a file, and is
-skipped; "x.[ch]" stands for x.c and x.h.
+describes, and each folder it describes exists; every path the "Recipes"
+section names exists. A path with a placeholder (<name>) or a wildcard
+names a pattern, not a file, and is skipped; "x.[ch]" stands for x.c and
+x.h.
 
 Usage: scripts/layout-check.py [TOP]   (TOP: the repository, by default
 the parent of this script's folder)
