@@ -29,7 +29,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle prefetch-oracle completion install rules deb"
+host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle prefetch-oracle completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -227,6 +227,8 @@ hstep selftests-build "selftest programs build" make -s -C selftests
 # packaging and the exporter's rules (selftests/fleet/, Documentation/fleet.rst)
 hstep completion "bash completion offers what the CLI's tables hold" \
 	selftests/fleet/completion.sh
+hstep layout "Documentation/layout.rst describes every source folder; its recipes name files that exist" \
+	scripts/layout-check.py
 fleet_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' | grep -vx debug | tail -n1)
 [ -n "$fleet_k" ] &&
 	hstep install "make install/uninstall into a DESTDIR, make sign" \

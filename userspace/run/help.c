@@ -5,11 +5,37 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "opts.h"
+#include "run/run.h"
 
 static void usage_options(FILE *f);
+
+/*
+ * The kernels of run_kernels[], each name in the 14 columns before its
+ * paragraph (on a line of its own when longer than those allow).
+ */
+static void run_help_kernels(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < run_nr_kernels; i++) {
+		const struct run_kernel *k = run_kernels[i];
+		const char *line = k->help, *nl;
+
+		if (strlen(k->name) <= 10)
+			fprintf(f, "  %-10s  ", k->name);
+		else
+			fprintf(f, "  %s\n%14s", k->name, "");
+		while ((nl = strchr(line, '\n'))) {
+			fprintf(f, "%.*s\n%14s", (int)(nl - line), line, "");
+			line = nl + 1;
+		}
+		fprintf(f, "%s\n", line);
+	}
+}
 
 void cmd_run_usage(FILE *f)
 {
@@ -32,67 +58,9 @@ void cmd_run_usage(FILE *f)
 	      "(core cycles) over exactly the timed part; otherwise the run goes on\n"
 	      "and says why there are no counters.\n"
 	      "\n"
-	      "Kernels:\n"
-	      "  read-delay  the memory read benchmark of Helm & Taura: reads the\n"
-	      "              first 8 bytes of each 64-byte record, --delay NOPs\n"
-	      "              after every four; GB/s counts 64 bytes per record\n"
-	      "              (--size: the whole array, split among the threads;\n"
-	      "              default 1G)\n"
-	      "  stream      STREAM copy, scale, add, triad, verified; gbps counts\n"
-	      "              the bytes the kernel names (16 or 24 per element),\n"
-	      "              traffic_gbps adds the write-allocate (24 or 32)\n"
-	      "              unless --nt; with counters, each op's volume_ratio\n"
-	      "              is the DRAM bytes the memory controllers counted\n"
-	      "              over the bytes the op moves (traffic_gbps's bytes;\n"
-	      "              Helm & Taura, Fig. 6) (--size: each of the three\n"
-	      "              arrays, split among the threads; default 256M)\n"
-	      "  latency     pointer chase over a random cycle of 64-byte lines:\n"
-	      "              ns and TSC cycles per load, per working-set size,\n"
-	      "              the page size it asked for (--pages) and the one\n"
-	      "              the kernel really gave it, and whether page walks\n"
-	      "              are in its time (--size: a comma list, per thread;\n"
-	      "              default 16K,256K,8M,256M); --matrix: MLC's latency\n"
-	      "              matrix, one thread on each NUMA node's first CPU\n"
-	      "              chasing memory bound to each node in turn (--size:\n"
-	      "              one, default 4 x the last-level cache)\n"
-	      "  loaded-latency\n"
-	      "              latency under load, measured as calibrate measures\n"
-	      "              it: the flushed chase (64M in huge pages, every line\n"
-	      "              flushed before its segment of 512 loads) on the\n"
-	      "              first CPU while the other threads run the traffic\n"
-	      "              generator (--mix read, default, 2:1 or 1:1) over one\n"
-	      "              shared pool, once per --delay: one row per delay with\n"
-	      "              the median, p90 and p99 of the chase's segments, the\n"
-	      "              generators' GB/s by their own byte count, and with\n"
-	      "              the chase's (traffic) (2 threads or more, default\n"
-	      "              every CPU; --size: the pool, at least 4 x the last-\n"
-	      "              level cache of the threads' CPUs, which is the\n"
-	      "              default; --delay: a comma list, default\n"
-	      "              0,20,50,100,200,500,1000,2000,5000,20000)\n"
-	      "  stencil     3D 7-point Jacobi and Gauss-Seidel sweeps, threaded\n"
-	      "              and with wavefront temporal blocking, verified bitwise\n"
-	      "              against serial sweeps: MLUP/s beside the paper's model\n"
-	      "              (bandwidth / bytes per update) (--size: one grid of\n"
-	      "              n^3 doubles, n = cbrt(size / 8); default 64M, n = 203)\n"
-	      "  throughput  x86-membench-style load loops in assembly at one SIMD\n"
-	      "              width, loads only or mixed with FP adds or NOPs, each\n"
-	      "              thread on its own buffer, timed with the TSC: GB/s of\n"
-	      "              bytes loaded (= traffic: nothing is written) and bytes\n"
-	      "              per TSC cycle per thread (--size: a comma list of\n"
-	      "              multiples of 1K, per thread; default 16K,256K,8M,1G)\n"
-	      "  transpose   N x N double matrix transpose: naive, sse,\n"
-	      "              sse-prefetch, avx, avx-prefetch, each verified against\n"
-	      "              naive; GB/s counts 2*N*N*8 bytes, traffic_gbps adds the\n"
-	      "              write-allocate (--size: bytes of one matrix, N the\n"
-	      "              largest multiple of 8 that fits; default 128M, N = 4096;\n"
-	      "              threads split the destination's rows)\n"
-	      "  traffic     calibrate's traffic generator: read-delay's sweep with\n"
-	      "              --mix read (default), 2:1 or 1:1 (DRAM reads:writes:\n"
-	      "              the written records are read first, so write-allocate\n"
-	      "              is in the count); GB/s counts the DRAM bytes it moves\n"
-	      "              (--size: the whole array, split among the threads;\n"
-	      "              default 1G; --delay N NOPs after every four records)\n"
-	      "\n", f);
+	      "Kernels:\n", f);
+	run_help_kernels(f);
+	fputs("\n", f);
 	usage_options(f);
 }
 

@@ -9,6 +9,23 @@
 
 #include "run/run.h"
 
+/* --pages: the names' order is the values' */
+enum latency_pages {
+	LATENCY_PAGES_AUTO, LATENCY_PAGES_4K, LATENCY_PAGES_HUGE,
+	LATENCY_PAGES_UNSET,	/* not given: --hugepages, else auto */
+};
+
+struct latency_args {
+	bool matrix;	/* --matrix: CPU node x memory node */
+	unsigned int pages;	/* enum latency_pages */
+};
+
+/* --pages's names, indexed by enum latency_pages */
+extern const char *const run_latency_pages_names[];
+
+/* The --pages in force: --hugepages is --pages huge; neither is auto. */
+enum latency_pages run_latency_pages(const struct run_args *a);
+
 /*
  * One latency result's values after its first column: ns per load (median,
  * min, max, CoV), cycles, pages, the pages @asked for (huge: true), page

@@ -369,6 +369,21 @@ out:
 
 /* 0: the pool is sized from the CPUs' last-level caches (ll_plan()) */
 const struct run_kernel run_loaded_latency = {
+	/* its paragraph of run --help, lines of at most 59 columns */
+	.help =
+		"latency under load, measured as calibrate measures\n"
+		"it: the flushed chase (64M in huge pages, every line\n"
+		"flushed before its segment of 512 loads) on the\n"
+		"first CPU while the other threads run the traffic\n"
+		"generator (--mix read, default, 2:1 or 1:1) over one\n"
+		"shared pool, once per --delay: one row per delay with\n"
+		"the median, p90 and p99 of the chase's segments, the\n"
+		"generators' GB/s by their own byte count, and with\n"
+		"the chase's (traffic) (2 threads or more, default\n"
+		"every CPU; --size: the pool, at least 4 x the last-\n"
+		"level cache of the threads' CPUs, which is the\n"
+		"default; --delay: a comma list, default\n"
+		"0,20,50,100,200,500,1000,2000,5000,20000)",
 	.name = "loaded-latency", .default_size = 0,
 	.all_cpus = true, .params = loaded_latency_params,
 	.opts_size = sizeof(struct loaded_latency_args),

@@ -83,6 +83,13 @@ static int read_delay_main(const char *cmd, struct printer *p,
 
 /* read-delay: far larger than any LLC here */
 const struct run_kernel run_read_delay = {
+	/* its paragraph of run --help, lines of at most 59 columns */
+	.help =
+		"the memory read benchmark of Helm & Taura: reads the\n"
+		"first 8 bytes of each 64-byte record, --delay NOPs\n"
+		"after every four; GB/s counts 64 bytes per record\n"
+		"(--size: the whole array, split among the threads;\n"
+		"default 1G)",
 	.name = "read-delay", .default_size = 1ull << 30,
 	.params = read_delay_params,
 	.opts_size = sizeof(struct read_delay_args),

@@ -17,7 +17,7 @@
 #include "../../kernels/kernel.h"
 #include "cli.h"
 #include "print.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 
 #define RUN_MAX_SIZES 16
 #define RUN_MAX_LIST 64		/* values of a list option (--delay) */
@@ -128,6 +128,12 @@ int run_param_gbps(const struct run_param *row, const char *arg, void *dst,
  */
 struct run_kernel {
 	const char *name;
+	/*
+	 * Its paragraph under "Kernels:" in run --help (which the bash
+	 * completion reads the kernel names from): lines of at most 59
+	 * columns, '\n' between them.
+	 */
+	const char *help;
 	uint64_t default_size;		/* 0: default_sizes instead */
 	const uint64_t *default_sizes;	/* 0-terminated list */
 	bool size_list;			/* --size takes a comma list */

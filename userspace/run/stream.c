@@ -166,6 +166,16 @@ static int stream_main(const char *cmd, struct printer *p,
 
 /* per array */
 const struct run_kernel run_stream = {
+	/* its paragraph of run --help, lines of at most 59 columns */
+	.help =
+		"STREAM copy, scale, add, triad, verified; gbps counts\n"
+		"the bytes the kernel names (16 or 24 per element),\n"
+		"traffic_gbps adds the write-allocate (24 or 32)\n"
+		"unless --nt; with counters, each op's volume_ratio\n"
+		"is the DRAM bytes the memory controllers counted\n"
+		"over the bytes the op moves (traffic_gbps's bytes;\n"
+		"Helm & Taura, Fig. 6) (--size: each of the three\n"
+		"arrays, split among the threads; default 256M)",
 	.name = "stream", .default_size = 256ull << 20,
 	.params = stream_params, .opts_size = sizeof(struct stream_args),
 	.opts_default = &stream_default, .run = stream_main,

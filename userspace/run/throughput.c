@@ -240,6 +240,14 @@ static int throughput_main(const char *cmd, struct printer *p,
 }
 
 const struct run_kernel run_throughput = {
+	/* its paragraph of run --help, lines of at most 59 columns */
+	.help =
+		"x86-membench-style load loops in assembly at one SIMD\n"
+		"width, loads only or mixed with FP adds or NOPs, each\n"
+		"thread on its own buffer, timed with the TSC: GB/s of\n"
+		"bytes loaded (= traffic: nothing is written) and bytes\n"
+		"per TSC cycle per thread (--size: a comma list of\n"
+		"multiples of 1K, per thread; default 16K,256K,8M,1G)",
 	.name = "throughput", .default_sizes = default_sizes,
 	.size_list = true, .params = throughput_params,
 	.opts_size = sizeof(struct throughput_args),

@@ -95,6 +95,14 @@ static int traffic_main(const char *cmd, struct printer *p,
 
 /* as read-delay: far larger than any LLC here */
 const struct run_kernel run_traffic = {
+	/* its paragraph of run --help, lines of at most 59 columns */
+	.help =
+		"calibrate's traffic generator: read-delay's sweep with\n"
+		"--mix read (default), 2:1 or 1:1 (DRAM reads:writes:\n"
+		"the written records are read first, so write-allocate\n"
+		"is in the count); GB/s counts the DRAM bytes it moves\n"
+		"(--size: the whole array, split among the threads;\n"
+		"default 1G; --delay N NOPs after every four records)",
 	.name = "traffic", .default_size = 1ull << 30,
 	.params = traffic_params,
 	.opts_size = sizeof(struct traffic_args),

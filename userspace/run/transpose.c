@@ -206,6 +206,14 @@ static int transpose_main(const char *cmd, struct printer *p,
 
 /* 128M: N = 4096, as in the seed */
 const struct run_kernel run_transpose = {
+	/* its paragraph of run --help, lines of at most 59 columns */
+	.help =
+		"N x N double matrix transpose: naive, sse,\n"
+		"sse-prefetch, avx, avx-prefetch, each verified against\n"
+		"naive; GB/s counts 2*N*N*8 bytes, traffic_gbps adds the\n"
+		"write-allocate (--size: bytes of one matrix, N the\n"
+		"largest multiple of 8 that fits; default 128M, N = 4096;\n"
+		"threads split the destination's rows)",
 	.name = "transpose", .default_size = 128ull << 20,
 	.params = transpose_params, .opts_size = sizeof(struct transpose_args),
 	.opts_default = &transpose_default, .run = transpose_main,

@@ -13,8 +13,8 @@
 
 #include "kselftest_harness.h"
 
-#include "../calib_plan.h"
-#include "../probe.h"
+#include "calib/calib_plan.h"
+#include "calib/probe.h"
 
 /* The record of the slice: 64 bytes, the first 8 the value. */
 static uint64_t *rec(const struct kern_rd_slice *s, unsigned int q, size_t i)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "../curve.h"
+#include "curve/curve.h"
 
 /* Doubles computed by a few additions: equal to 1e-9, relative. */
 #define EXPECT_DBL(want, got) do {					\

@@ -17,7 +17,7 @@
 
 #include "kselftest_harness.h"
 
-#include "../curve.h"
+#include "curve/curve.h"
 
 /* threads, delay, GB/s (all read), ns; spread 1 %, 5 repeats kept */
 #define PT(t, d, bw, ns) { .threads = (t), .delay = (d), \

@@ -37,8 +37,9 @@
 #include "parse.h"
 #include "prefetch.h"
 #include "print.h"
-#include "run/counters.h"
+#include "counters/counters.h"
 #include "snapshot.h"
+#include "watch.h"
 #include "../../kernels/kernel.h"
 
 extern int failures;

@@ -11,6 +11,8 @@ set -u
 bin=$1
 man=$2
 failed=0
+tmp_help=$(mktemp)
+trap 'rm -f "$tmp_help"' EXIT
 ok() { # cond name [detail]
 	if [ "$1" = 1 ]; then
 		echo "ok - $2"
@@ -52,7 +54,12 @@ ok "$([ "$h" = "$m" ] && echo 1)" "the global options of --help are those of OPT
 
 # -j, -p and -h are global: OPTIONS describes them once for every command
 for c in $cmds; do
-	h=$("$bin" "$c" --help | opts_help | grep -vxE -- '--(json|pretty|help)')
+	# a --help that fails (or prints nothing) must not pass as "no options"
+	if ! "$bin" "$c" --help > "$tmp_help" 2>&1 || ! [ -s "$tmp_help" ]; then
+		ok 0 "$c --help runs and prints its options" "$(cat "$tmp_help")"
+		continue
+	fi
+	h=$(opts_help < "$tmp_help" | grep -vxE -- '--(json|pretty|help)')
 	all=$(section .SS "$c" | opts_man)
 	items=$(section .SS "$c" | opts_man_items | grep -vxE -- '--(json|pretty|help)')
 	missing=$(comm -23 <(echo "$h") <(echo "$all"))

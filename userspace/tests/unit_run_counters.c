@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* unit_run_counters.c - unit tests: the counters around "run" (run/counters.c) and the harness's marks. */
+/* unit_run_counters.c - unit tests: the counters around "run" (counters/counters.c) and the harness's marks. */
 
 #include "helpers.h"
 #include "units.h"

@@ -13,7 +13,7 @@
 
 #include "kselftest_harness.h"
 
-#include "../validate.h"
+#include "curve/validate.h"
 #include "curve_lib.h"	/* EXPECT_DBL */
 
 /* A "run stream" document whose copy counted @rd and @wr bytes of 24e9/16e9. */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * export_daemon.h - "memdiagctl export" between its HTTP side
+ * (cmd_export.c) and its module side (export_conn.c), both of
+ * which publish through export_publish.c.
+ */
+
+#ifndef MEMDIAGCTL_EXPORT_DAEMON_H
+#define MEMDIAGCTL_EXPORT_DAEMON_H
+
+#include <pthread.h>
+
+#include "export.h"
+
+/* the textfile in --textfile DIR that node_exporter reads */
+#define EXPORT_TEXTFILE "memdiag.prom"
+
+struct exporter {
+	const char *listen;		/* NULL: no HTTP */
+	const char *textfile_dir;	/* NULL: no textfile */
+	const char *curve_path;		/* NULL: the default places */
+	struct curve curve;		/* what st.curve points to, if loaded */
+	uint32_t interval_ms;
+	double threshold;
+	struct export_state st;
+
+	pthread_mutex_t lock;		/* guards text and len */
+	char *text;			/* what a scrape gets */
+	size_t len;
+	char last_note[300];		/* the last note given */
+};
+
+/* Render the state: the text scrapes get, and the textfile. */
+void export_publish(struct exporter *x);
+
+/* A note on stderr, unless it is the one given last (retries). */
+void export_note(struct exporter *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Keep a session with the module, feed its snapshots to x->st and publish
+ * after each batch, reconnecting whenever the module goes away, until
+ * @sfd (a signalfd) is readable. An exit code.
+ */
+int export_run(struct exporter *x, int sfd);
+
+#endif /* MEMDIAGCTL_EXPORT_DAEMON_H */
