@@ -26,6 +26,14 @@ enum memdiag_imc_access {
 	 * control; counters per box and boxes from CPUID 0x80000022 (AMD UMC)
 	 */
 	MEMDIAG_IMC_MSR,
+	/*
+	 * The Data Fabric PMU (AMD family 0x17 and 0x19 before PerfMonV2):
+	 * n_ctrs MSR counters per node, read on one CPU of the node, shared
+	 * by every channel's event. A channel is an event, not a box, and
+	 * there are more channels than counters, so not every channel can
+	 * be counted at once; controls take memdiag_df_ctl()'s layout.
+	 */
+	MEMDIAG_IMC_DF,
 };
 
 /* How a box's PCI device is tied to a socket. */
@@ -61,6 +69,7 @@ struct memdiag_imc_box_type {
 enum memdiag_imc_meaning {
 	MEMDIAG_IMC_READ,
 	MEMDIAG_IMC_WRITE,
+	MEMDIAG_IMC_RDWR,	/* reads and writes together (AMD's DF) */
 	MEMDIAG_IMC_MEANINGS
 };
 
@@ -70,11 +79,24 @@ enum memdiag_imc_meaning {
 /* One event a box counts: rd/wr bytes are the sum of count x bytes. */
 struct memdiag_imc_event {
 	const char *perf;	/* perf's JSON EventName */
-	u8 event, umask;
+	u16 event;		/* 14 bits on AMD's DF, 8 elsewhere */
+	u8 umask;
 	u32 extra;		/* any other selector bits, in place; or 0 */
 	u8 meaning;		/* enum memdiag_imc_meaning */
 	u8 bytes;		/* bytes one count moves */
 };
+
+/*
+ * A Data Fabric counter control (amd/uncore.c's "event14" format, family
+ * 0x17 on without PerfMonV2): event bits 7:0 at 7:0, the umask at 15:8,
+ * event bits 11:8 at 35:32, event bits 13:12 at 60:59, and @en (bit 22).
+ */
+static inline u64 memdiag_df_ctl(u16 event, u8 umask, u64 en)
+{
+	return (event & 0xffULL) | (u64)umask << 8 |
+	       ((event >> 8) & 0xfULL) << 32 |
+	       ((event >> 12) & 0x3ULL) << 59 | en;
+}
 
 /* A memory channel's PMON function: PCI device id at dev:fn. */
 struct memdiag_imc_chan {
@@ -85,7 +107,12 @@ struct memdiag_imc_chan {
 struct memdiag_imc_desc {
 	const struct memdiag_imc_box_type *box;
 	const struct memdiag_imc_event *events;
-	u8 n_events;		/* <= MEMDIAG_IMC_MAX_EVENTS, <= box->n_ctrs */
+	/*
+	 * <= MEMDIAG_IMC_MAX_EVENTS and <= box->n_ctrs, except on
+	 * MEMDIAG_IMC_DF, where each event is one channel and the channels
+	 * outnumber the counters
+	 */
+	u8 n_events;
 
 	enum memdiag_imc_socket_map socket_map;
 	/* MEMDIAG_IMC_MAP_UBOX: the UBOX device and its config offsets */

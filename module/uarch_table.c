@@ -337,15 +337,59 @@ static const struct memdiag_imc_desc zen_umc = {
 	"AMD has no OFFCORE_RESPONSE; ls_dmnd_fills_from_sys.dram_io_near counts demand fills only, so it is not reported as offcore reads"
 
 /*
- * Known AMD processors memdiag does not support: their DRAM traffic is
- * only in the Data Fabric counters (no UMC counters before Zen 4), and
- * they have no PerfMonV2.
+ * The Data Fabric PMU of family 0x17 and 0x19 before PerfMonV2 (Zen 2,
+ * Zen 3): MSR_F15H_NB_PERF_CTL/CTR + 2i, NUM_COUNTERS_NB (4) counters of
+ * 64 - COUNTER_SHIFT (48) bits per node, enabled by bit 22, controls in
+ * the "event14" layout (memdiag_df_ctl()); amd/uncore.c reads them on one
+ * CPU of each node (topology_amd_node_id()). They wrap like the core
+ * counters.
+ */
+static const struct memdiag_imc_box_type amd_df_box = {
+	.access = MEMDIAG_IMC_DF,
+	.ctl0 = 0xc0010240, .ctr0 = 0xc0010241,
+	.ctl_stride = 2, .ctr_stride = 2, .n_ctrs = 4, .ctr_bits = 48,
+	.ctl_en = 1u << 22,
+};
+
+/*
+ * amdzen2 and amdzen3 data-fabric.json: "Requests with Data (64B)" of DRAM
+ * channel controller N, event 0x07 + 0x40 N, umask 0x38; reads and writes
+ * together (recommended.json's nps1_die_to_dram sums the eight).
+ */
+#define DF_CHAN(n)							\
+	{ "dram_channel_data_controller_" #n, 0x07 + 0x40 * (n), 0x38, 0, \
+	  MEMDIAG_IMC_RDWR, 64 }
+
+static const struct memdiag_imc_event zen23_df_events[] = {
+	DF_CHAN(0), DF_CHAN(1), DF_CHAN(2), DF_CHAN(3),
+	DF_CHAN(4), DF_CHAN(5), DF_CHAN(6), DF_CHAN(7),
+};
+
+static const struct memdiag_imc_desc zen23_df = {
+	.box = &amd_df_box,
+	.events = zen23_df_events, .n_events = ARRAY_SIZE(zen23_df_events),
+	.socket_map = MEMDIAG_IMC_MAP_LOCAL,	/* MSRs of a CPU of the node */
+};
+
+/*
+ * Known AMD processors memdiag does not support. Zen 1 has no event list
+ * memdiag checked; Zen 2 and Zen 3 have their Data Fabric described (for
+ * the oracle) but memdiag does not program it yet: its eight channels
+ * share four counters, which needs channel rotation. None has PerfMonV2.
  */
 #define ZEN_OLD(n, f, m0, m1, dir, why)					\
 	{ AMD(n, f, m0, m1, dir), .unsupported = why }
+#define ZEN2_DF(m0, m1)							\
+	{ AMD("AMD Zen 2", 0x17, m0, m1, "amdzen2"), .imc = &zen23_df,	\
+	  .unsupported = "AMD Zen 2" ZEN_DF_NOT_YET }
+#define ZEN3_DF(m0, m1)							\
+	{ AMD("AMD Zen 3", 0x19, m0, m1, "amdzen3"), .imc = &zen23_df,	\
+	  .unsupported = "AMD Zen 3" ZEN_DF_NOT_YET }
 
 #define ZEN_DF_ONLY \
 	" has no UMC counters; its DRAM traffic is only in the Data Fabric, which memdiag does not program (it supports AMD from Zen 4)"
+#define ZEN_DF_NOT_YET \
+	" has no UMC counters; memdiag does not yet program its Data Fabric counters (8 DRAM channels in 4 counters need rotation); it supports AMD from Zen 4"
 
 const struct memdiag_uarch memdiag_uarch_table[] = {
 	{ INTEL("Haswell-EP", 0x3f, 0, 0xf, "haswellx"),
@@ -382,12 +426,12 @@ const struct memdiag_uarch memdiag_uarch_table[] = {
 	/* the model ranges of X86_FEATURE_ZEN4 and ZEN5 in amd.c */
 	ZEN4(0x10, 0x1f), ZEN4(0x60, 0xaf),
 	ZEN5(0x00, 0x2f), ZEN5(0x40, 0x4f), ZEN5(0x60, 0x7f), ZEN5(0xd0, 0xd7),
-	ZEN_OLD("AMD Zen 1/Zen 2", 0x17, 0x00, 0xff, "amdzen2",
-		"AMD Zen 1/Zen 2" ZEN_DF_ONLY),
-	ZEN_OLD("AMD Zen 3", 0x19, 0x00, 0x0f, "amdzen3",
-		"AMD Zen 3" ZEN_DF_ONLY),
-	ZEN_OLD("AMD Zen 3", 0x19, 0x20, 0x5f, "amdzen3",
-		"AMD Zen 3" ZEN_DF_ONLY),
+	/* the model ranges of X86_FEATURE_ZEN1, ZEN2 and ZEN3 in amd.c */
+	ZEN_OLD("AMD Zen 1", 0x17, 0x00, 0x2f, "amdzen1", "AMD Zen 1" ZEN_DF_ONLY),
+	ZEN_OLD("AMD Zen 1", 0x17, 0x50, 0x5f, "amdzen2", "AMD Zen 1" ZEN_DF_ONLY),
+	ZEN2_DF(0x30, 0x4f), ZEN2_DF(0x60, 0x7f), ZEN2_DF(0x90, 0x91),
+	ZEN2_DF(0xa0, 0xaf),
+	ZEN3_DF(0x00, 0x0f), ZEN3_DF(0x20, 0x5f),
 };
 
 const unsigned int memdiag_uarch_table_len = ARRAY_SIZE(memdiag_uarch_table);

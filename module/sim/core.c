@@ -500,21 +500,58 @@ int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val)
 	return msr_read(&mdsim.cpus[cpu], msr, val);
 }
 
-/* Every MSR written since load, by CPU then address. */
+/*
+ * The first possible CPU of @cpu's socket (@ccx false) or CCX: the one
+ * regs lists the socket's UMC or the CCX's L3 PMU registers under.
+ */
+static bool first_of(unsigned int cpu, bool ccx)
+{
+	unsigned int c;
+
+	for_each_possible_cpu(c) {
+		if (topology_logical_package_id(c) !=
+		    topology_logical_package_id(cpu))
+			continue;
+		if (!ccx || mdsim.cpus[c].ccx == mdsim.cpus[cpu].ccx)
+			return c == cpu;
+	}
+	return false;
+}
+
+/*
+ * Every MSR written since load, by CPU then address: the rows are sorted
+ * by address, and a shared row (a CCX's L3 PMU, a socket's UMCs) is
+ * listed under the first CPU that shares it.
+ */
 void mdsim_core_show(struct seq_file *m)
 {
 	u64 now = ktime_get_ns(), val;
-	unsigned int cpu, slot;
+	const struct mdsim_msr_row *r;
+	unsigned int cpu, slot, row;
 
 	lockdep_assert_held(&mdsim.lock);
 	for_each_possible_cpu(cpu) {
 		struct mdsim_cpu *c = &mdsim.cpus[cpu];
 
 		core_advance(cpu, now);
-		for_each_set_bit(slot, c->written, MDSIM_MSR_ROWS * MDSIM_MAX_GP) {
-			msr_read(c, slot_msr(slot), &val);
-			seq_printf(m, "msr %u 0x%x 0x%llx\n", cpu,
-				   slot_msr(slot), val);
+		for (r = msr_rows(), row = 0; r->msr; r++, row++) {
+			if (r->kind == MK_L3) {
+				if (first_of(cpu, true))
+					mdsim_l3_show(m, cpu, r->msr);
+				continue;
+			}
+			if (r->kind == MK_UMC) {
+				if (first_of(cpu, false))
+					mdsim_umc_show(m, cpu, r->msr);
+				continue;
+			}
+			slot = row * MDSIM_MAX_GP;
+			for_each_set_bit_from(slot, c->written,
+					      (row + 1) * MDSIM_MAX_GP) {
+				msr_read(c, slot_msr(slot), &val);
+				seq_printf(m, "msr %u 0x%x 0x%llx\n", cpu,
+					   slot_msr(slot), val);
+			}
 		}
 	}
 }

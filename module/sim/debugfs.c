@@ -24,7 +24,9 @@
  *	  mmio SOCKET:BOX OFFSET VALUE	  (BOX: channel box, or "table", the
  *					   spr discovery table, by qword)
  *	CPU, SOCKET and BOX in decimal, the rest in hex with 0x. Sorted by
- *	kind (mmio, msr, pci), then CPU/function/box, then offset.
+ *	kind (mmio, msr, pci), then CPU/function/box, then offset. An MSR
+ *	its CPUs share (AMD's L3 PMU of a CCX, UMCs of a socket) is listed
+ *	under the first possible CPU that shares it, whichever CPU wrote it.
  * poke
  *	one such line sets a register directly: read-only registers and
  *	counters included, without any side effect of a write (no reset, no

@@ -379,3 +379,28 @@ int mdsim_umc_access(unsigned int cpu, unsigned int idx, bool write, u64 *val)
 		return mdsim_box_peek(b, idx % per, val) ? -EIO : 0;
 	return mdsim_box_poke(b, idx % per, *val) ? -EIO : 0;
 }
+
+/*
+ * regs: the UMC MSRs of @cpu's socket written since load, from @msr0 on.
+ * They are the socket's: core.c lists them under its first CPU only.
+ */
+void mdsim_umc_show(struct seq_file *m, unsigned int cpu, u32 msr0)
+{
+	const struct mdsim_box_layout *l = mdsim.ua->layout;
+	unsigned int s = topology_logical_package_id(cpu);
+	unsigned int per = 2 * mdsim.ua->umc_per, k, i;
+	struct mdsim_box *b;
+
+	lockdep_assert_held(&mdsim.lock);
+	if (s >= mdsim.n_sockets || !per)
+		return;
+	for (k = 0; k < mdsim.ua->n_chans; k++) {
+		b = &mdsim.sockets[s].box[k];
+		mdsim_box_advance(b);
+		for (i = 0; i < l->n_regs; i++)
+			if (b->written & BIT_ULL(i))
+				seq_printf(m, "msr %u 0x%x 0x%llx\n", cpu,
+					   msr0 + k * per + l->regs[i].off,
+					   row_get(b, &l->regs[i]));
+	}
+}

@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/overflow.h>
+#include <linux/seq_file.h>
 #include <linux/topology.h>
 
 #include "sim.h"
@@ -110,7 +111,29 @@ int mdsim_l3_access(unsigned int cpu, unsigned int idx, bool write, u64 *val)
 	if (*val & ~(idx % 2 ? MDSIM_CTR_MASK : L3_CTL_BITS))
 		return -EIO;
 	*reg = *val;
+	x->written |= BIT(idx);
 	return 0;
+}
+
+/*
+ * regs: the L3 PMU MSRs of @cpu's CCX written since load, from @msr0 on.
+ * A CCX's registers are shared by its CPUs: core.c lists them under the
+ * first CPU of the CCX only.
+ */
+void mdsim_l3_show(struct seq_file *m, unsigned int cpu, u32 msr0)
+{
+	unsigned int s = topology_logical_package_id(cpu), i;
+	struct mdsim_ccx *x;
+
+	lockdep_assert_held(&mdsim.lock);
+	if (s >= mdsim.n_sockets)
+		return;
+	x = &mdsim.sockets[s].ccx[ccx_of(cpu)];
+	ccx_advance(x, ktime_get_ns());
+	for (i = 0; i < 2 * MDSIM_L3_CTRS; i++)
+		if (x->written & BIT(i))
+			seq_printf(m, "msr %u 0x%x 0x%llx\n", cpu, msr0 + i,
+				   i % 2 ? x->ctr[i / 2] : x->ctl[i / 2]);
 }
 
 /* Knobs whose per-second latency count would overflow: -EOVERFLOW. */

@@ -261,6 +261,7 @@ enum mdsim_l3_kind {
 
 struct mdsim_ccx {
 	u64 ctl[MDSIM_L3_CTRS], ctr[MDSIM_L3_CTRS];
+	u16 written;			/* bit per MSR: ctl i 2i, ctr i 2i + 1 */
 	struct mdsim_clock clk[MDSIM_L3_KINDS];
 	u64 last[MDSIM_L3_KINDS];	/* clock values at the last advance */
 };
@@ -353,12 +354,14 @@ void mdsim_core_show(struct seq_file *m);
 /* l3.c: AMD's L3 PMU, per CCX */
 int mdsim_llc_id(unsigned int cpu);
 int mdsim_l3_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);
+void mdsim_l3_show(struct seq_file *m, unsigned int cpu, u32 msr0);
 int mdsim_l3_rates(const u64 *knob);
 void mdsim_l3_knob_changed(unsigned int socket);
 void mdsim_l3_init(struct mdsim_socket *sock);
 
 /* imc.c: the channel boxes' registers and counts */
 int mdsim_umc_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);
+void mdsim_umc_show(struct seq_file *m, unsigned int cpu, u32 msr0);
 void mdsim_box_init(struct mdsim_box *b, unsigned int socket, unsigned int id);
 void mdsim_box_advance(struct mdsim_box *b);
 u32 mdsim_box_read32(struct mdsim_box *b, unsigned int off);

@@ -233,6 +233,103 @@ for r in amd:
            ('requests', 'dram_far'), ('requests', 'dram_near')],
           '%s: DRAM near and far, latency and requests, each once' % n)
 
+# Zen 1, 2 and 3: each row's models are exactly amd.c's X86_FEATURE_ZEN1/2/3
+# ranges, each range mapped by perf's mapfile to the row's directory
+for fam, feat, name in [(0x17, 'ZEN1', 'AMD Zen 1'), (0x17, 'ZEN2', 'AMD Zen 2'),
+                        (0x19, 'ZEN3', 'AMD Zen 3')]:
+    want = sorted(zen_ranges(fam).get(feat, []))
+    got = [r for r in amd if r['family'] == fam and r['name'] == name]
+    check(want and sorted((r['model'], r['model_max']) for r in got) == want,
+          'family 0x%x: %s rows are amd.c X86_FEATURE_%s %s' % (fam, name, feat, want),
+          'table: %s' % [(r['model'], r['model_max']) for r in got])
+    for r in got:
+        # perf's mapfile sends family 0x19 models 0x30-0x3f to amdzen4,
+        # where amd.c calls them Zen 3: the row follows amd.c (and
+        # amdzen3's events); any other disagreement fails
+        other = [m for m in range(r['model'], r['model_max'] + 1)
+                 if pmu.directory(r['vendor'], fam, m) != r['pmu_events']]
+        known = list(range(0x30, 0x40)) if (fam, feat) == (0x19, 'ZEN3') else []
+        check(other == [m for m in known if r['model'] <= m <= r['model_max']],
+              '%s: perf mapfile maps models 0x%02x-0x%02x to %s%s'
+              % (name, r['model'], r['model_max'], r['pmu_events'],
+                 ' but 0x30-0x3f (amdzen4 in perf, Zen 3 in amd.c)'
+                 if other else ''),
+              'elsewhere: %s' % [hex(m) for m in other])
+
+
+def format_bits(name):
+    """The config bits, in order, of amd/uncore.c's format attribute @name
+    ('"config:0-7,32-35"' -> [0..7, 32..35])."""
+    m = re.search(r'DEFINE_UNCORE_FORMAT_ATTR\(%s,\s*\w+,\s*"config:([0-9,-]+)"\)'
+                  % name, uncore)
+    bits = []
+    for part in (m.group(1) if m else '').split(','):
+        lo, _, hi = part.partition('-')
+        bits.extend(range(int(lo), int(hi or lo) + 1))
+    return bits
+
+
+def place(value, bits):
+    """@value's bits, lowest first, at the config @bits."""
+    return sum(1 << b for i, b in enumerate(bits) if value >> i & 1)
+
+
+# the Data Fabric (Zen 2, Zen 3) against msr-index.h, amd/uncore.c (the DF
+# context, its event14 and umask8 formats) and the data-fabric JSON
+ev14, um8 = format_bits('event14'), format_bits('umask8')
+uncore_df = re.search(r'int amd_uncore_df_ctx_init.*?\n}\n', uncore, re.S)
+uncore_df = uncore_df.group(0) if uncore_df else ''
+df_rows = [r for r in amd if r['imc'] and r['imc']['box']['access'] == 'df']
+check(sorted({r['name'] for r in df_rows}) == ['AMD Zen 2', 'AMD Zen 3'],
+      'the Zen 2 and Zen 3 rows, and only they, describe a Data Fabric')
+for r in df_rows:
+    n, d, imc = r['name'], r['pmu_events'], r['imc']
+    box = imc['box']
+    where = '%s 0x%02x-0x%02x' % (n, r['model'], r['model_max'])
+    check(box['ctl0'] == define(msr_h, 'MSR_F15H_NB_PERF_CTL') and
+          box['ctr0'] == define(msr_h, 'MSR_F15H_NB_PERF_CTR') and
+          'pmu->msr_base = MSR_F15H_NB_PERF_CTL' in uncore_df,
+          '%s: DF control/counter 0 are MSR_F15H_NB_PERF_CTL/CTR' % where)
+    check(box['ctl_stride'] == 2 and box['ctr_stride'] == 2 and
+          'pmu->msr_base + (2 * hwc->idx)' in uncore,
+          '%s: DF counter i at +2i (amd/uncore.c)' % where)
+    check(box['n_ctrs'] == define(uncore, 'NUM_COUNTERS_NB') and
+          'info.split.num_pmcs = NUM_COUNTERS_NB' in uncore,
+          '%s: %d DF counters (NUM_COUNTERS_NB without PerfMonV2)' % (where, box['n_ctrs']))
+    check(box['ctr_bits'] == 64 - define(uncore, 'COUNTER_SHIFT') and not box['saturates'],
+          '%s: DF counters are 64 - COUNTER_SHIFT bits and wrap' % where)
+    check(ctl_en is not None and box['ctl_en'] == ctl_en,
+          '%s: DF enable is ARCH_PERFMON_EVENTSEL_ENABLE' % where)
+    check(ev14 == list(range(0, 8)) + list(range(32, 36)) + [59, 60] and
+          um8 == list(range(8, 16)) and
+          re.search(r'boot_cpu_data\.x86 >= 0x17\) \{\s*\*df_attr = &format_attr_event14\.attr;',
+                    uncore_df),
+          '%s: family 0x17+ without PerfMonV2 takes event14 (%s) and umask8'
+          % (where, ev14))
+    probe = imc.get('df_ctl_bits') or []
+    check(len(probe) == 14 and all(c == place(v, ev14) for v, c in probe),
+          '%s: memdiag_df_ctl() puts each of the 14 event bits where event14 does'
+          % where, 'memdiag_df_ctl: %s' % [(v, hex(c)) for v, c in probe])
+    ev = perf_events(d)
+    rec = {e.get('MetricName'): e.get('MetricExpr', '') for e in json.load(
+        open(os.path.join(pmu_dir, d, 'recommended.json')))}
+    nps1 = sorted(x.strip() for x in rec.get('nps1_die_to_dram', '').split('+'))
+    check(sorted(e['perf'] for e in imc['events']) == nps1 and len(nps1) == 8,
+          '%s: the channels are the eight of nps1_die_to_dram' % where, 'perf: %s' % nps1)
+    for e in imc['events']:
+        j = ev.get(e['perf'])
+        check(j and int(j['EventCode'], 16) == e['event'] and
+              int(j.get('UMask', '0'), 16) == e['umask'] and j.get('Unit') == 'DFPMC',
+              '%s: %s is DF event 0x%x umask 0x%02x' % (where, e['perf'], e['event'], e['umask']),
+              'perf: %s' % j)
+        want = place(e['event'], ev14) | place(e['umask'], um8) | box['ctl_en']
+        check(e.get('ctl') == want,
+              '%s: %s control 0x%x is event14/umask8 + enable' % (where, e['perf'], want),
+              'memdiag_df_ctl: 0x%x' % (e.get('ctl') or 0))
+        check(e['bytes'] == 64 and e['meaning'] == 'rdwr' and j and
+              'Requests with Data (64B)' in j.get('PublicDescription', ''),
+              '%s: %s counts 64-byte requests, reads and writes together' % (where, e['perf']))
+
 # the core PMU descriptions against msr-index.h and amd/core.c
 pmus = {r['pmu']['name']: r['pmu'] for r in rows if 'pmu' in r}
 a = pmus.get('AMD PerfMonV2')

@@ -13,6 +13,7 @@ static const char *const access_names[] = {
 	[MEMDIAG_IMC_MMIO] = "mmio",
 	[MEMDIAG_IMC_DISCOVERY] = "discovery",
 	[MEMDIAG_IMC_MSR] = "msr",
+	[MEMDIAG_IMC_DF] = "df",
 };
 
 static const char *const ev_names[MEMDIAG_EV_NR] = {
@@ -28,6 +29,7 @@ static const char *const ev_names[MEMDIAG_EV_NR] = {
 static const char *const meaning_names[MEMDIAG_IMC_MEANINGS] = {
 	[MEMDIAG_IMC_READ] = "read",
 	[MEMDIAG_IMC_WRITE] = "write",
+	[MEMDIAG_IMC_RDWR] = "rdwr",
 };
 
 static void dump_box(const struct memdiag_imc_box_type *t)
@@ -88,11 +90,25 @@ static void dump_imc(const struct memdiag_imc_desc *d)
 		const struct memdiag_imc_event *e = &d->events[i];
 
 		printf("%s{\"perf\":\"%s\",\"event\":%u,\"umask\":%u,"
-		       "\"extra\":%u,\"meaning\":\"%s\",\"bytes\":%u}",
+		       "\"extra\":%u,\"meaning\":\"%s\",\"bytes\":%u",
 		       i ? "," : "", e->perf, e->event, e->umask, e->extra,
 		       meaning_names[e->meaning], e->bytes);
+		/* the control the module writes, for the event14 check */
+		if (d->box->access == MEMDIAG_IMC_DF)
+			printf(",\"ctl\":%" PRIu64,
+			       (uint64_t)memdiag_df_ctl(e->event, e->umask,
+							d->box->ctl_en));
+		printf("}");
 	}
-	printf("],\"socket_map\":\"%s\",\"ubox_device\":%u,\"ubox_nodeid\":%u,"
+	printf("]");
+	/* every event bit once, for a check of the whole event14 layout */
+	if (d->box->access == MEMDIAG_IMC_DF)
+		for (i = 0; i < 14; i++)
+			printf("%s[%u,%" PRIu64 "]", i ? "," : ",\"df_ctl_bits\":[",
+			       1u << i, (uint64_t)memdiag_df_ctl(1u << i, 0, 0));
+	if (d->box->access == MEMDIAG_IMC_DF)
+		printf("]");
+	printf(",\"socket_map\":\"%s\",\"ubox_device\":%u,\"ubox_nodeid\":%u,"
 	       "\"ubox_gidnidmap\":%u,\"ubox_reverse\":%s,\"chans\":[",
 	       d->socket_map == MEMDIAG_IMC_MAP_UBOX ? "ubox" : "local",
 	       d->ubox_device, d->ubox_nodeid, d->ubox_gidnidmap,

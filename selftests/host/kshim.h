@@ -7,10 +7,12 @@
 #define _MEMDIAG_KSHIM_H
 #include <stdbool.h>
 #include <linux/types.h>
+typedef __s8 s8;
 typedef __u8 u8;
 typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT_ULL(n) (1ULL << (n))
+#define GENMASK_ULL(h, l) ((~0ULL >> (63 - (h))) & (~0ULL << (l)))
 #endif

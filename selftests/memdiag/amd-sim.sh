@@ -9,7 +9,9 @@
 # L3-sampled DRAM latency (each CCX's L3 PMU, summed into the socket)
 # within 1 %, a counter someone else enabled left alone, a CCX with too
 # few free counters refused, controls back after a killed client, CPU
-# hotplug and rmmod.
+# hotplug and rmmod; the sim's regs lists each CCX's L3 PMU and each
+# socket's UMC registers once, and a comparison of regs before and after
+# a session finds every such control as it was.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_AMD_UARCHS (default
 # "zen4 zen5").
@@ -116,9 +118,38 @@ amd_restored() { # NAME
 	no_problems "$1" "$bad"
 }
 
+# the L3 PMU and UMC controls regs lists (counters move on their own):
+# L3 controls 0xc0010230 + 2i (i < 6), UMC controls 0xc0010800 + 2k (k < 32)
+amd_uncore_controls() {
+	awk '$1 == "msr" && ($3 ~ /^0xc001023[02468a]$/ ||
+	     $3 ~ /^0xc00108[0-3][02468ace]$/)' $dbg/regs
+}
+
+# each control in /tmp/amd_before.regs has its value again in regs, and
+# one first written since (unset: 0) holds 0 (sim-xeon6.sh's comparison,
+# by file name: an empty first file must not swallow the second)
+amd_uncore_restored() {
+	amd_uncore_controls > /tmp/amd_after.regs
+	awk 'FILENAME == ARGV[1] { b[$1 " " $2 " " $3] = $4; next }
+	     { k = $1 " " $2 " " $3
+	       if ((k in b) ? b[k] != $4 : $4 != "0x0") { print "changed: " $0; bad = 1 }
+	       delete b[k] }
+	     END { for (k in b) { print "gone: " k; bad = 1 }; exit bad }' \
+		/tmp/amd_before.regs /tmp/amd_after.regs
+}
+
+# the sim's CCXs (a CCX is a core of a socket: the sim's choice)
+nccx=$(for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+	echo "$(cat "$c/physical_package_id"):$(cat "$c/core_id")"
+done | sort -u | wc -l)
+
 for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	echo "# simulated $u"
 	sim_load "$u: " "$u" amd_preset || continue
+	# regs lists a shared register once, under the first CPU sharing it
+	check "$u: regs lists L3 control 0 as amd_preset left it, once for each of the $nccx CCXs" \
+		test "$(awk '$1 == "msr" && $3 == "0xc0010230" && $4 == "0x1ac"' $dbg/regs | wc -l)" = "$nccx"
+	amd_uncore_controls > /tmp/amd_before.regs
 	expect_rc "$u: Intel's PERFEVTSEL0 (0x186) is not an AMD register" 1 \
 		"Invalid argument" bash -c "echo 'msr 0 0x186' > $dbg/peek"
 	expect_rc "$u: PrefetchControl bit 4 is reserved" 1 "Invalid argument" \
@@ -212,9 +243,15 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	sleep 1
 	check "$u: while counting, PerfCtl holds ls_mab_alloc.all_allocations on some counter" \
 		sh -c "awk '\$1 == \"msr\" && \$2 == 1 && \$4 == \"${ALLOC[$u]}\"' $dbg/regs | grep -q ."
+	check "$u: while counting, regs lists the UMC controls holding umc_cas_cmd.rd, 8 a socket" \
+		test "$(amd_uncore_controls | awk '$4 == "0x8000010a"' | wc -l)" = $((8 * nsock))
+	check "$u: while counting, regs lists an L3 control for each of the $nccx CCXs holding dram_near latency" \
+		test "$(awk -v v=$L3_LAT_NEAR '$1 == "msr" && $4 == v' $dbg/regs | wc -l)" = "$nccx"
 	kill -9 $W_PID; wait $W_PID 2>/dev/null; W_PID=
 	sleep 0.5
 	amd_restored "$u: after a killed client every PerfCtl, the global control and PrefetchControl are back"
+	check "$u: after a killed client regs has every L3 and UMC control as before" \
+		amd_uncore_restored
 
 	# a busy counter: refused, its MSR named, nothing written
 	poke "msr 1 $CTL 0x430076"
@@ -242,6 +279,8 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 		test "$(peek msr "$cpu0" $PF)" = 0x3
 	check "$u: rmmod memdiag" rmmod memdiag
 	amd_restored "$u: after rmmod every register is back"
+	check "$u: after rmmod regs has every L3 and UMC control as before" \
+		amd_uncore_restored
 	rmmod memdiag_sim
 done
 tap_end

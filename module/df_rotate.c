@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * df_rotate.c - the turns of a Data Fabric node's DRAM channels on its
+ * counters (see df_rotate.h). The caller programs chan_of[] after
+ * memdiag_df_rot_plan(), reads the counters and passes the values to
+ * memdiag_df_rot_begin(); at the next sample it reads them again for
+ * memdiag_df_rot_end(), then plans the next turn.
+ */
+#ifdef __KERNEL__
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#endif
+#include "df_rotate.h"
+
+/**
+ * memdiag_df_rot_init() - a node's channels, none counted yet
+ * @r: the node's state
+ * @n_chans: channels (events) of the node
+ * @n_ctrs: counters memdiag has on the node
+ * @ctr_bits: counter width (they wrap)
+ * @fixed: the channels to count all the time (bit i: channel i); 0:
+ *	every channel in turn. At most @n_ctrs of them.
+ */
+int memdiag_df_rot_init(struct memdiag_df_rot *r, unsigned int n_chans,
+			unsigned int n_ctrs, unsigned int ctr_bits, u32 fixed)
+{
+	unsigned int i, n_fixed = 0;
+
+	if (!n_chans || n_chans > MEMDIAG_DF_MAX_CHANS || !n_ctrs ||
+	    n_ctrs > MEMDIAG_DF_MAX_CTRS || !ctr_bits || ctr_bits > 64)
+		return -EINVAL;
+	for (i = 0; i < 32; i++)
+		if (fixed & (1u << i)) {
+			if (i >= n_chans)
+				return -EINVAL;
+			n_fixed++;
+		}
+	if (n_fixed > n_ctrs)
+		return -E2BIG;
+	memset(r, 0, sizeof(*r));
+	r->n_chans = n_chans;
+	r->n_ctrs = n_ctrs;
+	r->ctr_bits = ctr_bits;
+	r->fixed = fixed;
+	for (i = 0; i < MEMDIAG_DF_MAX_CTRS; i++)
+		r->chan_of[i] = -1;
+	return 0;
+}
+
+/**
+ * memdiag_df_rot_plan() - choose the channels of the next interval
+ * @r: the node's state, not counting (after end(), or new)
+ *
+ * Rotating: the next n_ctrs channels, wrapping round, so that over
+ * n_chans / gcd(n_chans, n_ctrs) turns every channel is counted equally
+ * often. Fixed: the fixed channels, in order.
+ *
+ * Return: true if chan_of[] changed (the controls must be rewritten).
+ */
+bool memdiag_df_rot_plan(struct memdiag_df_rot *r)
+{
+	s8 want[MEMDIAG_DF_MAX_CTRS];
+	unsigned int i, k = 0;
+
+	for (i = 0; i < MEMDIAG_DF_MAX_CTRS; i++)
+		want[i] = -1;
+	if (r->fixed) {
+		for (i = 0; i < r->n_chans; i++)
+			if (r->fixed & (1u << i))
+				want[k++] = i;
+	} else {
+		for (k = 0; k < r->n_ctrs && k < r->n_chans; k++)
+			want[k] = (r->next + k) % r->n_chans;
+		r->next = (r->next + k) % r->n_chans;
+	}
+	if (!memcmp(want, r->chan_of, sizeof(want)))
+		return false;
+	memcpy(r->chan_of, want, sizeof(want));
+	return true;
+}
+
+/**
+ * memdiag_df_rot_begin() - the planned channels count from now
+ * @r: the node's state
+ * @now_ns: when @raw was read (after the controls were written)
+ * @raw: the value of every counter (index = counter)
+ */
+void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
+			  const u64 *raw)
+{
+	u64 mask = GENMASK_ULL(r->ctr_bits - 1, 0);
+	unsigned int i;
+
+	for (i = 0; i < r->n_ctrs; i++)
+		r->base[i] = raw[i] & mask;
+	r->begin_ns = now_ns;
+	r->counting = true;
+}
+
+/**
+ * memdiag_df_rot_end() - add what each counted channel counted
+ * @r: the node's state
+ * @now_ns: when @raw was read
+ * @raw: the value of every counter
+ * @max_step: the most counts one counter can take in this interval; a
+ *	bigger step (after at most one wrap) is a counter someone reset
+ *
+ * A channel gets its counts and the time from begin() to now. If any
+ * counter's step is implausible, nothing of the interval is kept (the
+ * channels' counts and times stay consistent) and false is returned.
+ */
+bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 now_ns, const u64 *raw,
+			u64 max_step)
+{
+	u64 mask = GENMASK_ULL(r->ctr_bits - 1, 0);
+	u64 step[MEMDIAG_DF_MAX_CTRS];
+	unsigned int i;
+
+	if (!r->counting)
+		return false;
+	r->counting = false;
+	for (i = 0; i < r->n_ctrs; i++) {
+		step[i] = ((raw[i] & mask) - r->base[i]) & mask;
+		if (r->chan_of[i] >= 0 && step[i] > max_step) {
+			r->dropped++;
+			return false;
+		}
+	}
+	if (now_ns < r->begin_ns) {
+		r->dropped++;
+		return false;
+	}
+	for (i = 0; i < r->n_ctrs; i++) {
+		if (r->chan_of[i] < 0)
+			continue;
+		r->counts[r->chan_of[i]] += step[i];
+		r->counted_ns[r->chan_of[i]] += now_ns - r->begin_ns;
+	}
+	return true;
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * df_rotate_test.c - module/df_rotate.c against a modelled Data Fabric
+ * node: eight channels moving known bytes, four 48-bit counters that keep
+ * counting across a reprogramming and wrap. A reader samples the
+ * channels' counts and counted time like `memdiagctl watch` would and
+ * compares each channel's rate, and their sum, with what the model moved.
+ * Prints TAP.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "kshim.h"
+#include "../../module/df_rotate.h"
+
+#define NCH	8
+#define NCTR	4
+#define BITS	48
+#define TICK_NS	100000000ULL	/* the sampler's interval: 100 ms */
+#define GAP_NS	20000ULL	/* reprogramming: counts lost meanwhile */
+
+static int n_test, n_fail;
+
+static void check(int ok, const char *name, const char *why)
+{
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n_test, name);
+	if (!ok) {
+		printf("#   %s\n", why);
+		n_fail++;
+	}
+}
+
+/* The modelled node: its counters and what each channel moved. */
+struct node {
+	u64 ctr[NCTR];		/* raw, BITS wide */
+	s8 prog[NCTR];		/* channel each counter is programmed for */
+	double moved[NCH];	/* counts each channel moved (the truth) */
+	bool wrapped;
+	u64 now;
+};
+
+/* Run the node for @ns with each channel moving @rate[c] counts per ns. */
+static void run(struct node *n, const double *rate, u64 ns)
+{
+	u64 mask = GENMASK_ULL(BITS - 1, 0);
+	int i, c;
+
+	for (c = 0; c < NCH; c++)
+		n->moved[c] += rate[c] * ns;
+	for (i = 0; i < NCTR; i++) {
+		u64 v;
+
+		if (n->prog[i] < 0)
+			continue;
+		v = n->ctr[i] + (u64)(rate[n->prog[i]] * ns + 0.5);
+		n->wrapped |= v > mask;
+		n->ctr[i] = v & mask;
+	}
+	n->now += ns;
+}
+
+/* One sample: end the turn, plan the next, program it, begin it. */
+static void sample(struct node *n, struct memdiag_df_rot *r, const double *rate,
+		   u64 max)
+{
+	int i;
+
+	memdiag_df_rot_end(r, n->now, n->ctr, max);
+	if (memdiag_df_rot_plan(r)) {
+		for (i = 0; i < NCTR; i++)
+			n->prog[i] = -1;	/* disabled while rewritten */
+		run(n, rate, GAP_NS);
+		for (i = 0; i < NCTR; i++)
+			n->prog[i] = r->chan_of[i];
+	}
+	memdiag_df_rot_begin(r, n->now, n->ctr);
+}
+
+struct reading {
+	u64 counts[NCH], ns[NCH];
+	double moved[NCH];
+	u64 t;
+};
+
+static void read_node(const struct node *n, const struct memdiag_df_rot *r,
+		      struct reading *out)
+{
+	memcpy(out->counts, r->counts, sizeof(out->counts));
+	memcpy(out->ns, r->counted_ns, sizeof(out->ns));
+	memcpy(out->moved, n->moved, sizeof(out->moved));
+	out->t = n->now;
+}
+
+/*
+ * Between readings @a and @b: the worst relative error of a channel's
+ * rate (counts over counted ns) and of their sum, against the model.
+ * A channel not counted between them is -1 in @unmeasured (a count).
+ */
+static void compare(const struct reading *a, const struct reading *b,
+		    double *worst_chan, double *sum_err, int *unmeasured)
+{
+	double est_sum = 0, true_sum = 0;
+	int c;
+
+	*worst_chan = 0;
+	*unmeasured = 0;
+	for (c = 0; c < NCH; c++) {
+		double dt = b->t - a->t;
+		double truth = (b->moved[c] - a->moved[c]) / dt;
+		u64 ns = b->ns[c] - a->ns[c];
+		double est, err;
+
+		true_sum += truth;
+		if (!ns) {
+			(*unmeasured)++;
+			continue;
+		}
+		est = (double)(b->counts[c] - a->counts[c]) / ns;
+		est_sum += est;
+		err = truth ? (est - truth) / truth : est;
+		if (err < 0)
+			err = -err;
+		if (err > *worst_chan)
+			*worst_chan = err;
+	}
+	*sum_err = true_sum ? (est_sum - true_sum) / true_sum : est_sum;
+	if (*sum_err < 0)
+		*sum_err = -*sum_err;
+}
+
+/* Steady rates of 0.3 to 1.9 counts/ns per channel (19-122 GB/s at 64 B). */
+static const double steady[NCH] = { 0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 1.9 };
+
+static void test_rotation_and_wrap(void)
+{
+	struct memdiag_df_rot r;
+	struct node n = { .now = 1000 };
+	struct reading a, b;
+	double worst = 0, sum = 0, wc, ws;
+	char why[160];
+	int i, k, unmeasured, all_counted = 1;
+	u32 seed = 1;
+
+	memset(n.prog, -1, sizeof(n.prog));
+	/* counters start 0.5 s of the fastest channel below the top */
+	for (i = 0; i < NCTR; i++)
+		n.ctr[i] = GENMASK_ULL(BITS - 1, 0) - 1000000000ULL;
+	check(!memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0), "init: 8 channels, 4 counters", "");
+	sample(&n, &r, steady, ~0ULL);
+	read_node(&n, &r, &a);
+	for (k = 0; k < 10; k++) {	/* ten readings of 10 ticks each */
+		/* timers are late: ticks of 100 to 150 ms, in no pattern */
+		for (i = 0; i < 10; i++) {
+			seed = seed * 1103515245 + 12345;
+			run(&n, steady, TICK_NS + (seed >> 8) % (TICK_NS / 2));
+			sample(&n, &r, steady, 1ULL << 40);
+		}
+		read_node(&n, &r, &b);
+		compare(&a, &b, &wc, &ws, &unmeasured);
+		all_counted &= !unmeasured;
+		worst = wc > worst ? wc : worst;
+		sum = ws > sum ? ws : sum;
+		a = b;
+	}
+	check(n.wrapped, "the counters wrapped during the run", "no counter passed 2^48");
+	snprintf(why, sizeof(why), "%u intervals dropped", r.dropped);
+	check(!r.dropped, "no interval dropped (a wrap is not a reset)", why);
+	check(all_counted, "every channel was counted in every 10-tick reading", "");
+	snprintf(why, sizeof(why), "worst channel error %.4f %%", 100 * worst);
+	check(worst < 0.02, "per channel: rate within 2 % across rotation and wrap", why);
+	snprintf(why, sizeof(why), "socket error %.4f %%", 100 * sum);
+	check(sum < 0.02, "per socket: sum of the channels within 2 %", why);
+	for (i = 0; i < NCH; i++)
+		if (r.counted_ns[i] * 10 < (n.now - 1000) * 4 ||
+		    r.counted_ns[i] * 10 > (n.now - 1000) * 6)
+			break;
+	snprintf(why, sizeof(why), "channel %d counted %llu ns of %llu", i,
+		 i < NCH ? (unsigned long long)r.counted_ns[i] : 0ULL,
+		 (unsigned long long)(n.now - 1000));
+	check(i == NCH, "each channel counted 40-60 % of the time (4 counters, 8 channels)", why);
+}
+
+/* A reading shorter than a rotation misses channels: said, not guessed. */
+static void test_short_reading(void)
+{
+	struct memdiag_df_rot r;
+	struct node n = { .now = 1 };
+	struct reading a, b;
+	double wc, ws;
+	int unmeasured;
+
+	memset(n.prog, -1, sizeof(n.prog));
+	memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0);
+	sample(&n, &r, steady, ~0ULL);
+	read_node(&n, &r, &a);
+	run(&n, steady, TICK_NS);
+	sample(&n, &r, steady, ~0ULL);
+	read_node(&n, &r, &b);
+	compare(&a, &b, &wc, &ws, &unmeasured);
+	check(unmeasured == 4 && wc < 0.02,
+	      "one tick: 4 channels measured (within 2 %), 4 reported unmeasured", "");
+}
+
+static void test_fixed(void)
+{
+	struct memdiag_df_rot r;
+	struct node n = { .now = 1 };
+	int i, rewrites = 0;
+	char why[120];
+
+	check(memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0x1f) == -E2BIG,
+	      "fixed: five channels on four counters refused", "");
+	check(memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0x100) == -EINVAL,
+	      "fixed: channel 8 of 8 refused", "");
+	memset(n.prog, -1, sizeof(n.prog));
+	memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0x81);	/* channels 0, 7 */
+	memdiag_df_rot_plan(&r);	/* the first plan always writes */
+	memcpy(n.prog, r.chan_of, sizeof(n.prog));
+	memdiag_df_rot_begin(&r, n.now, n.ctr);
+	for (i = 0; i < 20; i++) {
+		run(&n, steady, TICK_NS);
+		memdiag_df_rot_end(&r, n.now, n.ctr, ~0ULL);
+		rewrites += memdiag_df_rot_plan(&r);
+		memdiag_df_rot_begin(&r, n.now, n.ctr);
+	}
+	snprintf(why, sizeof(why), "ns: ch0 %llu ch7 %llu ch1 %llu, rewrites %d",
+		 (unsigned long long)r.counted_ns[0],
+		 (unsigned long long)r.counted_ns[7],
+		 (unsigned long long)r.counted_ns[1], rewrites);
+	check(r.chan_of[0] == 0 && r.chan_of[1] == 7 && r.chan_of[2] == -1 &&
+	      r.counted_ns[0] == 20 * TICK_NS && r.counted_ns[7] == 20 * TICK_NS &&
+	      !r.counted_ns[1] && rewrites == 0,
+	      "fixed 0,7: counted all the time, the others never, no rewrites", why);
+}
+
+/* Someone resets a counter: the interval is dropped whole. */
+static void test_reset(void)
+{
+	struct memdiag_df_rot r;
+	struct node n = { .now = 1 };
+	u64 before[NCH], ns_before[NCH];
+	int i, same = 1;
+
+	memset(n.prog, -1, sizeof(n.prog));
+	memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0);
+	for (i = 0; i < 4; i++) {
+		run(&n, steady, TICK_NS);
+		sample(&n, &r, steady, 1ULL << 40);
+	}
+	memcpy(before, r.counts, sizeof(before));
+	memcpy(ns_before, r.counted_ns, sizeof(ns_before));
+	run(&n, steady, TICK_NS);
+	n.ctr[2] = 5;	/* reset and counted a little: a step of ~2^48 */
+	check(!memdiag_df_rot_end(&r, n.now, n.ctr, 1ULL << 40) && r.dropped == 1,
+	      "a reset counter drops the interval", "");
+	for (i = 0; i < NCH; i++)
+		same &= before[i] == r.counts[i] && ns_before[i] == r.counted_ns[i];
+	check(same, "a dropped interval adds neither counts nor time", "");
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	test_rotation_and_wrap();
+	test_short_reading();
+	test_fixed();
+	test_reset();
+	printf("1..%d\n", n_test);
+	return n_fail ? 1 : 0;
+}
