@@ -2,6 +2,7 @@
 /*
  * caps.c - write down, once at load time, which capabilities this machine
  * offers and why the others are missing, from what main.c's probes found.
+ * It only records: the core mode (msr or perf) is core.c's to choose.
  *
  * Every probe only reads: PCI devices and their config space, CPUID, and
  * MSR reads that are allowed to fault. The reasons end up verbatim in
@@ -34,8 +35,6 @@ void memdiag_caps_unsupported(struct memdiag_state *st)
 			"unsupported processor: %s family 0x%x model 0x%x (see uarch-reason)",
 			st->ident.vendor, st->ident.family, st->ident.model);
 	}
-	snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
-		 "unsupported processor");
 }
 
 /* imc-bandwidth from memdiag_imc_discover()'s result @err and reason. */
@@ -68,7 +67,7 @@ static void core_cap_set(struct memdiag_state *st, int cap, int ev,
 		cap_set(&st->caps[cap], !err, "%s", err ? why : "");
 }
 
-/* core-latency, offcore and the core mode from memdiag_core_init()'s. */
+/* core-latency and offcore from memdiag_core_init()'s result and reason. */
 void memdiag_caps_core(struct memdiag_state *st, int err, const char *why)
 {
 	/* AMD's latency is the MAB occupancy, Intel's L1D_PEND_MISS */
@@ -78,41 +77,4 @@ void memdiag_caps_core(struct memdiag_state *st, int err, const char *why)
 		     st->uarch->latency_reason, err, why);
 	core_cap_set(st, MEMDIAG_CAPABILITY_OFFCORE, MEMDIAG_EV_OFFCORE,
 		     st->uarch->offcore_reason, err, why);
-	if (err) {
-		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
-			 "%s", why);
-		return;
-	}
-	memdiag_core_choose_mode(st);
-}
-
-/**
- * memdiag_core_choose_mode() - msr or perf, and why, for get-info
- * @st: state whose core capability is available
- *
- * core=auto takes the MSRs when perf's reservation of the event selects
- * can be had right now (it is released again at once), perf otherwise.
- */
-void memdiag_core_choose_mode(struct memdiag_state *st)
-{
-	char *r = st->core_mode_reason;
-	size_t len = sizeof(st->core_mode_reason);
-
-	if (st->core_pref == MEMDIAG_CORE_MODE_PERF) {
-		st->core_mode = MEMDIAG_CORE_MODE_PERF;
-		snprintf(r, len, "%s",
-			 "core=perf: counting through in-kernel perf events, alongside the NMI watchdog and other perf users");
-	} else if (st->core_pref == MEMDIAG_CORE_MODE_MSR) {
-		st->core_mode = MEMDIAG_CORE_MODE_MSR;
-		snprintf(r, len, "%s",
-			 "core=msr: memdiag programs the PMU MSRs at session start and refuses while perf, the NMI watchdog or another tool holds them");
-	} else if (memdiag_core_pmu_free()) {
-		st->core_mode = MEMDIAG_CORE_MODE_MSR;
-		snprintf(r, len, "%s",
-			 "core=auto: the PMU is free, so memdiag programs its MSRs at session start");
-	} else {
-		st->core_mode = MEMDIAG_CORE_MODE_PERF;
-		snprintf(r, len, "%s",
-			 "core=auto: perf holds the PMU (the NMI watchdog or a perf user), so counting through in-kernel perf events");
-	}
 }

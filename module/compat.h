@@ -76,6 +76,16 @@ static inline void memdiag_set_err_msg(struct netlink_ext_ack *extack,
 		extack->_msg = msg;
 }
 
+/*
+ * The family's pre_doit hook gets the op as a struct genl_ops until 6.2
+ * split do and dump ops, after which it gets a struct genl_split_ops.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define memdiag_genl_hook_ops	genl_split_ops
+#else
+#define memdiag_genl_hook_ops	genl_ops
+#endif
+
 /* CAP_PERFMON exists from 5.8, below memdiag's oldest supported kernel. */
 #ifndef CAP_PERFMON
 #error "memdiag needs CAP_PERFMON (Linux 5.8 or later)"

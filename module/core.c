@@ -22,6 +22,12 @@
  *
  * Counts of a CPU that goes offline are folded into its socket's total so
  * that a socket's sums never go backwards.
+ *
+ * The core mode (msr or perf, struct memdiag_state's core_mode and its
+ * reason) is this file's alone: memdiag_core_init() chooses it at load,
+ * memdiag_core_start() falls back from msr to perf when perf took the PMU
+ * since, and memdiag_core_stop() chooses again; both run under
+ * memdiag_lock, which get-info holds while it reads the two.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -47,21 +53,41 @@ static const struct memdiag_platform_ops *plat(void)
 }
 
 static int cpu_restore(unsigned int cpu);
+static void core_choose_mode(struct memdiag_state *st);
 
 /**
- * memdiag_core_init() - decide whether the core counters can be used
+ * memdiag_core_init() - decide whether the core counters can be used, and
+ * in which core mode
  * @st: the module state
  * @reason: why not, when the return value is negative
  * @len: size of @reason
+ *
+ * On failure the core mode is none and its reason is @reason's text.
  */
 int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len)
 {
-	int err = core_pmu_init(st, reason, len);
+	int err = -ENODEV;
 
-	if (err || st->core_pref == MEMDIAG_CORE_MODE_PERF)
+	if (!st->uarch)
+		snprintf(reason, len, "unsupported processor");
+	else
+		err = core_pmu_init(st, reason, len);
+	if (!err && st->core_pref != MEMDIAG_CORE_MODE_PERF) {
+		cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
+		if (!cpus) {
+			snprintf(reason, len,
+				 "out of memory for the per-CPU core counter state");
+			err = -ENOMEM;
+		}
+	}
+	if (err) {
+		st->core_mode = MEMDIAG_CORE_MODE_NONE;
+		snprintf(st->core_mode_reason, sizeof(st->core_mode_reason),
+			 "%s", reason);
 		return err;
-	cpus = kcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
-	return cpus ? 0 : -ENOMEM;
+	}
+	core_choose_mode(st);
+	return 0;
 }
 
 /*
@@ -331,6 +357,46 @@ release:
 	return err;
 }
 
+/* Could memdiag take the PMU from perf right now? (Released at once.) */
+static bool pmu_free(void)
+{
+	char why[MEMDIAG_REASON_LEN];
+
+	if (reserve(why, sizeof(why)))
+		return false;
+	reserve_release();
+	return true;
+}
+
+/*
+ * msr or perf, and why, for get-info; @st's core counters are usable.
+ * core=auto takes the MSRs when perf's reservation of the event selects
+ * can be had right now (it is released again at once), perf otherwise.
+ */
+static void core_choose_mode(struct memdiag_state *st)
+{
+	char *r = st->core_mode_reason;
+	size_t len = sizeof(st->core_mode_reason);
+
+	if (st->core_pref == MEMDIAG_CORE_MODE_PERF) {
+		st->core_mode = MEMDIAG_CORE_MODE_PERF;
+		snprintf(r, len, "%s",
+			 "core=perf: counting through in-kernel perf events, alongside the NMI watchdog and other perf users");
+	} else if (st->core_pref == MEMDIAG_CORE_MODE_MSR) {
+		st->core_mode = MEMDIAG_CORE_MODE_MSR;
+		snprintf(r, len, "%s",
+			 "core=msr: memdiag programs the PMU MSRs at session start and refuses while perf, the NMI watchdog or another tool holds them");
+	} else if (pmu_free()) {
+		st->core_mode = MEMDIAG_CORE_MODE_MSR;
+		snprintf(r, len, "%s",
+			 "core=auto: the PMU is free, so memdiag programs its MSRs at session start");
+	} else {
+		st->core_mode = MEMDIAG_CORE_MODE_PERF;
+		snprintf(r, len, "%s",
+			 "core=auto: perf holds the PMU (the NMI watchdog or a perf user), so counting through in-kernel perf events");
+	}
+}
+
 /**
  * memdiag_core_start() - start counting in the chosen core mode
  * @msg: why not, when the return value is negative
@@ -366,7 +432,7 @@ void memdiag_core_stop(void)
 
 	if (memdiag.core_mode == MEMDIAG_CORE_MODE_PERF) {
 		memdiag_core_perf_stop();
-		memdiag_core_choose_mode(&memdiag);
+		core_choose_mode(&memdiag);
 		return;
 	}
 	for_each_online_cpu(cpu)
@@ -374,17 +440,6 @@ void memdiag_core_stop(void)
 			cpu_restore(cpu);
 	reserve_release();
 	running = false;
-}
-
-/* Could memdiag take the PMU from perf right now? (Released at once.) */
-bool memdiag_core_pmu_free(void)
-{
-	char why[MEMDIAG_REASON_LEN];
-
-	if (reserve(why, sizeof(why)))
-		return false;
-	reserve_release();
-	return true;
 }
 
 /* Read one CPU and add its counts; false if its interval is invalid. */

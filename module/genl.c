@@ -30,6 +30,9 @@
  */
 static struct genl_multicast_group memdiag_mcgrps[ARRAY_SIZE(memdiag_nl_mcgrps)];
 
+static int memdiag_nl_pre_doit(const struct memdiag_genl_hook_ops *ops,
+			       struct sk_buff *skb, struct genl_info *info);
+
 struct genl_family memdiag_nl_family __ro_after_init = {
 	.name		= MEMDIAG_FAMILY_NAME,
 	.version	= MEMDIAG_FAMILY_VERSION,
@@ -39,6 +42,7 @@ struct genl_family memdiag_nl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= memdiag_nl_ops,
 	.n_ops		= ARRAY_SIZE(memdiag_nl_ops),
+	.pre_doit	= memdiag_nl_pre_doit,
 	.mcgrps		= memdiag_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(memdiag_mcgrps),
 #ifdef MEMDIAG_HAVE_RESV_START_OP
@@ -51,10 +55,10 @@ struct genl_family memdiag_nl_family __ro_after_init = {
  * What each request needs, one row per command: Documentation/memdiag.rst
  * "Privileges" is the table of these rows, and the privilege matrix test
  * walks that table. Genetlink's op flags can only demand CAP_NET_ADMIN,
- * which says nothing about reading performance counters, and its family
- * pre_doit hook changed signature in 6.2 and does not run for dumps, so
- * every handler calls memdiag_nl_allowed() first instead. netlink_capable()
- * looks at the credentials of whoever opened the socket.
+ * which says nothing about reading performance counters, so the check is
+ * memdiag_nl_allowed(), which the family's pre_doit hook runs before every
+ * doit handler. netlink_capable() looks at the credentials of whoever
+ * opened the socket.
  */
 enum memdiag_need {
 	NEED_ROW,	/* a command without a row: refused */
@@ -96,7 +100,8 @@ bool memdiag_nl_perfmon(struct sk_buff *skb)
  * @extack: gets the refusal, naming what is missing
  * @cmd: MEMDIAG_CMD_*
  *
- * Called first by every handler, before anything else is looked at.
+ * Run by memdiag_nl_pre_doit() for every doit, and by the snapshot dump,
+ * before anything else is looked at.
  */
 bool memdiag_nl_allowed(struct sk_buff *skb, struct netlink_ext_ack *extack,
 			u8 cmd)
@@ -126,6 +131,20 @@ bool memdiag_nl_allowed(struct sk_buff *skb, struct netlink_ext_ack *extack,
 	if (!ok)
 		memdiag_set_err_msg(extack, op_need[cmd].denied);
 	return ok;
+}
+
+/*
+ * Every doit handler runs after this hook. Dumps do not: genetlink runs no
+ * family hook for them, and a per-op dump hook (start) is emitted by the
+ * YNL generator only for split op tables, which 6.1 does not have, so the
+ * one dump, snapshot's, calls memdiag_nl_allowed() itself.
+ */
+static int memdiag_nl_pre_doit(const struct memdiag_genl_hook_ops *ops,
+			       struct sk_buff *skb, struct genl_info *info)
+{
+	if (!memdiag_nl_allowed(skb, info->extack, info->genlhdr->cmd))
+		return -EPERM;
+	return 0;
 }
 
 static size_t info_reply_size(unsigned int sockets, unsigned int cpus)
@@ -236,8 +255,6 @@ int memdiag_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_GET_INFO))
-		return -EPERM;
 	if (ver && nla_get_u32(ver) != MEMDIAG_FAMILY_VERSION) {
 		NL_SET_ERR_MSG_ATTR(info->extack, ver,
 				    "proto-version differs: this memdiag module speaks protocol version "
@@ -350,8 +367,6 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_SESSION_START))
-		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_SESSION_INTERVAL_MS)) {
 		GENL_SET_ERR_MSG(info, "interval-ms is required");
 		return -EINVAL;
@@ -399,8 +414,6 @@ int memdiag_nl_session_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *id = info->attrs[MEMDIAG_A_SESSION_ID];
 
-	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_SESSION_STOP))
-		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_SESSION_ID)) {
 		GENL_SET_ERR_MSG(info, "id is required: the id session-start returned");
 		return -EINVAL;

@@ -152,8 +152,6 @@ int memdiag_nl_snapshot_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_SNAPSHOT))
-		return -EPERM;
 	if (GENL_REQ_ATTR_CHECK(info, MEMDIAG_A_SNAPSHOT_SOCKET)) {
 		GENL_SET_ERR_MSG(info, "socket is required (a dump reads every socket)");
 		return -EINVAL;
@@ -198,6 +196,7 @@ int memdiag_nl_snapshot_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	int err = 0;
 	void *hdr;
 
+	/* no pre_doit for dumps: see memdiag_nl_pre_doit() */
 	if (!memdiag_nl_allowed(cb->skb, cb->extack, MEMDIAG_CMD_SNAPSHOT))
 		return -EPERM;
 	if (sock && !socket_exists(nla_get_u32(sock))) {

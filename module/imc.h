@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * imc.h - what imc_find.c (the boxes found at load) and imc.c (counting
- * while a session runs) share. Boxes are found once and read-only after.
+ * while a session runs) share. The boxes, and where each one's registers
+ * are, are found once at load and fixed after; the counting state of a
+ * box (from ctr[] on) is imc.c's, changed under memdiag_lock.
  */
 #ifndef _MEMDIAG_IMC_H
 #define _MEMDIAG_IMC_H
@@ -16,6 +18,7 @@ struct imc_box {
 	void *map;
 	u32 ctl0, ctr0;			/* from the discovery table or type */
 	u8 n_ctrs;			/* the type's, or (MSR boxes) CPUID's */
+	/* set by imc.c at session start, under memdiag_lock */
 	int ctr[MEMDIAG_IMC_MAX_EVENTS];	/* counter used for each event */
 	u32 saved[MEMDIAG_IMC_MAX_EVENTS], prog[MEMDIAG_IMC_MAX_EVENTS];
 	struct memdiag_ext64 ext[MEMDIAG_IMC_MAX_EVENTS];

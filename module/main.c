@@ -94,7 +94,6 @@ static int __init memdiag_init(void)
 		return err;
 	memdiag.uarch = memdiag_uarch_match(&memdiag.ident, memdiag.uarch_reason,
 					    sizeof(memdiag.uarch_reason));
-	memdiag.core_mode = MEMDIAG_CORE_MODE_NONE;
 	/* prefetchers are described apart from the counters, per family */
 	memdiag_prefetch_probe(&memdiag,
 			       &memdiag.caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL]);
@@ -110,12 +109,13 @@ static int __init memdiag_init(void)
 		/* the L3 PMUs of the CCXs: memdiag_l3_exit() */
 		err = memdiag_l3_init(&memdiag, why, sizeof(why));
 		memdiag_caps_l3(&memdiag, err, why);
-		/* per-CPU core counter state: memdiag_core_exit() */
-		err = memdiag_core_init(&memdiag, why, sizeof(why));
-		memdiag_caps_core(&memdiag, err, why);
-	} else {
-		memdiag_caps_unsupported(&memdiag);
 	}
+	/* per-CPU core counter state, the core mode: memdiag_core_exit() */
+	err = memdiag_core_init(&memdiag, why, sizeof(why));
+	if (memdiag.uarch)
+		memdiag_caps_core(&memdiag, err, why);
+	else
+		memdiag_caps_unsupported(&memdiag);
 
 	err = memdiag_prefetch_init();
 	if (err) {

@@ -111,7 +111,12 @@ struct memdiag_snap {
 	u32 prefetch_mixed;	/* off on some CPUs only */
 };
 
-/* What the module found at load time; read-only afterwards. */
+/*
+ * What the module found at load time. Read-only afterwards except:
+ * core_mode and core_mode_reason, which core.c changes at session start
+ * and stop under memdiag_lock (readers hold it too), and
+ * caps[PREFETCH_CONTROL].verified (see struct memdiag_cap).
+ */
 struct memdiag_state {
 	enum memdiag_platform platform;
 	const struct memdiag_platform_ops *plat;
@@ -119,9 +124,10 @@ struct memdiag_state {
 	const struct memdiag_uarch *uarch;	/* NULL: unsupported */
 	char uarch_reason[MEMDIAG_REASON_LEN];
 	struct memdiag_cap caps[MEMDIAG_CAPABILITY_MAX + 1];
-	enum memdiag_core_mode core_pref;	/* core=: NONE means auto */
-	enum memdiag_core_mode core_mode;	/* in use, or to be used */
-	char core_mode_reason[MEMDIAG_REASON_LEN];
+	enum memdiag_core_mode core_pref;	/* core= (0444): NONE is auto */
+	/* in use, or to be used; memdiag_lock */
+	enum memdiag_core_mode core_mode;
+	char core_mode_reason[MEMDIAG_REASON_LEN];	/* memdiag_lock */
 	const struct memdiag_pf_desc *prefetch;	/* NULL: none known */
 };
 
@@ -160,7 +166,6 @@ void memdiag_caps_unsupported(struct memdiag_state *st);
 void memdiag_caps_imc(struct memdiag_state *st, int err, const char *why);
 void memdiag_caps_core(struct memdiag_state *st, int err, const char *why);
 void memdiag_caps_l3(struct memdiag_state *st, int err, const char *why);
-void memdiag_core_choose_mode(struct memdiag_state *st);
 
 /* topology.c */
 unsigned int memdiag_socket_of(unsigned int cpu);
@@ -197,7 +202,6 @@ int memdiag_msr_put_back(unsigned int cpu, const struct memdiag_msr_back *regs,
 			 unsigned int n);
 
 int memdiag_core_init(struct memdiag_state *st, char *reason, size_t len);
-bool memdiag_core_pmu_free(void);
 void memdiag_core_exit(void);
 unsigned int memdiag_core_restore_failed(void);
 int memdiag_core_start(char *msg, size_t len);

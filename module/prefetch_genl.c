@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "genl_gen.h"
 #include "memdiag.h"
 
@@ -24,8 +25,7 @@ static bool pf_available(struct genl_info *info)
 
 	if (cap->available)
 		return true;
-	if (info->extack)
-		info->extack->_msg = cap->reason;
+	memdiag_set_err_msg(info->extack, cap->reason);
 	return false;
 }
 
@@ -195,8 +195,6 @@ int memdiag_nl_prefetch_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int socket, err;
 
-	if (!memdiag_nl_allowed(skb, info->extack, MEMDIAG_CMD_PREFETCH_GET))
-		return -EPERM;
 	if (!pf_available(info))
 		return -EOPNOTSUPP;
 	if (!memdiag_zalloc_cpumask(&scope))
@@ -225,8 +223,6 @@ static int pf_change_check(struct sk_buff *skb, struct genl_info *info,
 	u32 n = memdiag.prefetch ? memdiag.prefetch->n_bits : 0;
 	struct nlattr *which;
 
-	if (!memdiag_nl_allowed(skb, info->extack, info->genlhdr->cmd))
-		return -EPERM;
 	if (!pf_available(info))
 		return -EOPNOTSUPP;
 	if (restore)

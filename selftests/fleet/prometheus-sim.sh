@@ -44,15 +44,6 @@ promql() {
 	curl -sf --max-time 5 http://127.0.0.1:9090/api/v1/query \
 		--data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // "none"'
 }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.5
-	done
-}
 
 insmod "$simko" uarch=skx || { not_ok "insmod memdiag_sim uarch=skx"; tap_end; exit; }
 insmod "$ko" platform=sim || { not_ok "insmod memdiag platform=sim"; tap_end; exit; }
@@ -74,7 +65,7 @@ mkdir "$work/textfile"
 	--interval 100ms --curve "$top/selftests/fleet/sim-curve.json" \
 	2> "$work/export.err" &
 pids+=($!)
-check "memdiag_up is 1" wait_for 20 sh -c "curl -sf http://127.0.0.1:$port/metrics | grep -qx 'memdiag_up 1'"
+check "memdiag_up is 1" wait_for 200 sh -c "curl -sf http://127.0.0.1:$port/metrics | grep -qx 'memdiag_up 1'"
 scrape > "$work/scrape.txt"
 check "promtool check metrics accepts the exposition" sh -c \
 	"promtool check metrics < '$work/scrape.txt'"
@@ -115,7 +106,7 @@ pids+=($!)
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
 	--web.listen-address=127.0.0.1:9090 > "$work/prom.log" 2>&1 &
 pids+=($!)
-check "prometheus is ready" wait_for 60 curl -sf -o /dev/null http://127.0.0.1:9090/-/ready
+check "prometheus is ready" wait_for 600 curl -sf -o /dev/null http://127.0.0.1:9090/-/ready
 check "prometheus loaded the alert rules" sh -c \
 	"curl -sf http://127.0.0.1:9090/api/v1/rules | jq -e '[.data.groups[].rules[]] | length >= 3' >/dev/null"
 
@@ -164,7 +155,7 @@ check "node_exporter's textfile collector had no error" test \
 skipped() { scrape | awk '/^memdiag_intervals_skipped_total\{.*group="imc"/ { n += $2 } END { print n + 0 }'; }
 skip0=$(skipped)
 ctl0=$(awk '$1 != "msr" && ($3 == "0xd8" || $3 == "0x40") && $4 != "0x0" { print $1, $2, $3; exit }' $dbg/regs)
-echo "$ctl0 0x0" > $dbg/poke
+poke $ctl0 0x0
 sleep 12
 skip1=$(skipped)
 check "the reset ($ctl0) is an interval left out ($skip0 -> $skip1)" \
@@ -225,9 +216,9 @@ exec 5>&-
 # rmmod: memdiag_up 0 within seconds, the exporter stays; insmod: back
 before=$(metric 'memdiag_dram_read_bytes_total{socket="0"}')
 check "rmmod memdiag with the exporter's session open" rmmod memdiag
-check "memdiag_up goes to 0" wait_for 15 sh -c "curl -sf http://127.0.0.1:$port/metrics | grep -qx 'memdiag_up 0'"
+check "memdiag_up goes to 0" wait_for 150 sh -c "curl -sf http://127.0.0.1:$port/metrics | grep -qx 'memdiag_up 0'"
 check "insmod memdiag again" insmod "$ko" platform=sim
-check "memdiag_up comes back to 1" wait_for 20 sh -c "curl -sf http://127.0.0.1:$port/metrics | grep -qx 'memdiag_up 1'"
+check "memdiag_up comes back to 1" wait_for 200 sh -c "curl -sf http://127.0.0.1:$port/metrics | grep -qx 'memdiag_up 1'"
 sleep 2
 after=$(metric 'memdiag_dram_read_bytes_total{socket="0"}')
 check "the total goes on from where it was ($before -> $after)" \

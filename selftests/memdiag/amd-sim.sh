@@ -151,9 +151,9 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 		test "$(awk '$1 == "msr" && $3 == "0xc0010230" && $4 == "0x1ac"' $dbg/regs | wc -l)" = "$nccx"
 	amd_uncore_controls > /tmp/amd_before.regs
 	expect_rc "$u: Intel's PERFEVTSEL0 (0x186) is not an AMD register" 1 \
-		"Invalid argument" bash -c "echo 'msr 0 0x186' > $dbg/peek"
+		"Invalid argument" peek msr 0 0x186
 	expect_rc "$u: PrefetchControl bit 4 is reserved" 1 "Invalid argument" \
-		bash -c "echo 'msr 0 $PF 0x10' > $dbg/poke"
+		poke msr 0 "$PF" 0x10
 	check "$u: info: AuthenticAMD family ${FAMILY[$u]}, ${NAME[$u]}" jqt \
 		".vendor == \"AuthenticAMD\" and .family == ${FAMILY[$u]} and .uarch == \"${NAME[$u]}\"" /tmp/info.json
 	check "$u: core latency available, core mode msr" jqt \

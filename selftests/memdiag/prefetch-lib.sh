@@ -41,7 +41,7 @@ originals() { expect "$1" "${orig[@]}"; }
 pf_poke_originals() {
 	local cpu
 	for cpu in 0 2 4 6; do
-		echo "msr $cpu 0x1a4 ${orig[$cpu]}" > $dbg/poke
+		poke msr "$cpu" 0x1a4 "${orig[$cpu]}"
 	done
 }
 

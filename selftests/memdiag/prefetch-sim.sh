@@ -150,7 +150,7 @@ originals "after rmmod the sim holds every original again"
 
 # reserved bits fault: the sim refuses them like a #GP, and memdiag
 # never sets them (it read-modify-writes only its bits)
-echo "msr 0 0x1a4 0x10" > $dbg/poke 2>/dev/null
+poke msr 0 0x1a4 0x10 2>/dev/null
 check "the sim refuses a reserved bit (bit 4) of 0x1a4" test "$(pf_reg 0)" = 0x8
 
 check "rmmod memdiag_sim" rmmod memdiag_sim

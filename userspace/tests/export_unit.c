@@ -3,32 +3,30 @@
  * export_unit.c - the exporter's state and text format from canned
  * snapshots: totals across an epoch change and a reconnect, values that
  * must be absent rather than 0, label escaping, one HELP/TYPE per family
- * with its samples together. TAP.
+ * with its samples together (kselftest harness).
+ *
+ * The stages build on each other (connect, epoch change, reconnect, no
+ * core counters, verdict, L3) while the harness runs each test in a fresh
+ * child, so a test first feeds what the stages before it fed, then
+ * checks its own.
  */
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kselftest_harness.h"
 
 #include "export.h"
 
 #define A(x) MEMDIAG_A_SNAPSHOT_##x
 
-static int n, failed;
+/* EXPECT with the description the failure prints */
+#define CHECK(cond, what) EXPECT_TRUE(cond) TH_LOG("%s", what)
 
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", cond ? "ok" : "not ok", ++n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	failed += !cond;
-}
+/* fresh in each test's child */
+static struct export_state st;
 
 /* socket 0 at @t_s seconds: @rd bytes read, latency 200 cycles at 2 GHz */
 static struct snap snap_at(uint32_t socket, double t_s, uint64_t rd,
@@ -58,13 +56,13 @@ static struct snap snap_at(uint32_t socket, double t_s, uint64_t rd,
 	return s;
 }
 
-static char *render(const struct export_state *st)
+static char *render(void)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	if (!f || export_render(st, f) < 0)
+	if (!f || export_render(&st, f) < 0)
 		abort();
 	fclose(f);
 	return buf;
@@ -112,223 +110,298 @@ static int well_grouped(const char *text)
 	return 1;
 }
 
-/* Connected: the totals, latency, labels and prefetchers */
-static void test_connect(struct export_state *st)
+/* The state main() started with before any connection */
+static void start(void)
+{
+	export_init(&st, 1000000000ull, 300);
+}
+
+/* Connected: a Skylake-SP, 10 GB/s for 2 s from the first snapshot */
+static void feed_connect(void)
 {
 	struct snap s;
+
+	st.tsc_khz = 2000000;
+	snprintf(st.uarch, sizeof(st.uarch), "Skylake-SP");
+	snprintf(st.cpu_model, sizeof(st.cpu_model), "Xeon \"Gold\" 6148 \\ x");
+	st.cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].listed = true;
+	st.cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available = true;
+	st.cap[MEMDIAG_CAPABILITY_CORE_LATENCY].listed = true;
+	snprintf(st.cap[MEMDIAG_CAPABILITY_CORE_LATENCY].reason,
+		 sizeof(st.cap[0].reason), "no PMU\nhere");
+	st.nr_pf = 2;
+	snprintf(st.pf_name[0], sizeof(st.pf_name[0]), "l2-stream");
+	snprintf(st.pf_name[1], sizeof(st.pf_name[1]), "l2-adjacent");
+	export_set_up(&st, true);
+
+	s = snap_at(0, 1, 100e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 2, 110e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 3, 120e9, 1);
+	export_feed(&st, &s);
+}
+
+/* The counters restart (epoch 1 -> 2): 5e9 since, then 10e9 more */
+static void feed_epoch(void)
+{
+	struct snap s;
+
+	s = snap_at(0, 4, 5e9, 2);
+	export_feed(&st, &s);
+	s = snap_at(0, 5, 15e9, 2);
+	export_feed(&st, &s);
+}
+
+/* The module comes back with fresh counters: 10e9 more */
+static void feed_reconnect(void)
+{
+	struct snap s;
+
+	export_set_up(&st, true);
+	s = snap_at(0, 10, 1e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 11, 11e9, 1);
+	export_feed(&st, &s);
+}
+
+/* Two snapshots without the latency counters */
+static void feed_no_core(void)
+{
+	struct snap s;
+
+	s = snap_at(0, 12, 21e9, 1);
+	s.have &= ~(1u << A(L1D_PEND_MISS));
+	export_feed(&st, &s);
+	s = snap_at(0, 13, 31e9, 1);
+	s.have &= ~(1u << A(L1D_PEND_MISS));
+	export_feed(&st, &s);
+}
+
+/*
+ * A read-only curve (idle 90 ns; 20, 70, 100 GB/s at 95, 140, 250 ns):
+ * 15 GB/s is 15 % of the peak, 93.75 ns expected.
+ */
+static struct curve_point verdict_pts[] = {
+	{ .bandwidth_gbps = 20, .read_gbps = 20, .latency_ns = 95, .repeats = 1, .threads = 1 },
+	{ .bandwidth_gbps = 70, .read_gbps = 70, .latency_ns = 140, .repeats = 1, .threads = 1 },
+	{ .bandwidth_gbps = 100, .read_gbps = 100, .latency_ns = 250, .repeats = 1, .threads = 1 },
+};
+static struct curve_mix verdict_mix = {
+	.read_fraction = 1, .prefetch = CURVE_PF_ON, .peak_index = 2,
+	.points = verdict_pts, .nr_points = 3,
+};
+static struct curve_socket verdict_sock = {
+	.socket = 0, .idle_latency_ns = 90, .mixes = &verdict_mix, .nr_mixes = 1,
+};
+static struct curve verdict_curve = { .sockets = &verdict_sock, .nr_sockets = 1 };
+
+/* With the curve, 10 GB/s more with the prefetchers on */
+static void feed_verdict_on(void)
+{
+	struct snap s;
+
+	st.curve = &verdict_curve;
+	s = snap_at(0, 14, 41e9, 1);
+	s.v[A(PREFETCH_DISABLED)] = 0;
+	export_feed(&st, &s);
+	s = snap_at(0, 15, 51e9, 1);
+	s.v[A(PREFETCH_DISABLED)] = 0;
+	export_feed(&st, &s);
+}
+
+/* l2-adjacent off again */
+static void feed_verdict_partly_off(void)
+{
+	struct snap s = snap_at(0, 16, 61e9, 1);
+
+	export_feed(&st, &s);
+}
+
+/* Every stage before the L3 one, as the one sequence it was */
+static void feed_up_to_l3(void)
+{
+	start();
+	feed_connect();
+	feed_epoch();
+	export_set_up(&st, false);
+	feed_reconnect();
+	feed_no_core();
+	feed_verdict_on();
+	feed_verdict_partly_off();
+	st.curve = NULL;
+}
+
+TEST(before_connect)
+{
 	char *t;
 
-	st->tsc_khz = 2000000;
-	snprintf(st->uarch, sizeof(st->uarch), "Skylake-SP");
-	snprintf(st->cpu_model, sizeof(st->cpu_model), "Xeon \"Gold\" 6148 \\ x");
-	st->cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].listed = true;
-	st->cap[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available = true;
-	st->cap[MEMDIAG_CAPABILITY_CORE_LATENCY].listed = true;
-	snprintf(st->cap[MEMDIAG_CAPABILITY_CORE_LATENCY].reason,
-		 sizeof(st->cap[0].reason), "no PMU\nhere");
-	st->nr_pf = 2;
-	snprintf(st->pf_name[0], sizeof(st->pf_name[0]), "l2-stream");
-	snprintf(st->pf_name[1], sizeof(st->pf_name[1]), "l2-adjacent");
-	export_set_up(st, true);
+	start();
+	t = render();
+	CHECK(value(t, "memdiag_up") == 0, "before any connection memdiag_up is 0");
+	CHECK(!strstr(t, "memdiag_dram_read_bytes_total"),
+	      "and no counter is exported (absent, not 0)");
+	free(t);
+}
 
-	/* 10 GB/s for 3 s, then the counters restart (epoch 1 -> 2) */
-	s = snap_at(0, 1, 100e9, 1);
-	export_feed(st, &s);
-	s = snap_at(0, 2, 110e9, 1);
-	export_feed(st, &s);
-	s = snap_at(0, 3, 120e9, 1);
-	export_feed(st, &s);
-	t = render(st);
-	ok(value(t, "memdiag_up") == 1, "connected: memdiag_up 1");
-	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 20e9,
-	   "the read total counts the deltas since the first snapshot (20e9)");
-	ok(value(t, "memdiag_dram_write_bytes_total{socket=\"0\"}") == 10e9,
-	   "the write total too (10e9)");
-	ok(fabs(value(t, "memdiag_load_miss_real_latency_seconds{socket=\"0\"}") - 100e-9) < 1e-12,
-	   "200 cycles at 2 GHz are 100e-9 s");
-	ok(value(t, "memdiag_saturated{socket=\"0\"}") == 0,
-	   "below the threshold: not saturated");
-	ok(strstr(t, "memdiag_info{cpu_model=\"Xeon \\\"Gold\\\" 6148 \\\\ x\",uarch=\"Skylake-SP\"") != NULL,
-	   "memdiag_info escapes quotes and backslashes");
-	ok(strstr(t, "memdiag_capability_available{capability=\"core-latency\",reason=\"no PMU\\nhere\"} 0") != NULL,
-	   "an unavailable capability: 0 with its reason, newline escaped");
-	ok(value(t, "memdiag_prefetcher_disabled{socket=\"0\",prefetcher=\"l2-adjacent\"}") == 1 &&
-	   value(t, "memdiag_prefetcher_disabled{socket=\"0\",prefetcher=\"l2-stream\"}") == 0,
-	   "prefetchers by name, 1 for the one off");
-	ok(well_grouped(t), "one HELP/TYPE per family, samples together");
-	ok(value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"0\"}") == 5e9 &&
-	   value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"3\"}") == 15e9 &&
-	   value(t, "memdiag_dram_channel_write_bytes_total{socket=\"0\",channel=\"0\"}") == 2.5e9 &&
-	   value(t, "memdiag_dram_channel_write_bytes_total{socket=\"0\",channel=\"3\"}") == 7.5e9,
-	   "per channel: the deltas of each, adding up to the socket's totals");
-	ok(!strstr(t, "memdiag_dram_read_bytes_total{socket=\"0\",channel"),
-	   "the socket series has no channel label (sum() counts each byte once)");
+/* Connected: the totals, latency, labels and prefetchers */
+TEST(connect)
+{
+	char *t;
+
+	start();
+	feed_connect();
+	t = render();
+	CHECK(value(t, "memdiag_up") == 1, "connected: memdiag_up 1");
+	CHECK(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 20e9,
+	      "the read total counts the deltas since the first snapshot (20e9)");
+	CHECK(value(t, "memdiag_dram_write_bytes_total{socket=\"0\"}") == 10e9,
+	      "the write total too (10e9)");
+	CHECK(fabs(value(t, "memdiag_load_miss_real_latency_seconds{socket=\"0\"}") - 100e-9) < 1e-12,
+	      "200 cycles at 2 GHz are 100e-9 s");
+	CHECK(value(t, "memdiag_saturated{socket=\"0\"}") == 0,
+	      "below the threshold: not saturated");
+	CHECK(strstr(t, "memdiag_info{cpu_model=\"Xeon \\\"Gold\\\" 6148 \\\\ x\",uarch=\"Skylake-SP\"") != NULL,
+	      "memdiag_info escapes quotes and backslashes");
+	CHECK(strstr(t, "memdiag_capability_available{capability=\"core-latency\",reason=\"no PMU\\nhere\"} 0") != NULL,
+	      "an unavailable capability: 0 with its reason, newline escaped");
+	CHECK(value(t, "memdiag_prefetcher_disabled{socket=\"0\",prefetcher=\"l2-adjacent\"}") == 1 &&
+	      value(t, "memdiag_prefetcher_disabled{socket=\"0\",prefetcher=\"l2-stream\"}") == 0,
+	      "prefetchers by name, 1 for the one off");
+	CHECK(well_grouped(t), "one HELP/TYPE per family, samples together");
+	CHECK(value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"0\"}") == 5e9 &&
+	      value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"3\"}") == 15e9 &&
+	      value(t, "memdiag_dram_channel_write_bytes_total{socket=\"0\",channel=\"0\"}") == 2.5e9 &&
+	      value(t, "memdiag_dram_channel_write_bytes_total{socket=\"0\",channel=\"3\"}") == 7.5e9,
+	      "per channel: the deltas of each, adding up to the socket's totals");
+	CHECK(!strstr(t, "memdiag_dram_read_bytes_total{socket=\"0\",channel"),
+	      "the socket series has no channel label (sum() counts each byte once)");
 	free(t);
 }
 
 /* The counters restart (epoch 1 -> 2): the totals go on */
-static void test_epoch(struct export_state *st)
+TEST(epoch_change)
 {
-	struct snap s;
 	char *t;
 
-	s = snap_at(0, 4, 5e9, 2);	/* restarted: 5e9 since */
-	export_feed(st, &s);
-	s = snap_at(0, 5, 15e9, 2);
-	export_feed(st, &s);
-	t = render(st);
-	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 30e9,
-	   "across an epoch change the total neither drops nor jumps (30e9)");
-	ok(value(t, "memdiag_intervals_skipped_total{socket=\"0\",group=\"imc\"}") == 1,
-	   "the broken interval is counted as skipped");
-	ok(value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"0\"}") == 7.5e9 &&
-	   value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"3\"}") == 22.5e9,
-	   "per channel across the epoch change: the broken interval left out too");
+	start();
+	feed_connect();
+	feed_epoch();
+	t = render();
+	CHECK(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 30e9,
+	      "across an epoch change the total neither drops nor jumps (30e9)");
+	CHECK(value(t, "memdiag_intervals_skipped_total{socket=\"0\",group=\"imc\"}") == 1,
+	      "the broken interval is counted as skipped");
+	CHECK(value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"0\"}") == 7.5e9 &&
+	      value(t, "memdiag_dram_channel_read_bytes_total{socket=\"0\",channel=\"3\"}") == 22.5e9,
+	      "per channel across the epoch change: the broken interval left out too");
 	free(t);
 }
 
 /* The module goes away and comes back with fresh counters */
-static void test_reconnect(struct export_state *st)
+TEST(reconnect)
 {
-	struct snap s;
 	char *t;
 
-	export_set_up(st, false);
-	t = render(st);
-	ok(value(t, "memdiag_up") == 0 && !strstr(t, "memdiag_dram_read"),
-	   "module gone: memdiag_up 0, counters absent");
+	start();
+	feed_connect();
+	feed_epoch();
+	export_set_up(&st, false);
+	t = render();
+	CHECK(value(t, "memdiag_up") == 0 && !strstr(t, "memdiag_dram_read"),
+	      "module gone: memdiag_up 0, counters absent");
 	free(t);
-	export_set_up(st, true);
-	s = snap_at(0, 10, 1e9, 1);
-	export_feed(st, &s);
-	s = snap_at(0, 11, 11e9, 1);
-	export_feed(st, &s);
-	t = render(st);
-	ok(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 40e9,
-	   "after a reconnect the total goes on (40e9), no reset");
-	ok(value(t, "memdiag_exporter_reconnects_total") == 1,
-	   "the reconnect is counted");
+	feed_reconnect();
+	t = render();
+	CHECK(value(t, "memdiag_dram_read_bytes_total{socket=\"0\"}") == 40e9,
+	      "after a reconnect the total goes on (40e9), no reset");
+	CHECK(value(t, "memdiag_exporter_reconnects_total") == 1,
+	      "the reconnect is counted");
 	free(t);
 }
 
 /* A snapshot without core counters: latency absent, not 0 */
-static void test_no_core(struct export_state *st)
+TEST(no_core)
 {
-	struct snap s;
 	char *t;
 
-	s = snap_at(0, 12, 21e9, 1);
-	s.have &= ~(1u << A(L1D_PEND_MISS));
-	export_feed(st, &s);
-	s = snap_at(0, 13, 31e9, 1);
-	s.have &= ~(1u << A(L1D_PEND_MISS));
-	export_feed(st, &s);
-	t = render(st);
-	ok(isnan(value(t, "memdiag_load_miss_real_latency_seconds{socket=\"0\"}")) &&
-	   isnan(value(t, "memdiag_saturated{socket=\"0\"}")),
-	   "without the latency counters the latency and saturation are absent");
+	start();
+	feed_connect();
+	feed_epoch();
+	export_set_up(&st, false);
+	feed_reconnect();
+	feed_no_core();
+	t = render();
+	CHECK(isnan(value(t, "memdiag_load_miss_real_latency_seconds{socket=\"0\"}")) &&
+	      isnan(value(t, "memdiag_saturated{socket=\"0\"}")),
+	      "without the latency counters the latency and saturation are absent");
 	free(t);
 }
 
-/*
- * The verdict, on a read-only curve (idle 90 ns; 20, 70, 100 GB/s at 95,
- * 140, 250 ns): 15 GB/s is 15 % of the peak, 93.75 ns expected.
- */
-static void test_verdict(struct export_state *st)
+/* The verdict, on verdict_curve */
+TEST(verdict)
 {
-	struct curve_point pts[] = {
-		{ .bandwidth_gbps = 20, .read_gbps = 20, .latency_ns = 95, .repeats = 1, .threads = 1 },
-		{ .bandwidth_gbps = 70, .read_gbps = 70, .latency_ns = 140, .repeats = 1, .threads = 1 },
-		{ .bandwidth_gbps = 100, .read_gbps = 100, .latency_ns = 250, .repeats = 1, .threads = 1 },
-	};
-	struct curve_mix mix = { .read_fraction = 1, .prefetch = CURVE_PF_ON,
-				 .peak_index = 2, .points = pts, .nr_points = 3 };
-	struct curve_socket cs = { .socket = 0, .idle_latency_ns = 90,
-				   .mixes = &mix, .nr_mixes = 1 };
-	struct curve c = { .sockets = &cs, .nr_sockets = 1 };
-	struct snap s;
 	char *t;
 
-	t = render(st);
-	ok(!strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"} 1") &&
-	   strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"no curve") == NULL,
-	   "without a curve: no verdict");
+	start();
+	feed_connect();
+	feed_epoch();
+	export_set_up(&st, false);
+	feed_reconnect();
+	feed_no_core();
+	t = render();
+	CHECK(!strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"} 1") &&
+	      strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"no curve") == NULL,
+	      "without a curve: no verdict");
 	free(t);
-	st->curve = &c;
-	s = snap_at(0, 14, 41e9, 1);
-	s.v[A(PREFETCH_DISABLED)] = 0;
-	export_feed(st, &s);
-	s = snap_at(0, 15, 51e9, 1);
-	s.v[A(PREFETCH_DISABLED)] = 0;
-	export_feed(st, &s);
-	t = render(st);
-	ok(value(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"}") == 1 &&
-	   value(t, "memdiag_verdict{socket=\"0\",verdict=\"ok\"}") == 1 &&
-	   value(t, "memdiag_verdict{socket=\"0\",verdict=\"saturated\"}") == 0,
-	   "with a curve and the prefetchers on: verdict ok");
-	ok(fabs(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}") - 0.15) < 1e-9,
-	   "utilization 15 GB/s of 100: 0.15");
-	ok(fabs(value(t, "memdiag_dram_headroom_bytes_per_second{socket=\"0\"}") - 85e9) < 1,
-	   "headroom 85e9 bytes/s");
-	ok(fabs(value(t, "memdiag_expected_latency_seconds{socket=\"0\"}") - 93.75e-9) < 1e-15,
-	   "expected latency 93.75e-9 s");
-	ok(well_grouped(t), "still one HELP/TYPE per family");
+	feed_verdict_on();
+	t = render();
+	CHECK(value(t, "memdiag_verdict_available{socket=\"0\",reason=\"\"}") == 1 &&
+	      value(t, "memdiag_verdict{socket=\"0\",verdict=\"ok\"}") == 1 &&
+	      value(t, "memdiag_verdict{socket=\"0\",verdict=\"saturated\"}") == 0,
+	      "with a curve and the prefetchers on: verdict ok");
+	CHECK(fabs(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}") - 0.15) < 1e-9,
+	      "utilization 15 GB/s of 100: 0.15");
+	CHECK(fabs(value(t, "memdiag_dram_headroom_bytes_per_second{socket=\"0\"}") - 85e9) < 1,
+	      "headroom 85e9 bytes/s");
+	CHECK(fabs(value(t, "memdiag_expected_latency_seconds{socket=\"0\"}") - 93.75e-9) < 1e-15,
+	      "expected latency 93.75e-9 s");
+	CHECK(well_grouped(t), "still one HELP/TYPE per family");
 	free(t);
-	s = snap_at(0, 16, 61e9, 1);	/* l2-adjacent off again */
-	export_feed(st, &s);
-	t = render(st);
-	ok(strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"the prefetchers are partly off") &&
-	   isnan(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}")),
-	   "prefetchers partly off: no verdict, the reason given");
+	feed_verdict_partly_off();
+	t = render();
+	CHECK(strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"the prefetchers are partly off") &&
+	      isnan(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}")),
+	      "prefetchers partly off: no verdict, the reason given");
 	free(t);
-	st->curve = NULL;	/* @c ends here */
 }
 
 /* AMD's L3-sampled DRAM latency: gauges only where the module sends it */
-static void test_l3(struct export_state *st)
+TEST(l3)
 {
 	struct snap s;
 	char *t;
 
-	t = render(st);
-	ok(!strstr(t, "memdiag_l3_dram_latency"),
-	   "no L3 counters (Intel): no L3 latency gauge, not 0");
+	feed_up_to_l3();
+	t = render();
+	CHECK(!strstr(t, "memdiag_l3_dram_latency"),
+	      "no L3 counters (Intel): no L3 latency gauge, not 0");
 	free(t);
 	s = snap_at(0, 20, 200e9, 1);
 	snap_set(&s, A(L3_SAMPLED_DRAM_LATENCY_CYCLES), 1000);
 	snap_set(&s, A(L3_SAMPLED_DRAM_REQUESTS), 10);
-	export_feed(st, &s);
+	export_feed(&st, &s);
 	s = snap_at(0, 21, 210e9, 1);
 	snap_set(&s, A(L3_SAMPLED_DRAM_LATENCY_CYCLES), 1000 + 2400000);
 	snap_set(&s, A(L3_SAMPLED_DRAM_REQUESTS), 10 + 6000);
-	export_feed(st, &s);
-	t = render(st);
-	ok(fabs(value(t, "memdiag_l3_dram_latency_cycles{socket=\"0\"}") - 400) < 1e-9,
-	   "L3: 2.4e6 cycles over 6000 sampled requests: 400 cycles");
-	ok(fabs(value(t, "memdiag_l3_dram_latency_seconds{socket=\"0\"}") - 200e-9) < 1e-15,
-	   "L3: 400 cycles at the 2 GHz TSC: 200e-9 s");
-	ok(well_grouped(t), "L3: one HELP/TYPE per family, samples together");
+	export_feed(&st, &s);
+	t = render();
+	CHECK(fabs(value(t, "memdiag_l3_dram_latency_cycles{socket=\"0\"}") - 400) < 1e-9,
+	      "L3: 2.4e6 cycles over 6000 sampled requests: 400 cycles");
+	CHECK(fabs(value(t, "memdiag_l3_dram_latency_seconds{socket=\"0\"}") - 200e-9) < 1e-15,
+	      "L3: 400 cycles at the 2 GHz TSC: 200e-9 s");
+	CHECK(well_grouped(t), "L3: one HELP/TYPE per family, samples together");
 	free(t);
 }
 
-int main(void)
-{
-	static struct export_state st;
-	char *t;
-
-	export_init(&st, 1000000000ull, 300);
-	t = render(&st);
-	ok(value(t, "memdiag_up") == 0, "before any connection memdiag_up is 0");
-	ok(!strstr(t, "memdiag_dram_read_bytes_total"),
-	   "and no counter is exported (absent, not 0)");
-	free(t);
-
-	test_connect(&st);
-	test_epoch(&st);
-	test_reconnect(&st);
-	test_no_core(&st);
-	test_verdict(&st);
-	test_l3(&st);
-	printf("1..%d\n", n);
-	return failed != 0;
-}
+TEST_HARNESS_MAIN

@@ -3,28 +3,7 @@
 
 #include "helpers.h"
 
-int failures;
-
-bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", cond ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		failures++;
-	return cond;
-}
-
-void skip(const char *name, const char *why)
-{
-	printf("ok - %s # SKIP %s\n", name, why);
-}
-
-/* TAP diagnostics: each line of @s prefixed with "#   label: ". */
+/* Diagnostics on stdout: each line of @s prefixed with "#   label: ". */
 void diag(const char *label, const char *s)
 {
 	const char *nl;
@@ -35,22 +14,6 @@ void diag(const char *label, const char *s)
 		       nl ? (int)(nl - s) : (int)strlen(s), s);
 		s = nl ? nl + 1 : NULL;
 	} while (s && *s);
-}
-
-void is_str(const char *got, const char *want, const char *name)
-{
-	if (!ok(got && !strcmp(got, want), "%s", name)) {
-		diag("got ", got ? got : "(null)");
-		diag("want", want);
-	}
-}
-
-void has_str(const char *got, const char *want, const char *name)
-{
-	if (!ok(got && strstr(got, want), "%s", name)) {
-		diag("got ", got ? got : "(null)");
-		diag("lacks", want);
-	}
 }
 
 void buf_open(struct buf *b)

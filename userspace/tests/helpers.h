@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * helpers.h - what the unit tests share: TAP lines, captured output and
- * stderr, and canned netlink replies and snapshots.
+ * helpers.h - what the unit tests share: captured output and stderr, and
+ * canned netlink replies and snapshots (the checks are in units.h).
  */
 
 #ifndef MEMDIAGCTL_TEST_HELPERS_H
@@ -42,19 +42,8 @@
 #include "watch.h"
 #include "../../kernels/kernel.h"
 
-extern int failures;
-
-bool ok(bool cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-void skip(const char *name, const char *why);
-
-/* TAP diagnostics: each line of @s prefixed with "#   label: ". */
+/* Diagnostics on stdout: each line of @s prefixed with "#   label: ". */
 void diag(const char *label, const char *s);
-
-void is_str(const char *got, const char *want, const char *name);
-
-void has_str(const char *got, const char *want, const char *name);
 
 /* Output of a printer, in memory. */
 struct buf {

@@ -1,63 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unit.c - runs memdiagctl's unit tests (tests/unit_*.c), all of them or
- * the units named on the command line ("unit.bin watch metrics"), as
- * "ok - name" lines for run.sh to number.
+ * unit.c - memdiagctl's unit tests (tests/unit_*.c) in one kselftest
+ * harness binary. Each file is a FIXTURE named after its unit:
+ * "unit.bin -f watch -f metrics" runs those units, "unit.bin -l" lists
+ * every test.
  */
 
 #include <stdio.h>
-#include <string.h>
 
 #include "helpers.h"
 #include "units.h"
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} units[] = {
-	{ "print", unit_print },
-	{ "cpulist", unit_cpulist },
-	{ "names", unit_names },
-	{ "info", unit_info },
-	{ "cli", unit_cli },
-	{ "opts", unit_opts },
-	{ "parse", unit_parse },
-	{ "metrics", unit_metrics },
-	{ "snapshot", unit_snapshot },
-	{ "prefetch", unit_prefetch },
-	{ "watch", unit_watch },
-	{ "watch-chan", unit_watch_chan },
-	{ "run-counters", unit_run_counters },
-	{ "run-warn", unit_run_warn },
-	{ "run-progress", unit_run_progress },
-	{ "barrier", unit_barrier },
-	{ "nl", unit_nl },
-};
+#include "unit_print.c"
+#include "unit_cpulist.c"
+#include "unit_names.c"
+#include "unit_info.c"
+#include "unit_cli.c"
+#include "unit_opts.c"
+#include "unit_parse.c"
+#include "unit_metrics.c"
+#include "unit_snapshot.c"
+#include "unit_prefetch.c"
+#include "unit_watch.c"
+#include "unit_watch_chan.c"
+#include "unit_run_counters.c"
+#include "unit_run_warn.c"
+#include "unit_run_progress.c"
+#include "unit_barrier.c"
+#include "unit_nl.c"
 
-#define NR_UNITS (sizeof(units) / sizeof(units[0]))
-
-int main(int argc, char **argv)
+/* TH_LOG writes to stdout: a line at a time, so none is lost at _exit() */
+static void __attribute__((constructor)) line_buffered(void)
 {
-	size_t i;
-	int a;
-
-	for (a = 1; a < argc; a++) {
-		for (i = 0; i < NR_UNITS && strcmp(argv[a], units[i].name); i++)
-			;
-		if (i == NR_UNITS) {
-			fprintf(stderr, "unit.bin: no unit '%s'; the units:", argv[a]);
-			for (i = 0; i < NR_UNITS; i++)
-				fprintf(stderr, " %s", units[i].name);
-			fputc('\n', stderr);
-			return 2;
-		}
-	}
-	for (i = 0; i < NR_UNITS; i++) {
-		for (a = 1; a < argc && strcmp(argv[a], units[i].name); a++)
-			;
-		if (argc == 1 || a < argc)
-			units[i].run();
-	}
-	printf("# done, %d failed\n", failures);
-	return failures ? 1 : 0;
+	setvbuf(stdout, NULL, _IOLBF, 0);
 }
+
+TEST_HARNESS_MAIN

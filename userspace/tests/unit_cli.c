@@ -4,6 +4,11 @@
 #include "helpers.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f cli" runs its tests alone */
+FIXTURE(cli) {};
+FIXTURE_SETUP(cli) {}
+FIXTURE_TEARDOWN(cli) {}
+
 static struct nl_error kernel_err(int err, const char *msg)
 {
 	struct nl_error e = {
@@ -27,7 +32,7 @@ static int fail(const struct nl_error *e, char **err)
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_cli_errors(void)
+TEST_F(cli, cli_errors)
 {
 	struct nl_error e;
 	struct capture c;
@@ -120,7 +125,7 @@ static void test_cli_errors(void)
 }
 
 /* The helpers return their failures and print nothing; callers show them. */
-static void test_cli_error_return(void)
+TEST_F(cli, cli_error_return)
 {
 	struct cli_error ce;
 	struct nl_family fam;
@@ -174,10 +179,4 @@ static void test_cli_error_return(void)
 	is_str(err, "memdiagctl: info: warning from the memdiag module: deprecated\n",
 	       "cli_report shows a warning the kernel acked with");
 	free(err);
-}
-
-void unit_cli(void)
-{
-	test_cli_errors();
-	test_cli_error_return();
 }

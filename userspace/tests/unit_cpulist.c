@@ -4,7 +4,13 @@
 #include "helpers.h"
 #include "units.h"
 
-static void cpulist_case(const uint32_t *cpu, size_t n, const char *want)
+/* the unit: "unit.bin -f cpulist" runs its tests alone */
+FIXTURE(cpulist) {};
+FIXTURE_SETUP(cpulist) {}
+FIXTURE_TEARDOWN(cpulist) {}
+
+static void cpulist_case(struct __test_metadata *_metadata,
+			 const uint32_t *cpu, size_t n, const char *want)
 {
 	char buf[128];
 	size_t len = cpulist_format(buf, sizeof(buf), cpu, n);
@@ -15,7 +21,7 @@ static void cpulist_case(const uint32_t *cpu, size_t n, const char *want)
 	}
 }
 
-static void test_cpulist(void)
+TEST_F(cpulist, cpulist)
 {
 	static const uint32_t one[] = { 5 };
 	static const uint32_t pair[] = { 0, 1 };
@@ -26,13 +32,13 @@ static void test_cpulist(void)
 	char small[6];
 	size_t len;
 
-	cpulist_case(NULL, 0, "");
-	cpulist_case(one, 1, "5");
-	cpulist_case(pair, 2, "0-1");
-	cpulist_case(two_runs, 8, "0-3,8-11");
-	cpulist_case(singles, 3, "1,3,5");
-	cpulist_case(mixed, 5, "0,2-4,7");
-	cpulist_case(top, 3, "4294967294-4294967295,0");
+	cpulist_case(_metadata, NULL, 0, "");
+	cpulist_case(_metadata, one, 1, "5");
+	cpulist_case(_metadata, pair, 2, "0-1");
+	cpulist_case(_metadata, two_runs, 8, "0-3,8-11");
+	cpulist_case(_metadata, singles, 3, "1,3,5");
+	cpulist_case(_metadata, mixed, 5, "0,2-4,7");
+	cpulist_case(_metadata, top, 3, "4294967294-4294967295,0");
 
 	len = cpulist_format(NULL, 0, two_runs, 8);
 	ok(len == 8, "cpulist: NULL buffer returns the needed length (%zu)",
@@ -41,9 +47,4 @@ static void test_cpulist(void)
 	len = cpulist_format(small, sizeof(small), two_runs, 8);
 	ok(len == 8 && !strcmp(small, "0-3,8"),
 	   "cpulist: truncates like snprintf and stays terminated");
-}
-
-void unit_cpulist(void)
-{
-	test_cpulist();
 }

@@ -4,6 +4,11 @@
 #include "helpers.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f info" runs its tests alone */
+FIXTURE(info) {};
+FIXTURE_SETUP(info) {}
+FIXTURE_TEARDOWN(info) {}
+
 static void put_cpu_info(struct nlmsghdr *nlh, const char *uarch)
 {
 	mnl_attr_put_u32(nlh, MEMDIAG_A_INFO_PROTO_VERSION, MEMDIAG_FAMILY_VERSION);
@@ -157,7 +162,8 @@ static const char newer_json[] =
  * The Skylake-SP reply whose prefetch-control says whether a write was
  * read back (a module that knows; the plain reply is an older one's).
  */
-static struct nlmsghdr *reply_verified(char *buf, bool verified)
+static struct nlmsghdr *reply_verified(struct __test_metadata *_metadata,
+				       char *buf, bool verified)
 {
 	struct nlmsghdr *nlh = reply_skylake(buf);
 	struct nlattr *nest = mnl_attr_nest_start(nlh, MEMDIAG_A_INFO_CAPABILITY);
@@ -192,7 +198,8 @@ static int show(const struct nlmsghdr *nlh, bool json, bool pretty,
 	return rc;
 }
 
-static void show_case(const struct nlmsghdr *nlh, bool json, bool pretty,
+static void show_case(struct __test_metadata *_metadata,
+		      const struct nlmsghdr *nlh, bool json, bool pretty,
 		      const char *want, const char *name)
 {
 	char *out, *err;
@@ -204,7 +211,7 @@ static void show_case(const struct nlmsghdr *nlh, bool json, bool pretty,
 	free(err);
 }
 
-static void test_info_show(void)
+TEST_F(info, info_show)
 {
 	char buf[4096];
 	struct nlmsghdr *nlh;
@@ -212,11 +219,13 @@ static void test_info_show(void)
 	int rc;
 
 	nlh = reply_skylake(buf);
-	show_case(nlh, false, false, skylake_text, "info text: Skylake-SP 2 sockets");
-	show_case(nlh, true, false, skylake_json, "info json: Skylake-SP 2 sockets");
+	show_case(_metadata, nlh, false, false, skylake_text,
+		  "info text: Skylake-SP 2 sockets");
+	show_case(_metadata, nlh, true, false, skylake_json,
+		  "info json: Skylake-SP 2 sockets");
 
 	/* prefetch-control: "yes" only once a write was read back */
-	nlh = reply_verified(buf, false);
+	nlh = reply_verified(_metadata, buf, false);
 	rc = show(nlh, false, false, &out, &err);
 	ok(rc == MDC_EXIT_OK && strstr(out, "prefetch-control  yes\n") &&
 	   strstr(out, "prefetch-control  untested   the MSR reads, but no write to it has been read back yet: 'prefetch disable' shows whether one sticks\n"),
@@ -229,7 +238,7 @@ static void test_info_show(void)
 	   "info json: prefetch-control available, verified false");
 	free(out);
 	free(err);
-	nlh = reply_verified(buf, true);
+	nlh = reply_verified(_metadata, buf, true);
 	rc = show(nlh, false, false, &out, &err);
 	ok(rc == MDC_EXIT_OK && !strstr(out, "untested"),
 	   "info text: prefetch-control yes once a write was read back");
@@ -243,16 +252,16 @@ static void test_info_show(void)
 	free(err);
 
 	nlh = reply_newer(buf);
-	show_case(nlh, false, false, newer_text,
+	show_case(_metadata, nlh, false, false, newer_text,
 		  "info text: unsupported, uarch-reason, unknown enums as numbers");
-	show_case(nlh, true, false, newer_json,
+	show_case(_metadata, nlh, true, false, newer_json,
 		  "info json: uarch-reason, unknown attributes skipped, enums as numbers");
 
 	/* only the envelope: no keys, but the arrays are always there */
 	nlh = reply_start(buf);
 	mnl_attr_put_u32(nlh, MEMDIAG_A_INFO_PROTO_VERSION, 1);
 	mnl_attr_put_u32(nlh, MEMDIAG_A_INFO_PLATFORM, MEMDIAG_PLATFORM_SIM);
-	show_case(nlh, true, true,
+	show_case(_metadata, nlh, true, true,
 		  "{\n"
 		  "  \"proto_version\": 1,\n"
 		  "  \"platform\": \"sim\",\n"
@@ -297,9 +306,4 @@ static void test_info_show(void)
 		"info: malformed nested attribute named with its set");
 	free(out);
 	free(err);
-}
-
-void unit_info(void)
-{
-	test_info_show();
 }

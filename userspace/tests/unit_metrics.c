@@ -4,12 +4,17 @@
 #include "helpers.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f metrics" runs its tests alone */
+FIXTURE(metrics) {};
+FIXTURE_SETUP(metrics) {}
+FIXTURE_TEARDOWN(metrics) {}
+
 static bool near(double got, double want)
 {
 	return fabs(got - want) <= 1e-9 * (fabs(want) > 1 ? fabs(want) : 1);
 }
 
-static void test_metrics_exact(void)
+TEST_F(metrics, metrics_exact)
 {
 	struct snap a, b;
 	struct interval m;
@@ -56,7 +61,7 @@ static void test_metrics_exact(void)
 	ok(m.saturated == 1, "metrics: a fractional threshold");
 }
 
-static void test_metrics_null(void)
+TEST_F(metrics, metrics_null)
 {
 	struct snap a, b;
 	struct interval m;
@@ -138,7 +143,7 @@ static void test_metrics_null(void)
 	   "metrics: without time-ns: byte counts, rates null");
 }
 
-static void test_metrics_spr(void)
+TEST_F(metrics, metrics_spr)
 {
 	struct snap a, b;
 	struct interval m;
@@ -167,7 +172,7 @@ static void test_metrics_spr(void)
 	   "metrics: without lfb-hit and l1-miss-any: load miss real latency null");
 }
 
-static void test_metrics_epochs(void)
+TEST_F(metrics, metrics_epochs)
 {
 	struct snap a, b;
 	struct interval m;
@@ -230,7 +235,7 @@ static void test_metrics_epochs(void)
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_aggregation(void)
+TEST_F(metrics, aggregation)
 {
 	struct aggregator g;
 	struct interval m;
@@ -337,7 +342,7 @@ static void test_aggregation(void)
 }
 
 /* AMD's L3-sampled DRAM latency: its own epoch, ns at the TSC rate */
-static void test_metrics_l3(void)
+TEST_F(metrics, metrics_l3)
 {
 	const unsigned int lat = MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES;
 	const unsigned int req = MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS;
@@ -377,14 +382,4 @@ static void test_metrics_l3(void)
 	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
 	ok(isnan(m.l3_dram_latency_cycles),
 	   "metrics: no sampled request in the interval: no L3 latency, not 0");
-}
-
-void unit_metrics(void)
-{
-	test_metrics_l3();
-	test_metrics_exact();
-	test_metrics_null();
-	test_metrics_spr();
-	test_metrics_epochs();
-	test_aggregation();
 }

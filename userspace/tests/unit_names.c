@@ -4,7 +4,12 @@
 #include "helpers.h"
 #include "units.h"
 
-static void test_names(void)
+/* the unit: "unit.bin -f names" runs its tests alone */
+FIXTURE(names) {};
+FIXTURE_SETUP(names) {}
+FIXTURE_TEARDOWN(names) {}
+
+TEST_F(names, names)
 {
 	unsigned int i;
 	bool all = true;
@@ -47,9 +52,4 @@ static void test_names(void)
 	   !name_platform(MEMDIAG_PLATFORM_SIM + 1) &&
 	   !name_info_attr(MEMDIAG_A_INFO_MAX + 1) && !name_info_attr(0),
 	   "names: unknown values have no name");
-}
-
-void unit_names(void)
-{
-	test_names();
 }

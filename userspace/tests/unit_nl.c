@@ -4,7 +4,12 @@
 #include "helpers.h"
 #include "units.h"
 
-static void test_nl(void)
+/* the unit: "unit.bin -f nl" runs its tests alone */
+FIXTURE(nl) {};
+FIXTURE_SETUP(nl) {}
+FIXTURE_TEARDOWN(nl) {}
+
+TEST_F(nl, nl)
 {
 	char long_name[41];
 	struct nl_family fam;
@@ -69,7 +74,7 @@ static void test_nl(void)
 }
 
 /* A notification queued before a reply must not be taken for the reply. */
-static void test_nl_filter(void)
+TEST_F(nl, nl_filter)
 {
 	struct fake_kernel k;
 	struct nl_family fam;
@@ -105,10 +110,4 @@ out:
 	if (k.tx)
 		mnl_socket_close(k.tx);
 	nl_close(&nl);
-}
-
-void unit_nl(void)
-{
-	test_nl_filter();
-	test_nl();
 }

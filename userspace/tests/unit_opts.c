@@ -7,6 +7,11 @@
 #include "opts.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f opts" runs its tests alone */
+FIXTURE(opts) {};
+FIXTURE_SETUP(opts) {}
+FIXTURE_TEARDOWN(opts) {}
+
 static int usage_calls;
 
 static void fake_usage(FILE *f)
@@ -46,7 +51,7 @@ static int parse(const char *const *args, unsigned int mask, struct opts *o,
 	return MDC_EXIT_OK;
 }
 
-static void test_opts_table(void)
+TEST_F(opts, opts_table)
 {
 	static const char *const pretty[] = { "cmd", "--socket", "1", "-p", NULL };
 	static const char *const json[] = { "cmd", "--json", "-s", "2", NULL };
@@ -86,7 +91,7 @@ static void test_opts_table(void)
 	free(err);
 }
 
-static void test_opts_usage(void)
+TEST_F(opts, opts_usage)
 {
 	struct buf b;
 
@@ -106,10 +111,4 @@ static void test_opts_usage(void)
 	is_str(b.data, "  -h, --help print this help and exit\n",
 	       "cli_opts_usage: -h alone, one space where the column is too narrow");
 	free(b.data);
-}
-
-void unit_opts(void)
-{
-	test_opts_table();
-	test_opts_usage();
 }

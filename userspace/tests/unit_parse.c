@@ -4,7 +4,13 @@
 #include "helpers.h"
 #include "units.h"
 
-static void interval_ok(const char *s, uint32_t want)
+/* the unit: "unit.bin -f parse" runs its tests alone */
+FIXTURE(parse) {};
+FIXTURE_SETUP(parse) {}
+FIXTURE_TEARDOWN(parse) {}
+
+static void interval_ok(struct __test_metadata *_metadata,
+			const char *s, uint32_t want)
 {
 	char err[200] = "";
 	uint32_t ms = 0;
@@ -14,7 +20,8 @@ static void interval_ok(const char *s, uint32_t want)
 		printf("#   got rc %d, %u ms, \"%s\"\n", rc, ms, err);
 }
 
-static void interval_bad(const char *s, const char *want)
+static void interval_bad(struct __test_metadata *_metadata,
+			 const char *s, const char *want)
 {
 	char err[200] = "";
 	uint32_t ms = 12345;
@@ -25,7 +32,7 @@ static void interval_bad(const char *s, const char *want)
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_parse(void)
+TEST_F(parse, parse)
 {
 	static const struct { const char *s; uint32_t ms; } good[] = {
 		{ "500ms", 500 }, { "2s", 2000 }, { "1.5s", 1500 },
@@ -54,23 +61,23 @@ static void test_parse(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		interval_ok(good[i].s, good[i].ms);
+		interval_ok(_metadata, good[i].s, good[i].ms);
 	for (i = 0; i < sizeof(syntax) / sizeof(syntax[0]); i++) {
 		snprintf(want, sizeof(want),
 			 "'%s' is not a duration: use seconds (2, 1.5) or a number with s or ms (1.5s, 500ms)",
 			 syntax[i]);
-		interval_bad(syntax[i], want);
+		interval_bad(_metadata, syntax[i], want);
 	}
 	for (i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
 		snprintf(want, sizeof(want),
 			 "'%s' is out of range: the interval must be from 1ms to 60s",
 			 range[i]);
-		interval_bad(range[i], want);
+		interval_bad(_metadata, range[i], want);
 	}
 	for (i = 0; i < sizeof(fraction) / sizeof(fraction[0]); i++) {
 		snprintf(want, sizeof(want),
 			 "'%s' is not a whole number of milliseconds", fraction[i]);
-		interval_bad(fraction[i], want);
+		interval_bad(_metadata, fraction[i], want);
 	}
 
 	ok(parse_uint("0", 0, UINT32_MAX, &v, err, sizeof(err)) == 0 && v == 0 &&
@@ -106,9 +113,4 @@ static void test_parse(void)
 	is_str(err, "'abc' is not a number of cycles", "cycles: not a number");
 	parse_cycles("-5", &d, err, sizeof(err));
 	is_str(err, "'-5' is not a number of cycles", "cycles: no sign");
-}
-
-void unit_parse(void)
-{
-	test_parse();
 }

@@ -4,6 +4,11 @@
 #include "helpers.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f prefetch" runs its tests alone */
+FIXTURE(prefetch) {};
+FIXTURE_SETUP(prefetch) {}
+FIXTURE_TEARDOWN(prefetch) {}
+
 static void put_pf(struct nlmsghdr *nlh, uint32_t i, const char *name,
 		   uint32_t bit)
 {
@@ -59,7 +64,7 @@ static struct nlmsghdr *reply_prefetch(char *buf)
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_prefetch(void)
+TEST_F(prefetch, prefetch)
 {
 	char buf[8192], err[160];
 	struct nlmsghdr *nlh = reply_prefetch(buf);
@@ -186,7 +191,7 @@ static bool pf_request_reads(const struct nlmsghdr *req, size_t nr_cpu,
  * "prefetch --cpu 0-1100" once overflowed the fixed send buffer: the
  * request must hold every CPU of the longest list, in one message.
  */
-static void test_prefetch_request(void)
+TEST_F(prefetch, prefetch_request)
 {
 	static const size_t sizes[] = { 0, 1, 1101, 8192, 65536 };
 	static struct nl pnl;	/* no socket: requests are only built */
@@ -240,7 +245,7 @@ static void test_prefetch_request(void)
 }
 
 /* The fingerprint's word for the machine's prefetchers (calibrate). */
-static void test_prefetch_summary(void)
+TEST_F(prefetch, prefetch_summary)
 {
 	struct pf_cpu_state cpu[3] = { { .cpu = 0 }, { .cpu = 1 }, { .cpu = 2 } };
 	struct pf_state st = { .nr_pf = 4, .cpu = cpu, .nr_cpu = 3 };
@@ -260,11 +265,4 @@ static void test_prefetch_summary(void)
 	ok(s && !strcmp(s, "mixed"), "summary: one CPU all off, the others on, is mixed (%s)", s);
 	st.nr_pf = 0;
 	ok(!pf_state_summary(&st), "summary: no prefetcher known: NULL");
-}
-
-void unit_prefetch(void)
-{
-	test_prefetch_summary();
-	test_prefetch();
-	test_prefetch_request();
 }

@@ -4,7 +4,12 @@
 #include "helpers.h"
 #include "units.h"
 
-static void test_print_json(void)
+/* the unit: "unit.bin -f print" runs its tests alone */
+FIXTURE(print) {};
+FIXTURE_SETUP(print) {}
+FIXTURE_TEARDOWN(print) {}
+
+TEST_F(print, print_json)
 {
 	struct printer p;
 	struct buf b;
@@ -37,7 +42,7 @@ static void test_print_json(void)
 	free(b.data);
 }
 
-static void test_print_double(void)
+TEST_F(print, print_double)
 {
 	static const double v[] = {
 		12.5, 3.0, 0.0625, 1.0 / 3, -0.00001, 0, 25.6, 1e20, -2.5,
@@ -70,7 +75,7 @@ static void test_print_double(void)
 	free(b.data);
 }
 
-static void test_print_escape(void)
+TEST_F(print, print_escape)
 {
 	struct printer p;
 	struct buf b;
@@ -107,7 +112,7 @@ static void test_print_escape(void)
 	free(b.data);
 }
 
-static void test_print_pretty(void)
+TEST_F(print, print_pretty)
 {
 	struct printer p;
 	struct buf b;
@@ -142,7 +147,7 @@ static void test_print_pretty(void)
 	free(b.data);
 }
 
-static void test_print_text(void)
+TEST_F(print, print_text)
 {
 	struct printer p;
 	struct buf b;
@@ -165,7 +170,7 @@ static void test_print_text(void)
 	free(b.data);
 }
 
-static void test_print_misuse(void)
+TEST_F(print, print_misuse)
 {
 	struct printer p;
 	struct buf b;
@@ -208,7 +213,7 @@ static void test_print_misuse(void)
 	free(b.data);
 }
 
-static void test_print_write_error(void)
+TEST_F(print, print_write_error)
 {
 	struct printer p;
 	FILE *f = fopen("/dev/full", "w");
@@ -224,15 +229,4 @@ static void test_print_write_error(void)
 	ok(print_end(&p) < 0 && errno == ENOSPC,
 	   "write error: print_end() reports ENOSPC");
 	fclose(f);
-}
-
-void unit_print(void)
-{
-	test_print_json();
-	test_print_double();
-	test_print_escape();
-	test_print_pretty();
-	test_print_text();
-	test_print_misuse();
-	test_print_write_error();
 }

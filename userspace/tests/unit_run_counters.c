@@ -4,8 +4,14 @@
 #include "helpers.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f run_counters" runs its tests alone */
+FIXTURE(run_counters) {};
+FIXTURE_SETUP(run_counters) {}
+FIXTURE_TEARDOWN(run_counters) {}
+
 /* A run_counters as run_counters_open() leaves it, without a module. */
-static void rc_setup(struct run_counters *c, size_t nr_sock)
+static void rc_setup(struct __test_metadata *_metadata,
+		     struct run_counters *c, size_t nr_sock)
 {
 	size_t i;
 
@@ -22,7 +28,8 @@ static void rc_setup(struct run_counters *c, size_t nr_sock)
 }
 
 /* The JSON of @slot's result object, or of the text table (@what). */
-static char *rc_out(const struct run_counters *c, size_t slot, bool json,
+static char *rc_out(struct __test_metadata *_metadata,
+		    const struct run_counters *c, size_t slot, bool json,
 		    const char *what)
 {
 	struct printer p;
@@ -52,7 +59,7 @@ static void rc_add_pair(struct run_counters *c, size_t slot,
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_run_counters(void)
+TEST_F(run_counters, run_counters)
 {
 	static const char *const labels[] = { "copy", "scale" };
 	struct run_counters c;
@@ -60,7 +67,7 @@ static void test_run_counters(void)
 	size_t slot;
 	char *out;
 
-	rc_setup(&c, 2);
+	rc_setup(_metadata, &c, 2);
 	slot = run_counters_next(&c, 2, labels);
 	ok(slot == 0 && c.nr_slot == 2, "run counters: two slots for two phases");
 	/* copy: the canned second twice over (two repetitions) */
@@ -70,7 +77,7 @@ static void test_run_counters(void)
 	rc_add_pair(&c, 0, a, b);
 	/* 2 x (25.6 + 6.4 + 80 + 20) GB = 264 GB; 2 x (19.2 + 32) GB offcore */
 	run_counters_traffic(&c, 0, 240000000000, 51200000000);
-	out = rc_out(&c, 0, true, NULL);
+	out = rc_out(_metadata, &c, 0, true, NULL);
 	has_str(out, "\"counters\":{\"interval_ns\":2000000000,\"interval_s\":2,\"timed_s\":null,\"intervals\":2,\"valid\":true,"
 		"\"read_bytes\":211200000000,\"write_bytes\":52800000000,"
 		"\"offcore_read_bytes\":102400000000,\"traffic_bytes\":240000000000,"
@@ -95,7 +102,7 @@ static void test_run_counters(void)
 	e[1] = b[1];
 	snap_set(&e[0], SA(IMC_EPOCH), 2);
 	rc_add_pair(&c, 1, a, e);
-	out = rc_out(&c, 1, true, NULL);
+	out = rc_out(_metadata, &c, 1, true, NULL);
 	has_str(out, "\"valid\":false,\"read_bytes\":null,\"write_bytes\":null,"
 		"\"offcore_read_bytes\":102400000000,\"null_reasons\":{\"read_bytes\":"
 		"\"socket 0: imc-epoch changed from 1 to 2 during the run (the counters were reset or reprogrammed), so the interval is invalid\"",
@@ -108,7 +115,7 @@ static void test_run_counters(void)
 		"run counters: ... and socket 1 unaffected");
 	free(out);
 
-	out = rc_out(&c, 0, false, "op");
+	out = rc_out(_metadata, &c, 0, false, "op");
 	has_str(out, "op       sock    time_s      rd_MB      wr_MB     ocr_MB  rd_GB/s  wr_GB/s  l1m_cyc  lmr_cyc\n"
 		"copy        0    2.0000    51200.0    12800.0    38400.0    25.60     6.40    300.0    200.0\n"
 		"copy        1    2.0000   160000.0    40000.0    64000.0    80.00    20.00    500.0    400.0\n"
@@ -122,18 +129,18 @@ static void test_run_counters(void)
 
 	/* a slot nothing marked, and one beyond the reserved ones */
 	slot = run_counters_next(&c, 1, NULL);
-	out = rc_out(&c, slot, true, NULL);
+	out = rc_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "\"counters\":null,\"counters_reason\":\"nothing was timed\"",
 		"run counters: a slot without intervals is null, with why");
 	free(out);
-	out = rc_out(&c, 9, true, NULL);
+	out = rc_out(_metadata, &c, 9, true, NULL);
 	has_str(out, "\"counters_reason\":\"counters were not read for this kernel\"",
 		"run counters: a result without a slot is null, with why");
 	free(out);
 	run_counters_close(&c);
 
 	/* no core counters (core-mode none), an idle socket, a missing one */
-	rc_setup(&c, 2);
+	rc_setup(_metadata, &c, 2);
 	c.core_mode = MEMDIAG_CORE_MODE_NONE;
 	snprintf(c.core_mode_reason, sizeof(c.core_mode_reason), "no PMU here");
 	slot = run_counters_next(&c, 1, NULL);
@@ -147,7 +154,7 @@ static void test_run_counters(void)
 
 		run_counters_add(&c, slot, pa, pb);
 	}
-	out = rc_out(&c, slot, true, NULL);
+	out = rc_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "{\"socket\":0,\"valid\":true,\"read_bytes\":5000000000,"
 		"\"write_bytes\":0,\"read_gbps\":10,\"write_gbps\":0,"
 		"\"offcore_read_bytes\":null,\"l1_miss_latency_cycles\":null,"
@@ -162,7 +169,7 @@ static void test_run_counters(void)
 	run_counters_close(&c);
 
 	/* counting, but no load missed the L1 */
-	rc_setup(&c, 1);
+	rc_setup(_metadata, &c, 1);
 	slot = run_counters_next(&c, 1, NULL);
 	canned_pair(0, &a[0], &b[0]);
 	b[0].v[SA(L1_MISS)] = a[0].v[SA(L1_MISS)];
@@ -173,21 +180,21 @@ static void test_run_counters(void)
 
 		run_counters_add(&c, slot, pa, pb);
 	}
-	out = rc_out(&c, slot, true, NULL);
+	out = rc_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "\"l1_miss_latency_cycles\":\"no load missed the L1 during the run\"",
 		"run counters: no L1 miss: the latencies are null, not 0");
 	free(out);
 	run_counters_close(&c);
 
 	/* no session at all */
-	rc_setup(&c, 1);
+	rc_setup(_metadata, &c, 1);
 	c.on = false;
 	snprintf(c.reason, sizeof(c.reason), "the memdiag module is not loaded");
-	out = rc_out(&c, 0, true, NULL);
+	out = rc_out(_metadata, &c, 0, true, NULL);
 	is_str(out, "{\"counters\":null,\"counters_reason\":\"the memdiag module is not loaded\"}\n",
 	       "run counters: without a session, null and the reason");
 	free(out);
-	out = rc_out(&c, 0, false, "size");
+	out = rc_out(_metadata, &c, 0, false, "size");
 	is_str(out, "counters: unavailable: the memdiag module is not loaded\n",
 	       "run counters: without a session, one text line says why");
 	free(out);
@@ -282,7 +289,7 @@ static void mk_mark(void *arg, enum kern_mark m, unsigned int rep,
 		mlog.begun = kern_now();
 }
 
-static void test_harness_marks(void)
+TEST_F(run_counters, harness_marks)
 {
 	static const struct kern_ops ops = {
 		.setup = mk_setup, .body = mk_body, .teardown = mk_teardown,
@@ -334,7 +341,7 @@ static void tr_log_mark(void *arg, enum kern_mark m, unsigned int rep,
 		 m == KERN_MARK_BEGIN ? 'b' : 'e', rep, phase);
 }
 
-static void test_transpose_marks(void)
+TEST_F(run_counters, transpose_marks)
 {
 	struct transpose_result r;
 	struct kern_cfg cfg;
@@ -364,11 +371,4 @@ static void test_transpose_marks(void)
 	   rc ? err : "ok");
 	is_str(tr_seq, "b00 e00 b10 e10 b01 e01 b11 e11 ",
 	       "transpose: its variants are phases 0 and 1 to the marks, the reference run unmarked");
-}
-
-void unit_run_counters(void)
-{
-	test_run_counters();
-	test_harness_marks();
-	test_transpose_marks();
 }

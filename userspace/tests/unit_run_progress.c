@@ -15,7 +15,12 @@
 #include "run/progress.h"
 #include "units.h"
 
-static void test_text(void)
+/* the unit: "unit.bin -f run_progress" runs its tests alone */
+FIXTURE(run_progress) {};
+FIXTURE_SETUP(run_progress) {}
+FIXTURE_TEARDOWN(run_progress) {}
+
+TEST_F(run_progress, progress_text)
 {
 	struct kern_progress pr = { .phase = 3, .nphases = 4, .rep = 3,
 				    .reps = 12, .by_phase = true,
@@ -59,7 +64,7 @@ static void test_text(void)
 }
 
 /* The whole run's time left from a plan of sizes of unequal work. */
-static void test_whole(void)
+TEST_F(run_progress, whole)
 {
 	struct kern_progress pr = { .nphases = 1, .rep = 2, .reps = 5,
 				    .left_sec = 0.3, .pace_sec = 0.1 };
@@ -159,7 +164,7 @@ static void record(void *arg, const struct kern_progress *pr)
 		s->pr[s->n++] = *pr;
 }
 
-static void test_left(bool by_phase)
+static void left_case(struct __test_metadata *_metadata, bool by_phase)
 {
 	struct kern_ops ops = { .setup = nap_setup, .body = nap_body,
 				.nphases = 2, .by_phase = by_phase,
@@ -207,10 +212,12 @@ static void test_left(bool by_phase)
 	kern_times_free(&t);
 }
 
-void unit_run_progress(void)
+TEST_F(run_progress, left_by_phase)
 {
-	test_text();
-	test_whole();
-	test_left(true);
-	test_left(false);
+	left_case(_metadata, true);
+}
+
+TEST_F(run_progress, left_in_turn)
+{
+	left_case(_metadata, false);
 }

@@ -11,8 +11,14 @@
 #include "run/warn.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f run_warn" runs its tests alone */
+FIXTURE(run_warn) {};
+FIXTURE_SETUP(run_warn) {}
+FIXTURE_TEARDOWN(run_warn) {}
+
 /* The JSON of one row whose cov is @cov, and the warnings it left. */
-static char *cov_row(double cov, unsigned int *nr_warn)
+static char *cov_row(struct __test_metadata *_metadata,
+		     double cov, unsigned int *nr_warn)
 {
 	struct printer p;
 	struct buf b;
@@ -29,7 +35,7 @@ static char *cov_row(double cov, unsigned int *nr_warn)
 	return b.data;
 }
 
-static void test_noisy(void)
+TEST_F(run_warn, noisy)
 {
 	struct capture cap;
 	unsigned int n;
@@ -40,12 +46,12 @@ static void test_noisy(void)
 	ok(run_cov_noisy(0.19), "run warn: CoV 0.19 is noisy");
 	ok(!run_cov_noisy(NAN), "run warn: an unknown CoV is not called noisy");
 
-	s = cov_row(0.02, &n);
+	s = cov_row(_metadata, 0.02, &n);
 	has_str(s, "\"noisy\":false", "run warn: a quiet row says noisy false");
 	ok(n == 0, "run warn: a quiet row leaves no warning (%u)", n);
 	free(s);
 
-	s = cov_row(0.19, &n);
+	s = cov_row(_metadata, 0.19, &n);
 	has_str(s, "\"noisy\":true", "run warn: a noisy row says noisy true");
 	has_str(s, "\"cov\":0.19", "run warn: the noisy row keeps its cov");
 	ok(n == 1, "run warn: a noisy row leaves one warning (%u)", n);
@@ -89,7 +95,7 @@ static void fake_cache(const char *dir, int idx, int level, const char *size)
 	fclose(f);
 }
 
-static void test_llc(void)
+TEST_F(run_warn, llc)
 {
 	char dir[] = "/tmp/memdiag-unit-sysfsXXXXXX", path[512];
 	struct capture cap;
@@ -140,10 +146,4 @@ static void test_llc(void)
 	snprintf(path, sizeof(path), "%s/cpu0", dir);
 	rmdir(path);
 	rmdir(dir);
-}
-
-void unit_run_warn(void)
-{
-	test_noisy();
-	test_llc();
 }

@@ -4,6 +4,11 @@
 #include "helpers.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f snapshot" runs its tests alone */
+FIXTURE(snapshot) {};
+FIXTURE_SETUP(snapshot) {}
+FIXTURE_TEARDOWN(snapshot) {}
+
 static void put_channel(struct nlmsghdr *nlh, uint32_t id, uint64_t rd,
 			uint64_t wr)
 {
@@ -16,7 +21,7 @@ static void put_channel(struct nlmsghdr *nlh, uint32_t id, uint64_t rd,
 	mnl_attr_nest_end(nlh, nest);
 }
 
-static void test_snap_parse(void)
+TEST_F(snapshot, snap_parse)
 {
 	char buf[2048], why[160];
 	struct nlmsghdr *nlh;
@@ -93,7 +98,7 @@ static int snapshot_case(const struct nlmsghdr *const *msgs, size_t nr,
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_snapshot_show(void)
+TEST_F(snapshot, snapshot_show)
 {
 	static char buf0[2048], buf1[2048], buf2[2048];
 	const struct nlmsghdr *msgs[2];
@@ -211,10 +216,4 @@ static void test_snapshot_show(void)
 	       "snapshot: the malformed attribute is named");
 	free(out);
 	free(err);
-}
-
-void unit_snapshot(void)
-{
-	test_snap_parse();
-	test_snapshot_show();
 }

@@ -4,6 +4,11 @@
 #include "helpers.h"
 #include "units.h"
 
+/* the unit: "unit.bin -f watch" runs its tests alone */
+FIXTURE(watch) {};
+FIXTURE_SETUP(watch) {}
+FIXTURE_TEARDOWN(watch) {}
+
 #define WATCH_HEADER_TEST "sock  rd_GB/s  wr_GB/s  tot_GB/s  ocr_GB/s  l1m_lat_cyc  lmr_lat_cyc  lmr_lat_ns  sat  ch_imb  busy_ch  prefetch"
 
 static const char watch_text[] =
@@ -25,7 +30,7 @@ static const char watch_json[] =
 	"\"l1_miss_latency_cycles\":500,\"load_miss_real_latency_cycles\":400,"
 	"\"core_ghz\":2,\"load_miss_real_latency_ns\":200,\"saturated\":true,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n";
 
-static void test_watch_canned(void)
+TEST_F(watch, watch_canned)
 {
 	struct info_summary sum;
 	struct snap a0, b0, a1, b1;
@@ -53,7 +58,7 @@ static void test_watch_canned(void)
 	}
 }
 
-static void test_watch_epoch(void)
+TEST_F(watch, watch_epoch)
 {
 	struct info_summary sum;
 	struct snap a, b, c, d;
@@ -127,7 +132,7 @@ static void test_watch_epoch(void)
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_watch_unavailable(void)
+TEST_F(watch, watch_unavailable)
 {
 	struct info_summary sum;
 	struct snap a, b;
@@ -212,7 +217,7 @@ static void test_watch_unavailable(void)
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_watch_flow(void)
+TEST_F(watch, watch_flow)
 {
 	struct info_summary sum;
 	struct snap s, t;
@@ -337,7 +342,7 @@ static double seconds(void)
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-static void test_watch_loop(void)
+TEST_F(watch, watch_loop)
 {
 	struct info_summary sum;
 	struct fake_kernel k;
@@ -449,7 +454,7 @@ out:
  * socket and interval, null as an empty field) and --timestamp (the wall
  * clock of time_ns first in each text row, ISO 8601).
  */
-static void test_watch_csv_timestamp(void)
+TEST_F(watch, watch_csv_timestamp)
 {
 	struct info_summary sum;
 	struct snap a0, b0, a1, b1;
@@ -490,7 +495,7 @@ static void test_watch_csv_timestamp(void)
 }
 
 /* csv_row(): RFC 4180 quoting, lists joined, a nested object refused. */
-static void test_csv_row(void)
+TEST_F(watch, csv_row)
 {
 	struct buf b;
 	int rc1, rc2;
@@ -506,7 +511,7 @@ static void test_csv_row(void)
 }
 
 /* AMD's L3-sampled DRAM latency: a column and two keys, only when available */
-static void test_watch_l3(void)
+TEST_F(watch, watch_l3)
 {
 	struct info_summary sum;
 	struct snap a, b;
@@ -544,16 +549,4 @@ static void test_watch_l3(void)
 	ok(!strstr(out, "l3_dram"), "watch json: no L3 keys where the capability is unavailable");
 	free(out);
 	free(err);
-}
-
-void unit_watch(void)
-{
-	test_watch_l3();
-	test_csv_row();
-	test_watch_canned();
-	test_watch_csv_timestamp();
-	test_watch_epoch();
-	test_watch_unavailable();
-	test_watch_flow();
-	test_watch_loop();
 }

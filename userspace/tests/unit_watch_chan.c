@@ -8,6 +8,11 @@
 #include "units.h"
 #include "verdict_live.h"
 
+/* the unit: "unit.bin -f watch_chan" runs its tests alone */
+FIXTURE(watch_chan) {};
+FIXTURE_SETUP(watch_chan) {}
+FIXTURE_TEARDOWN(watch_chan) {}
+
 /*
  * @s with @n channels whose counts add up to its DRAM totals, channel
  * @hot carrying @extra more bytes of reads than the others (ids 10, 11..).
@@ -27,7 +32,7 @@ static void with_channels(struct snap *s, size_t n, size_t hot, uint64_t extra)
 }
 
 /* Per-channel imbalance: text columns, JSON keys, and when it is null. */
-static void test_watch_channels(void)
+TEST_F(watch_chan, watch_channels)
 {
 	struct info_summary sum;
 	struct snap a, b;
@@ -75,7 +80,7 @@ static void test_watch_channels(void)
  * watch --csv with a curve: the verdict's keys flattened into the row
  * (verdict_*), the same columns in a row without a verdict, all empty.
  */
-static void test_watch_csv_verdict(void)
+TEST_F(watch_chan, watch_csv_verdict)
 {
 	struct curve_point pts[] = {
 		{ .bandwidth_gbps = 10, .read_gbps = 10, .latency_ns = 90 },
@@ -121,10 +126,4 @@ static void test_watch_csv_verdict(void)
 		"watch --csv: socket 1 without a curve: the same columns, empty, and the reason");
 	free(out);
 	free(err);
-}
-
-void unit_watch_chan(void)
-{
-	test_watch_channels();
-	test_watch_csv_verdict();
 }
