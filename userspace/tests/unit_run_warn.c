@@ -68,7 +68,7 @@ TEST_F(run_warn, noisy)
 	free(err);
 
 	/* just above the bound: digits enough to read above it */
-	s = cov_row(0.1004, &n);
+	s = cov_row(_metadata, 0.1004, &n);
 	has_str(s, "noisy: stream 1M copy: CoV 0.1004 above 0.10 - rerun",
 		"run warn: a CoV just above 0.10 prints as above it");
 	free(s);
