@@ -12,6 +12,34 @@ trap 'rm -rf "$tmp"' EXIT
 results=$tmp/results
 : > "$results"
 
+# fake_host DIR [nomodule] [no-proc-modules] [disabled] [hypervisor]
+# [no-headers]: a stand-in for "/" as host_reach.c reads it
+# (MEMDIAG_TEST_HOST_ROOT). Without words: a bare-metal host that can
+# load and build the module.
+fake_host() {
+	d=$1
+	shift
+	mkdir -p "$d/proc/sys/kernel" "$d/lib/modules/$(uname -r)/build"
+	echo "ro quiet" > "$d/proc/cmdline"
+	: > "$d/proc/modules"
+	echo 0 > "$d/proc/sys/kernel/modules_disabled"
+	echo "flags		: fpu sse2 avx2" > "$d/proc/cpuinfo"
+	for w in "$@"; do
+		case $w in
+		nomodule) echo "ro quiet nomodule -- init arg" > "$d/proc/cmdline" ;;
+		no-proc-modules) rm "$d/proc/modules" ;;
+		disabled) echo 1 > "$d/proc/sys/kernel/modules_disabled" ;;
+		hypervisor) echo "flags		: fpu sse2 avx2 hypervisor" > "$d/proc/cpuinfo" ;;
+		no-headers) rmdir "$d/lib/modules/$(uname -r)/build" ;;
+		esac
+	done
+}
+# The messages below are a module-capable host's unless a test says
+# otherwise: what this host can do is tested on its own (host_reach.c).
+fake_host "$tmp/host"
+MEMDIAG_TEST_HOST_ROOT=$tmp/host
+export MEMDIAG_TEST_HOST_ROOT
+
 # Indent a file as TAP diagnostics.
 diag() { # label file
 	sed "s/^/#   $1: /" "$2" >> "$results"
@@ -717,6 +745,42 @@ for a in info "-j info" "info --json" "-p info" watch "-j watch --interval 100ms
 	# shellcheck disable=SC2086 # $a is several arguments
 	t 2 err "memdiagctl: $cmd: $nomod" $a
 done
+
+# A host that cannot load the module says so, and what works without it,
+# instead of asking for insmod; one that can is told how (host_reach.c).
+if [ ! -d /sys/module/memdiag ]; then
+	cant="memdiagctl: info: the memdiag module is not loaded and cannot be"
+	free="calibrate, probe, run, stat --marker work without them"
+	fake_host "$tmp/h1" nomodule no-proc-modules hypervisor no-headers
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
+	t 2 err "$cant: this kernel was booted with 'nomodule', so the counters are out of reach on this host; $free (a virtual machine, whose hypervisor hides the uncore counters anyway; no kernel headers here to build the module)" info
+	t 2 err "memdiagctl: watch: the memdiag module is not loaded and cannot be: this kernel was booted with 'nomodule'" watch
+	t 2 err "memdiagctl: snapshot: the memdiag module is not loaded and cannot be" snapshot
+	fake_host "$tmp/h2" no-proc-modules
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h2
+	t 2 err "$cant: this kernel cannot load modules (no /proc/modules), so the counters are out of reach on this host; $free" info
+	fake_host "$tmp/h3" disabled
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h3
+	t 2 err "$cant: module loading is switched off (kernel.modules_disabled=1)" info
+	fake_host "$tmp/h4" hypervisor no-headers
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h4
+	t 2 err "memdiagctl: info: hint: no kernel headers for $(uname -r) to build it; in a virtual machine the hypervisor may hide the counters: $free" info
+	t 2 err "$nomod" info
+	fake_host "$tmp/h5" hypervisor
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h5
+	t 2 err "memdiagctl: info: hint: in a virtual machine the hypervisor may hide the counters: $free" info
+	# this host itself
+	unset MEMDIAG_TEST_HOST_ROOT
+	if [ ! -e /proc/modules ] || grep -qw nomodule /proc/cmdline; then
+		t 2 err "$cant" info
+	else
+		t 2 err "memdiagctl: info: $nomod" info
+	fi
+	MEMDIAG_TEST_HOST_ROOT=$tmp/host
+	export MEMDIAG_TEST_HOST_ROOT
+else
+	skip "memdiagctl info on a host that cannot load modules" "memdiag is loaded"
+fi
 
 # export: bad options name the option and change nothing
 t 0 out "Usage: memdiagctl export [--listen ADDR:PORT]" export --help
