@@ -86,6 +86,14 @@ for code in "0  success" "1  usage error" "2  the memdiag module is not loaded" 
 	t 0 out "$code" --help
 done
 t 0 out "  info  " help
+# the commands that work without the module are marked, the others not
+for c in stat run calibrate probe plot; do
+	t 0 out "$(printf '  %-14s* ' "$c")" --help
+done
+for c in info watch snapshot prefetch validate; do
+	t 0 out "$(printf '  %-14s  ' "$c")" --help
+done
+t 0 out "'*' still work, on counter-free measurements" --help
 t 0 out "  watch  " help
 t 0 out "  snapshot  " help
 t 0 out "memdiagctl 0" --version
