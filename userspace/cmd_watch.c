@@ -472,8 +472,6 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	if (rc != MDC_EXIT_OK)
 		return rc;
 	verdict_src_open(&vs, w.curve_path);
-	if (!vs.usable)
-		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.vs = &vs;
 
 	sfd = block_signals(w.cmd);
@@ -488,6 +486,9 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	rc = cli_report(w.cmd, &err);
 	if (rc != MDC_EXIT_OK)
 		goto out_sig;
+	/* after the module: without it a curve cannot help */
+	if (!vs.usable)
+		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.family = fam.id;
 	rc = setup(&w, &nl, &fam, &sum);
 	if (rc == MDC_EXIT_OK)

@@ -777,6 +777,23 @@ if [ ! -d /sys/module/memdiag ]; then
 	fake_host "$tmp/h5" hypervisor
 	MEMDIAG_TEST_HOST_ROOT=$tmp/h5
 	t 2 err "memdiagctl: info: hint: in a virtual machine the hypervisor may hide the counters: $free" info
+	# the module's absence comes first: a curve could not help without it
+	MEMDIAG_TEST_HOST_ROOT=$tmp/host
+	for c in watch; do
+		mkdir -p "$tmp/nocurve"
+		XDG_STATE_HOME=$tmp/nocurve timeout 10 "$bin" $c --interval 100ms \
+			> "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -qF "memdiagctl: $c: the memdiag module is not loaded" &&
+			! grep -q "no verdict" "$tmp/err"
+		st=$?
+		ok "memdiagctl $c without the module or a curve: exit 2, the module named first, no curve note" $st
+	done
+	# validate without the module: exit 2 at once, no STREAM, no FAIL rows
+	start=$(date +%s)
+	t 2 err "memdiagctl: validate: the memdiag module is not loaded" validate
+	[ $(($(date +%s) - start)) -le 2 ] && ! grep -q FAIL "$tmp/err"
+	ok "memdiagctl validate without the module: within 2 s, no FAIL" $?
 	# this host itself
 	unset MEMDIAG_TEST_HOST_ROOT
 	if [ ! -e /proc/modules ] || grep -qw nomodule /proc/cmdline; then
