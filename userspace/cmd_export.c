@@ -153,11 +153,22 @@ static int parse_listen(const char *arg, struct addrinfo **ai, char *err,
 	};
 	char host[INET6_ADDRSTRLEN + 2];
 	const char *colon = strrchr(arg, ':');
+	char perr[128];
+	uint64_t port;
 	size_t hl;
 	int rc;
 
 	if (!colon || !colon[1]) {
 		snprintf(err, size, "'%s' is not ADDR:PORT (e.g. 127.0.0.1:9473, [::1]:9473, :9473)", arg);
+		return -1;
+	}
+	/*
+	 * getaddrinfo() takes any number as a service and keeps its low 16
+	 * bits (99999 listens on 34463): check the range first. Port 0
+	 * would listen on a port nobody was told.
+	 */
+	if (parse_uint(colon + 1, 1, 65535, &port, perr, sizeof(perr)) < 0) {
+		snprintf(err, size, "port %s", perr);
 		return -1;
 	}
 	hl = (size_t)(colon - arg);

@@ -46,12 +46,14 @@ diag() { # label file
 }
 
 # t EXIT STREAM TEXT ARGS...: memdiagctl ARGS must exit with exactly EXIT,
+# within $t_timeout seconds where that is set,
 # STREAM (out or err) must contain TEXT, and a failure must print nothing
 # on stdout (scripts parse it).
 t() {
 	want=$1 stream=$2 text=$3
 	shift 3
-	"$bin" "$@" > "$tmp/out" 2> "$tmp/err"
+	# shellcheck disable=SC2086 # empty, or "timeout N"
+	${t_timeout:+timeout $t_timeout} "$bin" "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	why=
 	[ "$rc" -eq "$want" ] || why="exit $rc, not $want"
@@ -74,6 +76,7 @@ skip() { # name reason
 	echo "ok - $1 # SKIP $2" >> "$results"
 }
 
+t_timeout=
 usage_hint="see 'memdiagctl --help'"
 t 1 err "memdiagctl: no command given: $usage_hint"
 t 1 err "memdiagctl: no command given" --json
@@ -811,6 +814,14 @@ fi
 t 0 out "Usage: memdiagctl export [--listen ADDR:PORT]" export --help
 t 1 err "memdiagctl: export: option '--listen': 'localhost:9473': " export --listen localhost:9473
 t 1 err "memdiagctl: export: option '--listen': '9473' is not ADDR:PORT" export --listen 9473
+# a port out of range is memdiag's error, before any address is used
+# (timeout: an exporter that took it would serve until killed)
+t_timeout=5
+t 1 err "memdiagctl: export: option '--listen': port '99999' is out of range: it must be from 1 to 65535" export --listen 127.0.0.1:99999
+t 1 err "memdiagctl: export: option '--listen': port '0' is out of range" export --listen :0
+t 1 err "memdiagctl: export: option '--listen': port '65536' is out of range" export --listen "[::1]:65536"
+t 1 err "memdiagctl: export: option '--listen': port 'http' is not a number" export --listen :http
+t_timeout=
 t 1 err "memdiagctl: export: option '--textfile': '$tmp/none' is not a directory this user can write to" export --textfile "$tmp/none"
 t 1 err "memdiagctl: export: option '--interval':" export --interval 0
 t 1 err "memdiagctl: export: unexpected argument 'now'" export now
