@@ -231,8 +231,10 @@ void cmd_export_usage(FILE *f)
 	      "                          " EXPORT_DEFAULT_LISTEN ", unless only --textfile is given)\n"
 	      "  -f, --textfile DIR      write DIR/" EXPORT_TEXTFILE " after every snapshot\n"
 	      "  -i, --interval DUR      the session's interval (default 1s; 1ms to 60s)\n"
-	      "  -t, --threshold CYCLES  memdiag_saturated's load latency threshold\n"
-	      "                          (default 300, as watch)\n"
+	      "  -t, --threshold CYCLES  also serve memdiag_saturated: 1 when the load\n"
+	      "                          miss real latency exceeds CYCLES (default:\n"
+	      "                          none; the verdict on the calibrated curve\n"
+	      "                          is the signal, as in watch)\n"
 	      "  -C, --curve FILE        the calibrated curve for the verdict metrics\n"
 	      "                          (default: the user's, then\n"
 	      "                          /var/lib/memdiag/curve.json; none: no verdict)\n",
@@ -288,7 +290,7 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 	int c, rc;
 
 	x->interval_ms = WATCH_DEFAULT_INTERVAL_MS;
-	x->threshold = WATCH_DEFAULT_THRESHOLD;
+	x->threshold = 0;	/* none unless asked for, as watch */
 	cli_opts_init(&t, CLI_OPT_HELP, ":l:f:i:t:C:", export_options);
 	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {

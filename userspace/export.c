@@ -402,7 +402,7 @@ static const struct gauge interval_gauges[] = {
 	  "Average unhalted core frequency of the socket over the last interval",
 	  G_CORE_HZ },
 	{ "memdiag_saturated",
-	  "1 when the last interval's load miss real latency exceeded the threshold: loads queue for DRAM bandwidth",
+	  "1 when the last interval's load miss real latency exceeded export --threshold (only with it): loads queue for DRAM bandwidth",
 	  G_SATURATED },
 	{ "memdiag_l3_dram_latency_seconds",
 	  "AMD Zen 4/5: average DRAM latency of the requests the L3 sampled over the last interval (near and far DRAM), at the TSC frequency",
@@ -435,6 +435,9 @@ static void render_gauges(const struct export_state *st, FILE *f)
 		"The load miss real latency above which memdiag_saturated is 1 (export --threshold)");
 
 	render_gauge_rows(st, f, interval_gauges, NR_ROWS(interval_gauges));
+	/* a fixed threshold only when asked for: the verdict is the signal */
+	if (st->threshold <= 0)
+		return;
 	sample_start(f, &thr);
 	fprintf(f, " %.9g\n", st->threshold);
 }

@@ -311,6 +311,28 @@ static void test_l3(struct export_state *st)
 	free(t);
 }
 
+/* No --threshold (the default): no fixed-threshold series at all. */
+static void test_no_threshold(void)
+{
+	static struct export_state st;
+	struct snap s;
+	char *t;
+
+	export_init(&st, 1000000000ull, 0);
+	export_set_up(&st, true);
+	s = snap_at(0, 1, 100e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 2, 110e9, 1);
+	export_feed(&st, &s);
+	t = render(&st);
+	ok(value(t, "memdiag_load_miss_real_latency_cycles{socket=\"0\"}") > 0,
+	   "no threshold: the latency is still served");
+	ok(!strstr(t, "memdiag_saturated") &&
+	   !strstr(t, "memdiag_saturation_threshold_cycles"),
+	   "no threshold: neither memdiag_saturated nor the threshold is served");
+	free(t);
+}
+
 int main(void)
 {
 	static struct export_state st;
@@ -329,6 +351,7 @@ int main(void)
 	test_no_core(&st);
 	test_verdict(&st);
 	test_l3(&st);
+	test_no_threshold();
 	printf("1..%d\n", n);
 	return failed != 0;
 }
