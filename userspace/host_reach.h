@@ -15,7 +15,8 @@
 #include <stddef.h>
 
 /* The commands that work without the module, as the help marks them. */
-#define HOST_COUNTER_FREE_CMDS "calibrate, probe, run, stat --marker"
+#define HOST_COUNTER_FREE_CMDS \
+	"calibrate, probe, run, stat --marker, export --probe"
 
 struct host_reach {
 	bool no_modules;	/* this kernel cannot load any module */

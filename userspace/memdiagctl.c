@@ -43,7 +43,8 @@ static const struct command commands[] = {
 	  "run a command and print the counters over exactly its lifetime", NULL,
 	  true },
 	{ "export", cmd_export, cmd_export_usage,
-	  "serve the counters as Prometheus metrics (HTTP, textfile)", NULL, false },
+	  "serve the counters as Prometheus metrics (HTTP, textfile)", NULL,
+	  true },
 	{ "validate", cmd_validate, cmd_validate_usage,
 	  "check the counters against the traffic STREAM computes", NULL, false },
 	{ "run", cmd_run, cmd_run_usage,
@@ -84,7 +85,8 @@ static void usage(FILE *f)
 	      "module: DRAM bandwidth and load latency counters and hardware\n"
 	      "prefetcher control. Without it (a virtual machine, a kernel that\n"
 	      "cannot load modules, an unsupported processor), the commands marked\n"
-	      "'*' still work, on counter-free measurements ('stat' with --marker).\n"
+	      "'*' still work, on counter-free measurements ('stat' with --marker,\n"
+	      "'export' with --probe).\n"
 	      "\n"
 	      "Options:\n", f);
 	cli_opts_usage(f, CLI_OPT_ALL, 18, "print JSON instead of text");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "export_estimate.h"
 
 #define A(x) MEMDIAG_A_SNAPSHOT_##x
 
@@ -333,6 +334,76 @@ static void test_no_threshold(void)
 	free(t);
 }
 
+/* export --probe: the estimates, named as such, and the curve's age. */
+static void test_estimate(void)
+{
+	static struct export_estimate e;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	e.socket = 1;
+	ok(export_estimate_curve_time(&e, "2026-11-23T23:40:00Z") == 0 &&
+	   e.curve_created_unix == 1795477200.0,
+	   "estimate: the curve's created time parsed as UTC");
+	ok(export_estimate_curve_time(&e, "2026-11-23 23:40") < 0 &&
+	   !e.have_curve_time, "estimate: a created time not in UTC is refused");
+	export_estimate_curve_time(&e, "2026-11-23T23:40:00Z");
+	e.have = true;
+	e.latency_ns = 200;
+	e.noise_ns = 5;
+	e.samples = 7;
+	e.cpu_sec = 0.25;
+	e.est.valid = true;
+	e.est.bandwidth_gbps = 32.5;
+	e.est.utilization = 0.8125;
+	e.est.label = VERDICT_BANDWIDTH_BOUND;
+	e.est.label_known = true;
+	f = open_memstream(&t, &len);
+	export_estimate_render(&e, 1795477200.0 + 3600, f);
+	fclose(f);
+	ok(value(t, "memdiag_counter_free") == 1 && isnan(value(t, "memdiag_up")),
+	   "estimate: memdiag_counter_free 1, no memdiag_up");
+	ok(fabs(value(t, "memdiag_probe_latency_seconds{socket=\"1\"}") - 200e-9) < 1e-15,
+	   "estimate: the measured latency in seconds");
+	ok(value(t, "memdiag_estimated_dram_bandwidth_bytes_per_second{socket=\"1\"}") == 32.5e9 &&
+	   value(t, "memdiag_estimated_dram_utilization_ratio{socket=\"1\"}") == 0.8125,
+	   "estimate: bandwidth and utilization as memdiag_estimated_*");
+	ok(value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"bandwidth-bound\"}") == 1 &&
+	   value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"unknown\"}") == 0 &&
+	   value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"idle\"}") == 0,
+	   "estimate: the label's series 1, the others 0");
+	ok(value(t, "memdiag_estimate_curve_age_seconds{socket=\"1\"}") == 3600,
+	   "estimate: the curve's age at render time");
+	ok(value(t, "memdiag_probe_samples_total") == 7 &&
+	   value(t, "memdiag_probe_cpu_seconds_total") == 0.25,
+	   "estimate: samples and the probe's CPU time (its cost)");
+	ok(well_grouped(t), "estimate: one HELP/TYPE per family");
+	free(t);
+
+	e.est.label_known = false;
+	t = NULL;
+	f = open_memstream(&t, &len);
+	export_estimate_render(&e, 0, f);
+	fclose(f);
+	ok(value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"unknown\"}") == 1 &&
+	   value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"bandwidth-bound\"}") == 0,
+	   "estimate: a label that cannot be trusted is 'unknown'");
+	free(t);
+
+	e.est.valid = false;
+	snprintf(e.est.reason, sizeof(e.est.reason), "no curve: run memdiagctl calibrate");
+	t = NULL;
+	f = open_memstream(&t, &len);
+	export_estimate_render(&e, 0, f);
+	fclose(f);
+	ok(strstr(t, "memdiag_estimate_available{socket=\"1\",reason=\"no curve: run memdiagctl calibrate\"} 0") &&
+	   !strstr(t, "memdiag_estimated_") &&
+	   !isnan(value(t, "memdiag_probe_latency_seconds{socket=\"1\"}")),
+	   "estimate: without a curve the reason and the latency, no estimate");
+	free(t);
+}
+
 int main(void)
 {
 	static struct export_state st;
@@ -352,6 +423,7 @@ int main(void)
 	test_verdict(&st);
 	test_l3(&st);
 	test_no_threshold();
+	test_estimate();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

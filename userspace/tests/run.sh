@@ -90,7 +90,7 @@ for code in "0  success" "1  usage error" "2  the memdiag module is not loaded" 
 done
 t 0 out "  info  " help
 # the commands that work without the module are marked, the others not
-for c in stat run calibrate probe plot; do
+for c in stat export run calibrate probe plot; do
 	t 0 out "$(printf '  %-14s* ' "$c")" --help
 done
 for c in info watch snapshot prefetch validate; do
@@ -761,7 +761,7 @@ done
 # instead of asking for insmod; one that can is told how (host_reach.c).
 if [ ! -d /sys/module/memdiag ]; then
 	cant="memdiagctl: info: the memdiag module is not loaded and cannot be"
-	free="calibrate, probe, run, stat --marker work without them"
+	free="calibrate, probe, run, stat --marker, export --probe work without them"
 	fake_host "$tmp/h1" nomodule no-proc-modules hypervisor no-headers
 	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
 	t 2 err "$cant: this kernel was booted with 'nomodule', so the counters are out of reach on this host; $free (a virtual machine, whose hypervisor hides the uncore counters anyway; no kernel headers here to build the module)" info
@@ -792,6 +792,17 @@ if [ ! -d /sys/module/memdiag ]; then
 		st=$?
 		ok "memdiagctl $c without the module or a curve: exit 2, the module named first, no curve note" $st
 	done
+	# export on a host that can never load the module: exit 2 at once,
+	# naming --probe, rather than serving memdiag_up 0 forever
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
+	XDG_STATE_HOME=$tmp/nocurve timeout 10 "$bin" export --interval 100ms \
+		> "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -qF "memdiagctl: export: the memdiag module is not loaded and cannot be" &&
+		grep -qF "memdiagctl: export: hint: serve the counter-free probe's estimates instead: memdiagctl export --probe" "$tmp/err" &&
+		! grep -q "no verdict" "$tmp/err"
+	ok "memdiagctl export where modules cannot load: exit 2 at once, the module first, --probe named" $?
+	MEMDIAG_TEST_HOST_ROOT=$tmp/host
 	# validate without the module: exit 2 at once, no STREAM, no FAIL rows
 	start=$(date +%s)
 	t 2 err "memdiagctl: validate: the memdiag module is not loaded" validate
@@ -825,6 +836,41 @@ t_timeout=
 t 1 err "memdiagctl: export: option '--textfile': '$tmp/none' is not a directory this user can write to" export --textfile "$tmp/none"
 t 1 err "memdiagctl: export: option '--interval':" export --interval 0
 t 1 err "memdiagctl: export: unexpected argument 'now'" export now
+
+# export --probe: the counter-free probe's latency, and the bandwidth it
+# implies on a curve (selftests/fleet/sim-curve.json: 10, 30, 40 GB/s at
+# 100, 150, 300 ns) recomputed here by linear interpolation
+t 1 err "memdiagctl: export: option '--interval': 10 ms is below the 50ms --probe needs" export --probe --interval 10ms
+t 1 err "memdiagctl: export: option '--threshold': needs the module's latency counters, not --probe" export --probe --threshold 300
+mkdir -p "$tmp/probe-tf"
+sim_curve=$(dirname "$0")/../../selftests/fleet/sim-curve.json
+"$bin" export --probe --textfile "$tmp/probe-tf" --interval 100ms \
+	--curve "$sim_curve" > "$tmp/out" 2> "$tmp/err" &
+xpid=$!
+sleep 2
+kill -INT $xpid
+wait $xpid
+rc=$?
+prom=$tmp/probe-tf/memdiag.prom
+pv() { awk -v m="$1" '$1 == m { print $2 }' "$prom"; }
+lat=$(pv 'memdiag_probe_latency_seconds{socket="0"}')
+bw=$(pv 'memdiag_estimated_dram_bandwidth_bytes_per_second{socket="0"}')
+age=$(pv 'memdiag_estimate_curve_age_seconds{socket="0"}')
+now=$(date +%s)
+created=$(date -d 2026-11-23T23:40:00Z +%s)
+[ "$rc" -eq 0 ] && [ "$(pv memdiag_counter_free)" = 1 ] &&
+	! grep -q '^memdiag_up' "$prom" &&
+	awk -v l="$lat" -v b="$bw" -v a="$age" -v now="$now" -v c="$created" 'BEGIN {
+		ns = l * 1e9
+		if (ns <= 100) want = 10e9
+		else if (ns <= 150) want = 10e9 + (ns - 100) / 50 * 20e9
+		else if (ns <= 300) want = 30e9 + (ns - 150) / 150 * 10e9
+		else want = 40e9
+		exit !(ns > 0 && (b - want) ^ 2 < (0.001 * want) ^ 2 &&
+		       a >= now - c - 10 && a <= now - c + 1)
+	}' &&
+	grep -q '^memdiag_estimated_verdict{socket="0",verdict="unknown"} [01]$' "$prom"
+ok "memdiagctl export --probe: memdiag_counter_free 1, no memdiag_up; the estimate is the curve's bandwidth at the latency ($lat s -> $bw B/s), the curve's age ($age s)" $?
 
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
