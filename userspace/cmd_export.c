@@ -227,7 +227,7 @@ void cmd_export_usage(FILE *f)
 	      "counter-free probe instead ('" PROG " probe'): its measured latency,\n"
 	      "and the DRAM bandwidth, utilization and label that latency implies\n"
 	      "on the calibrated curve, as memdiag_estimated_* series with the\n"
-	      "curve's age, and memdiag_counter_free 1 (no memdiag_up). Its cost:\n"
+	      "curve's age, and memdiag_probe_mode 1 (no memdiag_up). Its cost:\n"
 	      "64 MiB of memory and about a millisecond of one CPU per interval,\n"
 	      "served as memdiag_probe_cpu_seconds_total.\n"
 	      "\n"

@@ -98,7 +98,7 @@ static void render_estimate(const struct export_estimate *e, double now_unix,
 int export_estimate_render(const struct export_estimate *e, double now_unix,
 			   FILE *f)
 {
-	struct prom_family cf = PROM_FAMILY("memdiag_counter_free", "gauge",
+	struct prom_family cf = PROM_FAMILY("memdiag_probe_mode", "gauge",
 		"1: this exporter serves the counter-free probe's estimates (export --probe), not the memdiag module's counters (memdiag_up is absent)");
 
 	prom_sample_start(f, &cf);

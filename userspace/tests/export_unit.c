@@ -362,8 +362,8 @@ static void test_estimate(void)
 	f = open_memstream(&t, &len);
 	export_estimate_render(&e, 1795477200.0 + 3600, f);
 	fclose(f);
-	ok(value(t, "memdiag_counter_free") == 1 && isnan(value(t, "memdiag_up")),
-	   "estimate: memdiag_counter_free 1, no memdiag_up");
+	ok(value(t, "memdiag_probe_mode") == 1 && isnan(value(t, "memdiag_up")),
+	   "estimate: memdiag_probe_mode 1, no memdiag_up");
 	ok(fabs(value(t, "memdiag_probe_latency_seconds{socket=\"1\"}") - 200e-9) < 1e-15,
 	   "estimate: the measured latency in seconds");
 	ok(value(t, "memdiag_estimated_dram_bandwidth_bytes_per_second{socket=\"1\"}") == 32.5e9 &&

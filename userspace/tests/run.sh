@@ -838,8 +838,8 @@ t 1 err "memdiagctl: export: option '--interval':" export --interval 0
 t 1 err "memdiagctl: export: unexpected argument 'now'" export now
 
 # export --probe: the counter-free probe's latency, and the bandwidth it
-# implies on a curve (selftests/fleet/sim-curve.json: 10, 30, 40 GB/s at
-# 100, 150, 300 ns) recomputed here by linear interpolation
+# implies on a curve (selftests/fleet/sim-curve.json: idle at 90 ns; 10, 30,
+# 40 GB/s at 100, 150, 300 ns) recomputed here by linear interpolation
 t 1 err "memdiagctl: export: option '--interval': 10 ms is below the 50ms --probe needs" export --probe --interval 10ms
 t 1 err "memdiagctl: export: option '--threshold': needs the module's latency counters, not --probe" export --probe --threshold 300
 mkdir -p "$tmp/probe-tf"
@@ -858,19 +858,20 @@ bw=$(pv 'memdiag_estimated_dram_bandwidth_bytes_per_second{socket="0"}')
 age=$(pv 'memdiag_estimate_curve_age_seconds{socket="0"}')
 now=$(date +%s)
 created=$(date -d 2026-11-23T23:40:00Z +%s)
-[ "$rc" -eq 0 ] && [ "$(pv memdiag_counter_free)" = 1 ] &&
+[ "$rc" -eq 0 ] && [ "$(pv memdiag_probe_mode)" = 1 ] &&
 	! grep -q '^memdiag_up' "$prom" &&
 	awk -v l="$lat" -v b="$bw" -v a="$age" -v now="$now" -v c="$created" 'BEGIN {
 		ns = l * 1e9
-		if (ns <= 100) want = 10e9
+		if (ns <= 90) want = 0
+		else if (ns <= 100) want = (ns - 90) / 10 * 10e9
 		else if (ns <= 150) want = 10e9 + (ns - 100) / 50 * 20e9
 		else if (ns <= 300) want = 30e9 + (ns - 150) / 150 * 10e9
 		else want = 40e9
-		exit !(ns > 0 && (b - want) ^ 2 < (0.001 * want) ^ 2 &&
+		exit !(ns > 0 && (b - want) ^ 2 <= (0.001 * want) ^ 2 &&
 		       a >= now - c - 10 && a <= now - c + 1)
 	}' &&
 	grep -q '^memdiag_estimated_verdict{socket="0",verdict="unknown"} [01]$' "$prom"
-ok "memdiagctl export --probe: memdiag_counter_free 1, no memdiag_up; the estimate is the curve's bandwidth at the latency ($lat s -> $bw B/s), the curve's age ($age s)" $?
+ok "memdiagctl export --probe: memdiag_probe_mode 1, no memdiag_up; the estimate is the curve's bandwidth at the latency ($lat s -> $bw B/s), the curve's age ($age s)" $?
 
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
