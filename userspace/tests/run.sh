@@ -873,6 +873,28 @@ created=$(date -d 2026-11-23T23:40:00Z +%s)
 	grep -q '^memdiag_estimated_verdict{socket="0",verdict="unknown"} [01]$' "$prom"
 ok "memdiagctl export --probe: memdiag_probe_mode 1, no memdiag_up; the estimate is the curve's bandwidth at the latency ($lat s -> $bw B/s), the curve's age ($age s)" $?
 
+# make run's closing text: the module's processors and this one's status,
+# from the module's own table (scripts/hw-status.sh)
+hws=$(dirname "$0")/../../scripts/hw-status.sh
+fake_cpu() { # file vendor family model stepping name
+	printf 'vendor_id\t: %s\ncpu family\t: %s\nmodel\t\t: %s\nmodel name\t: %s\nstepping\t: %s\n' \
+		"$2" "$3" "$4" "$6" "$5" > "$1"
+}
+fake_cpu "$tmp/zen3" AuthenticAMD 25 1 1 "AMD EPYC 7B13"
+fake_cpu "$tmp/zen4" AuthenticAMD 25 17 1 "AMD EPYC 9654"
+fake_cpu "$tmp/zen5" AuthenticAMD 26 2 0 "AMD EPYC 9755"
+fake_cpu "$tmp/skx" GenuineIntel 6 85 4 "Intel Xeon Gold 6148"
+fake_cpu "$tmp/clx" GenuineIntel 6 85 7 "Intel Xeon Gold 6248"
+"$hws" "$tmp/zen3" > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && grep -qxF "supported: Intel Xeon Haswell-EP, Broadwell-EP, Skylake-SP, Cascade Lake-SP, Ice Lake-SP, Sapphire Rapids, Emerald Rapids, Granite Rapids, Granite Rapids-D, Sierra Forest; AMD Zen 4, Zen 5" "$tmp/out" &&
+	grep -qxF "this processor: AMD EPYC 7B13 (AuthenticAMD family 0x19 model 0x1 stepping 1): not in the module's table, so unsupported even on bare metal (only the counter-free commands work on it)" "$tmp/out"
+ok "hw-status.sh: the module's table read whole (Zen 4/5 too); a Zen 3 unsupported even on bare metal" $?
+st=0
+for c in "zen4:Zen 4" "zen5:Zen 5" "skx:Skylake-SP" "clx:Cascade Lake-SP"; do
+	"$hws" "$tmp/${c%%:*}" | grep -q "^this processor: .*): ${c#*:}, supported by the module on bare metal$" || st=1
+done
+ok "hw-status.sh: Zen 4, Zen 5, Skylake-SP and Cascade Lake-SP (by stepping) named as supported" $st
+
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
 rc=$?
