@@ -29,14 +29,21 @@ echo
 "$bin" probe --count 5
 echo "run: the curve's own checks are above ('check:', 'quality:'); a probe label is"
 echo "run: \"unknown\" where the curve is unreliable or a sample is too noisy to tell"
+# what the module supports and this processor's place in it, from the
+# module's own table
+hw=$("$top/scripts/hw-status.sh")
+echo
+echo "$hw" | sed -n 's/^supported: /On supported hardware (/p' | sed 's/$/)/' | fold -s -w 74 | sed "s/ *$//"
 cat <<'EOT'
-
-On supported hardware (Intel Xeon, Haswell-EP to Granite Rapids) with
-memdiag.ko loaded, memdiag adds what no chase can see: DRAM read and write
-GB/s per socket and memory channel from the memory controllers, the load
-miss real latency of the cores, calibration against those true DRAM bytes,
+with memdiag.ko loaded, memdiag adds what no chase can see: DRAM read and
+write GB/s per socket and memory channel from the memory controllers, the
+core's load latency counters, calibration against those true DRAM bytes,
 the live verdict in 'watch' and 'snapshot', 'validate' and prefetcher
-control. 'make run ARGS=info' runs memdiag in a QEMU/TCG guest here (no
-counters there either); 'make run MEMDIAG_SIM=skx ARGS="watch --count 5"'
-shows watch on the simulated platform (simulated numbers).
+control.
+EOT
+echo "$hw" | sed -n 's/^this processor: /This processor, /p' | fold -s -w 74 | sed "s/ *$//"
+cat <<'EOT'
+'make run ARGS=info' runs memdiag in a QEMU/TCG guest here (no counters
+there either); 'make run MEMDIAG_SIM=skx ARGS="watch --count 5"' shows
+watch on the simulated platform (simulated numbers).
 EOT

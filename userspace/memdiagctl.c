@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +23,8 @@ struct command {
 	const char *help;
 	/* the rest of @help from the code's own table, on the next line */
 	void (*help_list)(char *buf, size_t size);
+	/* works without the module (marked '*' in the help) */
+	bool counter_free;
 };
 
 static int cmd_help(const struct opts *o, int argc, char **argv);
@@ -29,29 +32,34 @@ static void cmd_help_usage(FILE *f);
 
 static const struct command commands[] = {
 	{ "info", cmd_info, cmd_info_usage,
-	  "show the processor, sockets, CPUs and capabilities", NULL },
+	  "show the processor, sockets, CPUs and capabilities", NULL, false },
 	{ "watch", cmd_watch, cmd_watch_usage,
-	  "print DRAM bandwidth and load latency per socket, each interval", NULL },
+	  "print DRAM bandwidth and load latency per socket, each interval", NULL, false },
 	{ "snapshot", cmd_snapshot, cmd_snapshot_usage,
-	  "print the raw cumulative counters once", NULL },
+	  "print the raw cumulative counters once", NULL, false },
 	{ "prefetch", cmd_prefetch, cmd_prefetch_usage,
-	  "show, switch off or on, and restore the hardware prefetchers", NULL },
+	  "show, switch off or on, and restore the hardware prefetchers", NULL, false },
 	{ "stat", cmd_stat, cmd_stat_usage,
-	  "run a command and print the counters over exactly its lifetime", NULL },
+	  "run a command and print the counters over exactly its lifetime", NULL,
+	  true },
 	{ "export", cmd_export, cmd_export_usage,
-	  "serve the counters as Prometheus metrics (HTTP, textfile)", NULL },
+	  "serve the counters as Prometheus metrics (HTTP, textfile)", NULL,
+	  true },
 	{ "validate", cmd_validate, cmd_validate_usage,
-	  "check the counters against the traffic STREAM computes", NULL },
+	  "check the counters against the traffic STREAM computes", NULL, false },
 	{ "run", cmd_run, cmd_run_usage,
-	  "run a memory micro-kernel, one of:", cmd_run_kernel_names },
+	  "run a memory micro-kernel, one of:", cmd_run_kernel_names, true },
 	{ "calibrate", cmd_calibrate, cmd_calibrate_usage,
-	  "measure this machine's bandwidth-latency curves; --show prints them", NULL },
+	  "measure this machine's bandwidth-latency curves; --show prints them", NULL,
+	  true },
 	{ "probe", cmd_probe, cmd_probe_usage,
-	  "estimate memory pressure without counters: a short chase each interval", NULL },
+	  "estimate memory pressure without counters: a short chase each interval", NULL,
+	  true },
 	{ "plot", cmd_plot, cmd_plot_usage,
-	  "draw the curves, and recorded samples on them, with gnuplot", NULL },
+	  "draw the curves, and recorded samples on them, with gnuplot", NULL,
+	  true },
 	{ "help", cmd_help, cmd_help_usage,
-	  "show this help, or a command's", NULL },
+	  "show this help, or a command's", NULL, false },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -73,8 +81,12 @@ static void usage(FILE *f)
 	fputs("Usage: " PROG " [OPTIONS] COMMAND [COMMAND OPTIONS]\n"
 	      "       " PROG " help [COMMAND]\n"
 	      "\n"
-	      "Talk to the memdiag kernel module: DRAM bandwidth and load latency\n"
-	      "counters and hardware prefetcher control of x86 server processors.\n"
+	      "Memory bandwidth and latency of x86 servers. With the memdiag kernel\n"
+	      "module: DRAM bandwidth and load latency counters and hardware\n"
+	      "prefetcher control. Without it (a virtual machine, a kernel that\n"
+	      "cannot load modules, an unsupported processor), the commands marked\n"
+	      "'*' still work, on counter-free measurements ('stat' with --marker,\n"
+	      "'export' with --probe).\n"
 	      "\n"
 	      "Options:\n", f);
 	cli_opts_usage(f, CLI_OPT_ALL, 18, "print JSON instead of text");
@@ -84,7 +96,8 @@ static void usage(FILE *f)
 	for (i = 0; i < NR_COMMANDS; i++) {
 		char list[256];
 
-		fprintf(f, "  %-14s  %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-14s%c %s\n", commands[i].name,
+			commands[i].counter_free ? '*' : ' ', commands[i].help);
 		if (!commands[i].help_list)
 			continue;
 		commands[i].help_list(list, sizeof(list));

@@ -8,7 +8,9 @@
 # exposition passes promtool; an epoch change is no traffic; rmmod gives
 # memdiag_up 0 and insmod brings the exporter back with its totals going
 # on; concurrent scrapes and a stalled client block nothing; the alert
-# rules load. Prints TAP.
+# rules load; export --probe beside it is scraped as a host without
+# counters (not down), its estimate the curve's bandwidth at its latency.
+# Prints TAP.
 #
 #   selftests/vm/run.sh --kernel KVER --env MEMDIAG_KO=build/KVER/memdiag.ko \
 #	--env MEMDIAG_SIM_KO=build/KVER/memdiag_sim.ko -- selftests/fleet/prometheus-sim.sh
@@ -61,10 +63,15 @@ mkdir "$work/textfile"
 # 0.1 s, 0.5 % of a 20 s rate window
 # the verdict: a curve for socket 0 only (read fraction 0.7, peak 40 GB/s;
 # 10, 30, 40 GB/s at 100, 150, 300 ns), none for socket 1
+# --threshold: the fixed-threshold series exist only when asked for, and
+# the dashboard's panel of them must have data too
 "$ctl" export --listen 127.0.0.1:$port --textfile "$work/textfile" \
 	--interval 100ms --curve "$top/selftests/fleet/sim-curve.json" \
-	2> "$work/export.err" &
+	--threshold 300 2> "$work/export.err" &
 pids+=($!)
+# the counter-free probe's exporter, started once the rates are checked
+# (its chase is costly under TCG), on this port
+pport=9474
 check "memdiag_up is 1" wait_for 200 sh -c "curl -sf http://127.0.0.1:$port/metrics | grep -qx 'memdiag_up 1'"
 scrape > "$work/scrape.txt"
 check "promtool check metrics accepts the exposition" sh -c \
@@ -95,7 +102,7 @@ global: { scrape_interval: 2s, scrape_timeout: 2s, evaluation_interval: 2s }
 rule_files: [ "$top/dist/prometheus/memdiag-rules.yml" ]
 scrape_configs:
   - job_name: memdiag
-    static_configs: [ { targets: [ "127.0.0.1:$port" ] } ]
+    static_configs: [ { targets: [ "127.0.0.1:$port", "127.0.0.1:$pport" ] } ]
   - job_name: node
     static_configs: [ { targets: [ "127.0.0.1:9100" ] } ]
 EOF
@@ -147,6 +154,11 @@ for j in memdiag node; do
 	sum=$(promql "sum(rate(memdiag_dram_channel_read_bytes_total{$sel}[60s])) / sum(rate(memdiag_dram_read_bytes_total{$sel}[60s]))")
 	check "$j: socket 0's channels add up to its series (ratio $sum)" within 0.5 "$sum" 1
 done
+# a host without counters (a VM): the counter-free probe's exporter,
+# scraped by the same job, placed on the same curve
+"$ctl" export --probe --listen 127.0.0.1:$pport --interval 2s \
+	--curve "$top/selftests/fleet/sim-curve.json" 2> "$work/probe.err" &
+pids+=($!)
 check "node_exporter's textfile collector had no error" test \
 	"$(promql 'node_textfile_scrape_error')" = 0
 
@@ -167,6 +179,37 @@ for s in 0 1; do
 	r=$(promql "max_over_time(rate(memdiag_dram_read_bytes_total{job=\"memdiag\",socket=\"$s\"}[10s])[16s:2s])")
 	check "socket $s: rate() shows no spike across it (max over 15 s: $r)" within 20 "$r" "$w"
 done
+
+# export --probe, through Prometheus: a host without counters, not down;
+# its estimate is the curve's bandwidth at its latency, recomputed here
+# from the curve's points (idle at 90 ns; 10, 30, 40 GB/s at 100, 150,
+# 300 ns)
+pi="instance=\"127.0.0.1:$pport\""
+check "probe: Prometheus has its estimate" wait_for 600 sh -c \
+	"curl -sf --max-time 5 http://127.0.0.1:9090/api/v1/query --data-urlencode 'query=memdiag_estimated_dram_bandwidth_bytes_per_second{$pi}' | jq -e '.data.result | length > 0' >/dev/null"
+check "probe: Prometheus scrapes it (up 1) and sees memdiag_probe_mode 1" sh -c "
+	[ \"\$(curl -sf --max-time 5 http://127.0.0.1:9090/api/v1/query --data-urlencode 'query=up{$pi}' | jq -r '.data.result[0].value[1]')\" = 1 ] &&
+	[ \"\$(curl -sf --max-time 5 http://127.0.0.1:9090/api/v1/query --data-urlencode 'query=memdiag_probe_mode{$pi}' | jq -r '.data.result[0].value[1]')\" = 1 ]"
+check "probe: MemdiagExporterDown's expression is empty for it" test \
+	"$(promql "up{job=\"memdiag\",$pi} == 0 or (memdiag_up{$pi} == 0 unless on (job, instance) memdiag_probe_mode == 1)")" = none
+check "probe: no memdiag_up series for it" test "$(promql "memdiag_up{$pi}")" = none
+curl -sf --max-time 5 "http://127.0.0.1:$pport/metrics" > "$work/probe.txt"
+plat=$(awk '$1 == "memdiag_probe_latency_seconds{socket=\"0\"}" { print $2 }' "$work/probe.txt")
+pbw=$(awk '$1 == "memdiag_estimated_dram_bandwidth_bytes_per_second{socket=\"0\"}" { print $2 }' "$work/probe.txt")
+page=$(awk '$1 == "memdiag_estimate_curve_age_seconds{socket=\"0\"}" { print $2 }' "$work/probe.txt")
+check "probe: the estimate is the curve's bandwidth at the probe's latency ($plat s -> $pbw B/s)" \
+	awk -v l="$plat" -v b="$pbw" 'BEGIN {
+		ns = l * 1e9
+		if (ns <= 90) want = 0
+		else if (ns <= 100) want = (ns - 90) / 10 * 10e9
+		else if (ns <= 150) want = 10e9 + (ns - 100) / 50 * 20e9
+		else if (ns <= 300) want = 30e9 + (ns - 150) / 150 * 10e9
+		else want = 40e9
+		exit !(ns > 0 && (b - want) ^ 2 <= (0.001 * want) ^ 2) }'
+check "probe: the curve's age is now minus its created time ($page s)" \
+	awk -v a="$page" -v now="$(date +%s)" -v c="$(date -d "$(jq -r .created "$top/selftests/fleet/sim-curve.json")" +%s)" \
+	'BEGIN { exit !(a >= now - c - 10 && a <= now - c + 1) }'
+check "probe: its exposition passes promtool" sh -c "promtool check metrics < '$work/probe.txt'"
 
 # every PromQL expression of the Grafana dashboard, its variables set to
 # "All", answers with data from this exporter
@@ -230,5 +273,6 @@ wait "${pids[0]}"
 check "SIGTERM: the exporter exits 0" test $? = 0
 check "and its session is gone (memdiag can be removed)" rmmod memdiag
 sed 's/^/# export: /' "$work/export.err"
+sed 's/^/# export --probe: /' "$work/probe.err"
 sed 's/^/# scrape: /' "$work/scrape.txt"
 tap_end

@@ -29,7 +29,9 @@
 #include <microhttpd.h>
 
 #include "cmd.h"
+#include "conn.h"
 #include "export_daemon.h"
+#include "host_reach.h"
 #include "opts.h"
 #include "parse.h"
 #include "snapshot.h"
@@ -93,11 +95,22 @@ static int parse_listen(const char *arg, struct addrinfo **ai, char *err,
 	};
 	char host[INET6_ADDRSTRLEN + 2];
 	const char *colon = strrchr(arg, ':');
+	char perr[128];
+	uint64_t port;
 	size_t hl;
 	int rc;
 
 	if (!colon || !colon[1]) {
 		snprintf(err, size, "'%s' is not ADDR:PORT (e.g. 127.0.0.1:9473, [::1]:9473, :9473)", arg);
+		return -1;
+	}
+	/*
+	 * getaddrinfo() takes any number as a service and keeps its low 16
+	 * bits (99999 listens on 34463): check the range first. Port 0
+	 * would listen on a port nobody was told.
+	 */
+	if (parse_uint(colon + 1, 1, 65535, &port, perr, sizeof(perr)) < 0) {
+		snprintf(err, size, "port %s", perr);
 		return -1;
 	}
 	hl = (size_t)(colon - arg);
@@ -138,7 +151,7 @@ void cmd_export_usage(FILE *f)
 {
 	fputs("Usage: " PROG " export [--listen ADDR:PORT] [--textfile DIR]\n"
 	      "                         [--interval DUR] [--threshold CYCLES]\n"
-	      "                         [--curve FILE]\n"
+	      "                         [--curve FILE] [--probe]\n"
 	      "\n"
 	      "Serve memdiag's counters as Prometheus metrics on\n"
 	      "http://ADDR:PORT/metrics, and/or write them to DIR/" EXPORT_TEXTFILE "\n"
@@ -148,6 +161,14 @@ void cmd_export_usage(FILE *f)
 	      "every scrape: a scrape never asks the module for anything. When the\n"
 	      "module goes away (rmmod) memdiag_up is 0 and the exporter connects\n"
 	      "again when it is back. The metrics are in memdiagctl(8), EXPORT.\n"
+	      "\n"
+	      "Where the module cannot be loaded (a VM), --probe serves the\n"
+	      "counter-free probe instead ('" PROG " probe'): its measured latency,\n"
+	      "and the DRAM bandwidth, utilization and label that latency implies\n"
+	      "on the calibrated curve, as memdiag_estimated_* series with the\n"
+	      "curve's age, and memdiag_probe_mode 1 (no memdiag_up). Its cost:\n"
+	      "64 MiB of memory and about a millisecond of one CPU per interval,\n"
+	      "served as memdiag_probe_cpu_seconds_total.\n"
 	      "\n"
 	      "It listens on 127.0.0.1 only unless told otherwise: the metrics say\n"
 	      "what this machine's memory is doing, and there is no authentication.\n"
@@ -160,11 +181,16 @@ void cmd_export_usage(FILE *f)
 	      "                          " EXPORT_DEFAULT_LISTEN ", unless only --textfile is given)\n"
 	      "  -f, --textfile DIR      write DIR/" EXPORT_TEXTFILE " after every snapshot\n"
 	      "  -i, --interval DUR      the session's interval (default 1s; 1ms to 60s)\n"
-	      "  -t, --threshold CYCLES  memdiag_saturated's load latency threshold\n"
-	      "                          (default 300, as watch)\n"
+	      "  -t, --threshold CYCLES  also serve memdiag_saturated: 1 when the load\n"
+	      "                          miss real latency exceeds CYCLES (default:\n"
+	      "                          none; the verdict on the calibrated curve\n"
+	      "                          is the signal, as in watch)\n"
 	      "  -C, --curve FILE        the calibrated curve for the verdict metrics\n"
 	      "                          (default: the user's, then\n"
-	      "                          /var/lib/memdiag/curve.json; none: no verdict)\n",
+	      "                          /var/lib/memdiag/curve.json; none: no verdict)\n"
+	      "      --probe             serve the counter-free probe's estimates, not\n"
+	      "                          the module's counters (interval at least\n"
+	      "                          50ms)\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
@@ -200,12 +226,31 @@ static int load_curve(struct exporter *x)
 	return MDC_EXIT_OK;
 }
 
+/*
+ * On a host that can never load the module (host_reach.h) waiting for it
+ * serves only memdiag_up 0 forever: say so and what to run instead. Where
+ * it can be loaded the exporter waits for it (systemd may start it first).
+ */
+static int module_reachable(void)
+{
+	struct cli_error err;
+
+	if (!host_reach()->no_modules)
+		return MDC_EXIT_OK;
+	cli_error_init(&err);
+	md_not_loaded(&err);
+	snprintf(err.hint, sizeof(err.hint),
+		 "serve the counter-free probe's estimates instead: " PROG " export --probe");
+	return cli_report("export", &err);
+}
+
 static const struct option export_options[] = {
 	{ "listen", required_argument, NULL, 'l' },
 	{ "textfile", required_argument, NULL, 'f' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "threshold", required_argument, NULL, 't' },
 	{ "curve", required_argument, NULL, 'C' },
+	{ "probe", no_argument, NULL, 'P' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -217,7 +262,7 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 	int c, rc;
 
 	x->interval_ms = WATCH_DEFAULT_INTERVAL_MS;
-	x->threshold = WATCH_DEFAULT_THRESHOLD;
+	x->threshold = 0;	/* none unless asked for, as watch */
 	cli_opts_init(&t, CLI_OPT_HELP, ":l:f:i:t:C:", export_options);
 	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
@@ -244,6 +289,9 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 		case 'C':
 			x->curve_path = optarg;
 			break;
+		case 'P':
+			x->probe = true;
+			break;
 		default:
 			rc = cli_opts_common("export", c, argv,
 					     NULL, cmd_export_usage);
@@ -256,6 +304,12 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 		return cli_usage("export", "unexpected argument '%s'", argv[optind]);
 	if (!x->listen && !x->textfile_dir)
 		x->listen = EXPORT_DEFAULT_LISTEN;
+	/* a chase takes a few ms: 50 ms apart at the most often */
+	if (x->probe && x->interval_ms < 50)
+		return cli_usage("export", "option '--interval': %u ms is below the 50ms --probe needs between its chases",
+				 x->interval_ms);
+	if (x->probe && x->threshold > 0)
+		return cli_usage("export", "option '--threshold': needs the module's latency counters, not --probe");
 	return MDC_EXIT_OK;
 }
 
@@ -289,7 +343,9 @@ int cmd_export(const struct opts *gopts, int argc, char **argv)
 		return MDC_EXIT_LOCAL;
 	}
 	export_init(&x.st, (uint64_t)x.interval_ms * 1000000, x.threshold);
-	rc = load_curve(&x);
+	rc = x.probe ? MDC_EXIT_OK : module_reachable();
+	if (rc == MDC_EXIT_OK && !x.probe)
+		rc = load_curve(&x);
 	if (rc != MDC_EXIT_OK)
 		goto out;
 	export_publish(&x);
@@ -304,7 +360,7 @@ int cmd_export(const struct opts *gopts, int argc, char **argv)
 		}
 		cli_err("export", "note", "serving http://%s/metrics", x.listen);
 	}
-	rc = export_run(&x, sfd);
+	rc = x.probe ? export_probe_run(&x, sfd) : export_run(&x, sfd);
 	if (d)
 		MHD_stop_daemon(d);
 out:

@@ -22,15 +22,7 @@
 #include "stop.h"
 #include "opts.h"
 #include "parse.h"
-#include "probe.h"
-
-/*
- * One sample: 8 segments of 512 loads, under a millisecond each (cheap
- * enough for a sample every 50 ms). Of 8 segments, the nearest-rank p90
- * and p99 are both the slowest one.
- */
-#define PROBE_SEGS 8
-#define PROBE_SEG 512
+#include "probe_sample.h"
 
 void cmd_probe_usage(FILE *f)
 {
@@ -167,61 +159,6 @@ static int probe_check_socket(const char *cmd, const struct probe_args *a)
 
 static volatile sig_atomic_t probe_stop;
 
-/*
- * The socket's curve, or why there is none usable (into @why). A --curve
- * FILE that cannot be read sets *@bad_file: an error, as in every command
- * that reads a curve; without --curve a missing curve only leaves the
- * estimate out.
- */
-static const struct curve_socket *probe_curve(const struct probe_args *a,
-					      struct curve *c, char *why,
-					      size_t size, bool *bad_file)
-{
-	char used[512], r[CURVE_WHY_SIZE];
-	const struct curve_socket *s;
-	struct curve_fp now;
-
-	*bad_file = false;
-	if (curve_find_load(a->curve, c, used, sizeof(used), r, sizeof(r))) {
-		snprintf(why, size, "%s", r);
-		*bad_file = a->curve != NULL;
-		return NULL;
-	}
-	curve_fp_collect(&now, NULL);
-	if (curve_fp_compare(&c->fp, &now, r, sizeof(r))) {
-		curve_fp_free(&now);
-		snprintf(why, size, "%s", r);
-		return NULL;
-	}
-	curve_fp_free(&now);
-	s = curve_socket_find(c, a->socket);
-	if (!s)
-		snprintf(why, size, "no curve for socket %u in %.160s: run memdiagctl calibrate",
-			 a->socket, used);
-	return s;
-}
-
-static double thread_cpu_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Robust spread of the segments: 1.4826 x their median absolute deviation. */
-static double spread(const double *v, size_t n, double med)
-{
-	double d[PROBE_SEGS];
-	struct kern_stats st;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		d[i] = fabs(v[i] - med);
-	kern_stats(d, n, &st);
-	return 1.4826 * st.median;
-}
-
 /* A number, or '-' in text and null in JSON when there is none. */
 static void num(struct printer *p, const char *key, const char *fmt,
 		const char *dash, bool have, double v)
@@ -343,12 +280,10 @@ static int probe_loop(const char *cmd, const struct opts *o,
 		      const struct probe_args *a,
 		      const struct curve_socket *s, const char *why)
 {
-	double seg_ns[PROBE_SEGS], t0, c0, cost, cost_sum = 0, cost_max = 0;
-	double lat, noise;
+	double seg_ns[PROBE_SEGS], t0, cost, cost_sum = 0, cost_max = 0;
+	struct probe_sample ps;
 	struct timespec next;
 	struct kern_fchase fc;
-	struct kern_pct pct;
-	struct probe_est e;
 	uint64_t n = 0;
 	int rc = MDC_EXIT_OK;
 
@@ -366,26 +301,14 @@ static int probe_loop(const char *cmd, const struct opts *o,
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	t0 = kern_now();
 	while (!probe_stop && (!a->count || n < a->count)) {
-		c0 = thread_cpu_sec();
-		kern_fchase_run(&fc, PROBE_SEGS, &probe_stop, NULL, seg_ns,
-				NULL);
-		/* nearest-rank, as calibrate's points it is placed on */
-		kern_percentiles(seg_ns, PROBE_SEGS, &pct);
-		lat = pct.p50;
-		noise = spread(seg_ns, PROBE_SEGS, lat);
-		probe_place(s, CURVE_PF_UNCHANGED, lat, &e);
-		if (s && !e.valid)
-			probe_place(s, CURVE_PF_ON, lat, &e);
-		if (!s)
-			snprintf(e.reason, sizeof(e.reason), "%s", why);
-		probe_trust(s, lat, noise, &e);
-		cost = (thread_cpu_sec() - c0) * 1e5 / a->interval_ms;
+		probe_sample_take(&fc, s, why, &probe_stop, &ps);
+		cost = ps.cpu_sec * 1e5 / a->interval_ms;
 		cost_sum += cost;
 		cost_max = fmax(cost_max, cost);
 		if (probe_stop)
 			break;
-		rc = probe_print(cmd, o, kern_now() - t0, &pct, noise, &e,
-				 cost);
+		rc = probe_print(cmd, o, kern_now() - t0, &ps.pct, ps.noise_ns,
+				 &ps.est, cost);
 		if (rc)
 			break;
 		n++;
@@ -422,7 +345,8 @@ int cmd_probe(const struct opts *gopts, int argc, char **argv)
 	rc = probe_check_socket(cmd, &a);
 	if (rc)
 		return rc;
-	s = probe_curve(&a, &c, why, sizeof(why), &bad_file);
+	s = probe_curve_find(a.curve, a.socket, &c, why, sizeof(why),
+			     &bad_file);
 	if (bad_file) {
 		cli_err(cmd, "cannot read the curves", "%s", why);
 		curve_free(&c);

@@ -191,7 +191,7 @@ static void timeline_open(struct timeline *t, const struct stat_cfg *s)
 	t->w.csv = s->csv;
 	t->w.timestamp = s->timestamp;
 	t->w.interval_ms = s->interval_ms;
-	t->w.threshold = WATCH_DEFAULT_THRESHOLD;
+	t->w.threshold = 0;	/* the verdict, no fixed threshold (as watch) */
 	t->w.all = !s->one;
 	t->w.socket = s->socket;
 	if (md_open(&t->nl, &t->fam, &sum, &err) != MDC_EXIT_OK)

@@ -157,10 +157,10 @@ void cmd_validate_usage(FILE *f)
 		       "{\"checks\": [...], \"pass\": BOOL}");
 	fputs("\n"
 	      "Exit status: 0 every check passed, 8 a check failed, or that of the\n"
-	      "stream run when it failed; 1 bad option; with --prefetch on or off\n"
-	      "where they cannot be switched: 2 no memdiag module, 3 not root, 7 no\n"
-	      "prefetcher control on this processor; 128+N killed by signal N (the\n"
-	      "prefetchers put back first).\n", f);
+	      "stream run when it failed; 1 bad option; 2 no memdiag module (at\n"
+	      "once: nothing runs); with --prefetch on or off where they cannot be\n"
+	      "switched: 3 not root, 7 no prefetcher control on this processor;\n"
+	      "128+N killed by signal N (the prefetchers put back first).\n", f);
 }
 
 static const struct option validate_options[] = {
@@ -284,6 +284,21 @@ static int run_stoppable(const char *cmd, const char *size, const char *reps,
 	return rc;
 }
 
+/* Whether the module answers (said on stderr when not): an exit code. */
+static int module_reachable(const char *cmd)
+{
+	struct nl_family fam;
+	struct nl nl;
+	int rc;
+
+	rc = cli_connect(cmd, &nl, &fam);
+	if (rc == MDC_EXIT_OK) {
+		nl_family_free(&fam);
+		nl_close(&nl);
+	}
+	return rc;
+}
+
 int cmd_validate(const struct opts *gopts, int argc, char **argv)
 {
 	struct cli_opts t;
@@ -328,6 +343,14 @@ int cmd_validate(const struct opts *gopts, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
 
+	/*
+	 * Without the module there is nothing to validate: say so now, not
+	 * after seconds of STREAM as twelve failed checks a CI gate would
+	 * read as broken counters.
+	 */
+	rc = module_reachable(cmd);
+	if (rc != MDC_EXIT_OK)
+		return rc;
 	rc = run_stoppable(cmd, size, reps, pf_default(cmd, pf), checks, &nr);
 	if (rc != MDC_EXIT_OK)
 		return rc;

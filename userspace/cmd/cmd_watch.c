@@ -345,8 +345,6 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 		verdict_src_close(&vs);
 		return MDC_EXIT_LOCAL;
 	}
-	if (!vs.usable)
-		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.vs = &vs;
 
 	sfd = block_signals(w.cmd);
@@ -360,6 +358,9 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	rc = cli_report(w.cmd, &err);
 	if (rc != MDC_EXIT_OK)
 		goto out_sig;
+	/* after the module: without it a curve cannot help */
+	if (!vs.usable)
+		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.family = fam.id;
 	rc = setup(&w, &nl, &fam, &sum);
 	if (rc == MDC_EXIT_OK)

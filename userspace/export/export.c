@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "export_text.h"
 #include "names.h"
 
 #define A(x) MEMDIAG_A_SNAPSHOT_##x
@@ -158,15 +159,7 @@ int export_feed(struct export_state *st, const struct snap *s)
 	return 0;
 }
 
-/* One metric family: HELP and TYPE before its first sample only. */
-struct family {
-	const char *name, *type, *help;
-	bool started;
-};
-
-#define FAMILY(n, t, h) { .name = (n), .type = (t), .help = (h) }
-
-static void sample_start(FILE *f, struct family *fam)
+void prom_sample_start(FILE *f, struct prom_family *fam)
 {
 	if (!fam->started)
 		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help,
@@ -175,8 +168,7 @@ static void sample_start(FILE *f, struct family *fam)
 	fputs(fam->name, f);
 }
 
-/* A label value, escaped as the text format wants (\\, \", \n). */
-static void label(FILE *f, bool first, const char *name, const char *v)
+void prom_label(FILE *f, bool first, const char *name, const char *v)
 {
 	fprintf(f, "%s%s=\"", first ? "{" : ",", name);
 	for (; *v; v++) {
@@ -190,57 +182,57 @@ static void label(FILE *f, bool first, const char *name, const char *v)
 	fputc('"', f);
 }
 
-static void sock_label(FILE *f, uint32_t socket)
+void prom_sock_label(FILE *f, uint32_t socket)
 {
 	char id[16];
 
 	snprintf(id, sizeof(id), "%" PRIu32, socket);
-	label(f, true, "socket", id);
+	prom_label(f, true, "socket", id);
 }
 
-static void value_u64(FILE *f, uint64_t v)
+static void prom_value_u64(FILE *f, uint64_t v)
 {
 	fprintf(f, "} %" PRIu64 "\n", v);
 }
 
-static void value_double(FILE *f, double v)
+void prom_value(FILE *f, double v)
 {
 	fprintf(f, "} %.9g\n", v);
 }
 
 static void render_info(const struct export_state *st, FILE *f)
 {
-	struct family up = FAMILY("memdiag_up", "gauge",
+	struct prom_family up = PROM_FAMILY("memdiag_up", "gauge",
 		"1 while the exporter reads snapshots from the memdiag module, 0 while it cannot (module not loaded, refused, stalled)");
-	struct family info = FAMILY("memdiag_info", "gauge",
+	struct prom_family info = PROM_FAMILY("memdiag_info", "gauge",
 		"The processor, microarchitecture, kernel and module the metrics come from (always 1)");
-	struct family cap = FAMILY("memdiag_capability_available", "gauge",
+	struct prom_family cap = PROM_FAMILY("memdiag_capability_available", "gauge",
 		"1 if the module can measure this capability here, 0 if not; reason says why not");
-	struct family rc = FAMILY("memdiag_exporter_reconnects_total", "counter",
+	struct prom_family rc = PROM_FAMILY("memdiag_exporter_reconnects_total", "counter",
 		"Sessions the exporter started again after losing the module (rmmod, stall)");
 	unsigned int i;
 
-	sample_start(f, &up);
+	prom_sample_start(f, &up);
 	fprintf(f, " %d\n", st->up ? 1 : 0);
-	sample_start(f, &rc);
+	prom_sample_start(f, &rc);
 	fprintf(f, " %" PRIu64 "\n", st->reconnects);
 	if (!st->up)
 		return;
-	sample_start(f, &info);
-	label(f, true, "cpu_model", st->cpu_model);
-	label(f, false, "uarch", st->uarch);
-	label(f, false, "kernel", st->kernel);
-	label(f, false, "module_version", st->module_version);
-	label(f, false, "exporter_version", MEMDIAGCTL_VERSION);
+	prom_sample_start(f, &info);
+	prom_label(f, true, "cpu_model", st->cpu_model);
+	prom_label(f, false, "uarch", st->uarch);
+	prom_label(f, false, "kernel", st->kernel);
+	prom_label(f, false, "module_version", st->module_version);
+	prom_label(f, false, "exporter_version", MEMDIAGCTL_VERSION);
 	fputs("} 1\n", f);
 	for (i = 0; i <= MEMDIAG_CAPABILITY_MAX; i++) {
 		const char *name = name_capability(i);
 
 		if (!st->cap[i].listed || !name)
 			continue;
-		sample_start(f, &cap);
-		label(f, true, "capability", name);
-		label(f, false, "reason", st->cap[i].reason);
+		prom_sample_start(f, &cap);
+		prom_label(f, true, "capability", name);
+		prom_label(f, false, "reason", st->cap[i].reason);
 		fprintf(f, "} %d\n", st->cap[i].available ? 1 : 0);
 	}
 }
@@ -252,10 +244,10 @@ static void render_info(const struct export_state *st, FILE *f)
  */
 static void render_channels(const struct export_state *st, FILE *f)
 {
-	struct family fam[2] = {
-		FAMILY("memdiag_dram_channel_read_bytes_total", "counter",
+	struct prom_family fam[2] = {
+		PROM_FAMILY("memdiag_dram_channel_read_bytes_total", "counter",
 			"Bytes read from DRAM through this memory channel (CAS), since the exporter started; the channels of a socket add up to memdiag_dram_read_bytes_total"),
-		FAMILY("memdiag_dram_channel_write_bytes_total", "counter",
+		PROM_FAMILY("memdiag_dram_channel_write_bytes_total", "counter",
 			"Bytes written to DRAM through this memory channel (CAS), since the exporter started; the channels of a socket add up to memdiag_dram_write_bytes_total"),
 	};
 	const struct export_socket *s;
@@ -267,12 +259,12 @@ static void render_channels(const struct export_state *st, FILE *f)
 		for (i = 0; i < st->nr_sock; i++) {
 			s = &st->sock[i];
 			for (k = 0; k < s->nr_chan_total; k++) {
-				sample_start(f, &fam[w]);
-				sock_label(f, s->id);
+				prom_sample_start(f, &fam[w]);
+				prom_sock_label(f, s->id);
 				snprintf(id, sizeof(id), "%" PRIu32,
 					 s->chan_total[k].id);
-				label(f, false, "channel", id);
-				value_u64(f, w ? s->chan_total[k].write_bytes :
+				prom_label(f, false, "channel", id);
+				prom_value_u64(f, w ? s->chan_total[k].write_bytes :
 					  s->chan_total[k].read_bytes);
 			}
 		}
@@ -280,15 +272,15 @@ static void render_channels(const struct export_state *st, FILE *f)
 
 static void render_counters(const struct export_state *st, FILE *f)
 {
-	struct family totals[NR_TOTALS] = {
-		[TOTAL_READ] = FAMILY("memdiag_dram_read_bytes_total", "counter",
+	struct prom_family totals[NR_TOTALS] = {
+		[TOTAL_READ] = PROM_FAMILY("memdiag_dram_read_bytes_total", "counter",
 			"Bytes read from DRAM, counted by the memory controllers (CAS), since the exporter started"),
-		[TOTAL_WRITE] = FAMILY("memdiag_dram_write_bytes_total", "counter",
+		[TOTAL_WRITE] = PROM_FAMILY("memdiag_dram_write_bytes_total", "counter",
 			"Bytes written to DRAM, counted by the memory controllers (CAS), since the exporter started"),
-		[TOTAL_OFFCORE] = FAMILY("memdiag_offcore_read_bytes_total", "counter",
+		[TOTAL_OFFCORE] = PROM_FAMILY("memdiag_offcore_read_bytes_total", "counter",
 			"64 bytes per offcore DRAM read of the socket's cores (demand and L1 prefetch), since the exporter started"),
 	};
-	struct family brk = FAMILY("memdiag_intervals_skipped_total", "counter",
+	struct prom_family brk = PROM_FAMILY("memdiag_intervals_skipped_total", "counter",
 		"Snapshot intervals left out of the totals because the counters restarted (epoch change) or went backwards");
 	static const char *const group[NR_GROUPS] = { "imc", "core" };
 	unsigned int g, t;
@@ -300,17 +292,17 @@ static void render_counters(const struct export_state *st, FILE *f)
 
 			if (!s->have[t])
 				continue;
-			sample_start(f, &totals[t]);
-			sock_label(f, s->id);
-			value_u64(f, s->total[t]);
+			prom_sample_start(f, &totals[t]);
+			prom_sock_label(f, s->id);
+			prom_value_u64(f, s->total[t]);
 		}
 	render_channels(st, f);
 	for (i = 0; i < st->nr_sock; i++)
 		for (g = 0; g < NR_GROUPS; g++) {
-			sample_start(f, &brk);
-			sock_label(f, st->sock[i].id);
-			label(f, false, "group", group[g]);
-			value_u64(f, st->sock[i].breaks[g]);
+			prom_sample_start(f, &brk);
+			prom_sock_label(f, st->sock[i].id);
+			prom_label(f, false, "group", group[g]);
+			prom_value_u64(f, st->sock[i].breaks[g]);
 		}
 }
 
@@ -374,16 +366,16 @@ static void render_gauge_rows(const struct export_state *st, FILE *f,
 	size_t r, i;
 
 	for (r = 0; r < nr; r++) {
-		struct family fam = FAMILY(g[r].name, "gauge", g[r].help);
+		struct prom_family fam = PROM_FAMILY(g[r].name, "gauge", g[r].help);
 
 		for (i = 0; i < st->nr_sock; i++) {
 			double v = gauge_value(&st->sock[i], g[r].src);
 
 			if (!isfinite(v))
 				continue;
-			sample_start(f, &fam);
-			sock_label(f, st->sock[i].id);
-			value_double(f, v);
+			prom_sample_start(f, &fam);
+			prom_sock_label(f, st->sock[i].id);
+			prom_value(f, v);
 		}
 	}
 }
@@ -402,7 +394,7 @@ static const struct gauge interval_gauges[] = {
 	  "Average unhalted core frequency of the socket over the last interval",
 	  G_CORE_HZ },
 	{ "memdiag_saturated",
-	  "1 when the last interval's load miss real latency exceeded the threshold: loads queue for DRAM bandwidth",
+	  "1 when the last interval's load miss real latency exceeded export --threshold (only with it): loads queue for DRAM bandwidth",
 	  G_SATURATED },
 	{ "memdiag_l3_dram_latency_seconds",
 	  "AMD Zen 4/5: average DRAM latency of the requests the L3 sampled over the last interval (near and far DRAM), at the TSC frequency",
@@ -431,11 +423,14 @@ static const struct gauge verdict_gauges[] = {
 
 static void render_gauges(const struct export_state *st, FILE *f)
 {
-	struct family thr = FAMILY("memdiag_saturation_threshold_cycles", "gauge",
+	struct prom_family thr = PROM_FAMILY("memdiag_saturation_threshold_cycles", "gauge",
 		"The load miss real latency above which memdiag_saturated is 1 (export --threshold)");
 
 	render_gauge_rows(st, f, interval_gauges, NR_ROWS(interval_gauges));
-	sample_start(f, &thr);
+	/* a fixed threshold only when asked for: the verdict is the signal */
+	if (st->threshold <= 0)
+		return;
+	prom_sample_start(f, &thr);
 	fprintf(f, " %.9g\n", st->threshold);
 }
 
@@ -444,7 +439,7 @@ static void render_gauges(const struct export_state *st, FILE *f)
  * every socket: the named prefetchers, and any other bit that is set.
  */
 static void render_pf_mask(const struct export_state *st, FILE *f,
-			   struct family *fam, bool mixed)
+			   struct prom_family *fam, bool mixed)
 {
 	char bit[16];
 	unsigned int b;
@@ -464,9 +459,9 @@ static void render_pf_mask(const struct export_state *st, FILE *f,
 			if (!named && !(any & (1u << b)))
 				continue;
 			snprintf(bit, sizeof(bit), "bit%u", b);
-			sample_start(f, fam);
-			sock_label(f, st->sock[i].id);
-			label(f, false, "prefetcher", named ? st->pf_name[b] : bit);
+			prom_sample_start(f, fam);
+			prom_sock_label(f, st->sock[i].id);
+			prom_label(f, false, "prefetcher", named ? st->pf_name[b] : bit);
 			fprintf(f, "} %d\n", !!(mask & (1u << b)));
 		}
 	}
@@ -474,11 +469,11 @@ static void render_pf_mask(const struct export_state *st, FILE *f,
 
 static void render_prefetch(const struct export_state *st, FILE *f)
 {
-	struct family off = FAMILY("memdiag_prefetcher_disabled", "gauge",
+	struct prom_family off = PROM_FAMILY("memdiag_prefetcher_disabled", "gauge",
 		"1 when this hardware prefetcher is off on every CPU of the socket, else 0 (see memdiag_prefetcher_mixed)");
-	struct family mixed = FAMILY("memdiag_prefetcher_mixed", "gauge",
+	struct prom_family mixed = PROM_FAMILY("memdiag_prefetcher_mixed", "gauge",
 		"1 when CPUs of the socket differ in this prefetcher's state");
-	struct family chg = FAMILY("memdiag_prefetchers_changed", "gauge",
+	struct prom_family chg = PROM_FAMILY("memdiag_prefetchers_changed", "gauge",
 		"1 when memdiag changed the socket's prefetchers and has not restored them (memdiagctl prefetch restore)");
 	size_t i;
 
@@ -489,17 +484,17 @@ static void render_prefetch(const struct export_state *st, FILE *f)
 
 		if (!st->sock[i].have_last || !snap_has(s, A(PREFETCH_CHANGED)))
 			continue;
-		sample_start(f, &chg);
-		sock_label(f, st->sock[i].id);
+		prom_sample_start(f, &chg);
+		prom_sock_label(f, st->sock[i].id);
 		fprintf(f, "} %d\n", s->v[A(PREFETCH_CHANGED)] ? 1 : 0);
 	}
 }
 
 static void render_verdict(const struct export_state *st, FILE *f)
 {
-	struct family avail = FAMILY("memdiag_verdict_available", "gauge",
+	struct prom_family avail = PROM_FAMILY("memdiag_verdict_available", "gauge",
 		"1 when the last interval has a verdict from the calibrated curve (memdiagctl calibrate), 0 with the reason");
-	struct family verd = FAMILY("memdiag_verdict", "gauge",
+	struct prom_family verd = PROM_FAMILY("memdiag_verdict", "gauge",
 		"1 for the verdict of the last interval (idle, ok, latency-rising, bandwidth-bound, saturated), 0 for the others");
 	unsigned int l;
 	size_t i;
@@ -509,9 +504,9 @@ static void render_verdict(const struct export_state *st, FILE *f)
 
 		if (!es->have_v)
 			continue;
-		sample_start(f, &avail);
-		sock_label(f, es->id);
-		label(f, false, "reason", es->v.valid ? "" : es->v.reason);
+		prom_sample_start(f, &avail);
+		prom_sock_label(f, es->id);
+		prom_label(f, false, "reason", es->v.valid ? "" : es->v.reason);
 		fprintf(f, "} %d\n", es->v.valid ? 1 : 0);
 	}
 	for (i = 0; i < st->nr_sock; i++) {
@@ -520,9 +515,9 @@ static void render_verdict(const struct export_state *st, FILE *f)
 		if (!es->have_v || !es->v.valid)
 			continue;
 		for (l = VERDICT_IDLE; l <= VERDICT_SATURATED; l++) {
-			sample_start(f, &verd);
-			sock_label(f, es->id);
-			label(f, false, "verdict",
+			prom_sample_start(f, &verd);
+			prom_sock_label(f, es->id);
+			prom_label(f, false, "verdict",
 			      verdict_label_name((enum verdict_label)l));
 			fprintf(f, "} %d\n", es->v.label == l);
 		}

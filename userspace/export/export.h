@@ -68,7 +68,7 @@ struct export_state {
 	char module_version[64];
 	uint32_t tsc_khz;
 	uint64_t interval_ns;
-	double threshold;		/* cycles, as watch --threshold */
+	double threshold;		/* cycles, as watch --threshold; 0: none */
 	struct export_cap cap[MEMDIAG_CAPABILITY_MAX + 1];
 	char pf_name[EXPORT_MAX_PF][32];
 	size_t nr_pf;

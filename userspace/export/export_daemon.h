@@ -11,6 +11,7 @@
 #include <pthread.h>
 
 #include "export.h"
+#include "export_estimate.h"
 
 /* the textfile in --textfile DIR that node_exporter reads */
 #define EXPORT_TEXTFILE "memdiag.prom"
@@ -23,6 +24,8 @@ struct exporter {
 	uint32_t interval_ms;
 	double threshold;
 	struct export_state st;
+	bool probe;			/* --probe: estimates, no module */
+	struct export_estimate est;	/* what --probe serves */
 
 	pthread_mutex_t lock;		/* guards text and len */
 	char *text;			/* what a scrape gets */
@@ -43,5 +46,11 @@ void export_note(struct exporter *x, const char *fmt, ...)
  * @sfd (a signalfd) is readable. An exit code.
  */
 int export_run(struct exporter *x, int sfd);
+
+/*
+ * --probe: the counter-free probe's sample every interval into x->est,
+ * published after each, until @sfd is readable. An exit code.
+ */
+int export_probe_run(struct exporter *x, int sfd);
 
 #endif /* MEMDIAGCTL_EXPORT_DAEMON_H */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -63,7 +64,8 @@ void export_publish(struct exporter *x)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f || export_render(&x->st, f) < 0 || fclose(f) != 0) {
+	if (!f || (x->probe ? export_estimate_render(&x->est, (double)time(NULL), f) :
+		   export_render(&x->st, f)) < 0 || fclose(f) != 0) {
 		export_note(x, "cannot render the metrics: %s", strerror(ENOMEM));
 		free(text);
 		return;

@@ -10,6 +10,7 @@
 #include <linux/memdiag.h>
 
 #include "conn.h"
+#include "host_reach.h"
 
 int md_no_family(bool loaded, struct cli_error *err)
 {
@@ -18,9 +19,35 @@ int md_no_family(bool loaded, struct cli_error *err)
 				     "generic netlink family '" MEMDIAG_FAMILY_NAME "' not found",
 				     "memdiag.ko is loaded, but serves only the initial network namespace: run %s there (e.g. 'nsenter --net=/proc/1/ns/net %s ...')",
 				     PROG, PROG);
-	return cli_error_set(err, MDC_EXIT_NO_MODULE,
-			     "the memdiag module is not loaded",
-			     "generic netlink family '" MEMDIAG_FAMILY_NAME "' not found: load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')");
+	return md_not_loaded(err);
+}
+
+int md_not_loaded(struct cli_error *err)
+{
+	const struct host_reach *h = host_reach();
+	char why[sizeof(err->detail)];
+
+	host_reach_why(h, why, sizeof(why));
+	if (why[0])
+		return cli_error_set(err, MDC_EXIT_NO_MODULE,
+				     "the memdiag module is not loaded and cannot be",
+				     "%s", why);
+	cli_error_set(err, MDC_EXIT_NO_MODULE,
+		      "the memdiag module is not loaded",
+		      "generic netlink family '" MEMDIAG_FAMILY_NAME "' not found: load it with 'insmod module/memdiag.ko' (or 'modprobe memdiag')");
+	/* what could still stand in the way, as a hint */
+	if (h->no_headers && h->hypervisor)
+		snprintf(err->hint, sizeof(err->hint),
+			 "no kernel headers for %.64s to build it; in a virtual machine the hypervisor may hide the counters: " HOST_COUNTER_FREE_CMDS " work without them",
+			 h->kernel);
+	else if (h->no_headers)
+		snprintf(err->hint, sizeof(err->hint),
+			 "no kernel headers for %.64s here to build it ('make module'): install them, or a packaged module",
+			 h->kernel);
+	else if (h->hypervisor)
+		snprintf(err->hint, sizeof(err->hint),
+			 "in a virtual machine the hypervisor may hide the counters: " HOST_COUNTER_FREE_CMDS " work without them");
+	return err->code;
 }
 
 int md_connect(struct nl *nl, struct nl_family *fam, struct cli_error *err)

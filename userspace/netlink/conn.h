@@ -26,6 +26,13 @@
 int md_no_family(bool loaded, struct cli_error *err);
 
 /*
+ * The module is not loaded: how to load it, or, where this host cannot
+ * (host_reach.h), that the counters are out of reach and which commands
+ * work without them. MDC_EXIT_NO_MODULE.
+ */
+int md_not_loaded(struct cli_error *err);
+
+/*
  * Open a socket, resolve the memdiag family and check its version before
  * anything is sent. On success the caller closes both (nl_family_free(),
  * nl_close()); on failure nothing is left open. Always sets @err.

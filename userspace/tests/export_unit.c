@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 
 #include "export.h"
+#include "export_estimate.h"
 
 #define A(x) MEMDIAG_A_SNAPSHOT_##x
 
@@ -401,6 +402,100 @@ TEST(l3)
 	CHECK(fabs(value(t, "memdiag_l3_dram_latency_seconds{socket=\"0\"}") - 200e-9) < 1e-15,
 	      "L3: 400 cycles at the 2 GHz TSC: 200e-9 s");
 	CHECK(well_grouped(t), "L3: one HELP/TYPE per family, samples together");
+	free(t);
+}
+
+/* No --threshold (the default): no fixed-threshold series at all. */
+TEST(no_threshold)
+{
+	struct snap s;
+	char *t;
+
+	export_init(&st, 1000000000ull, 0);
+	export_set_up(&st, true);
+	s = snap_at(0, 1, 100e9, 1);
+	export_feed(&st, &s);
+	s = snap_at(0, 2, 110e9, 1);
+	export_feed(&st, &s);
+	t = render();
+	CHECK(value(t, "memdiag_load_miss_real_latency_cycles{socket=\"0\"}") > 0,
+	      "no threshold: the latency is still served");
+	CHECK(!strstr(t, "memdiag_saturated") &&
+	      !strstr(t, "memdiag_saturation_threshold_cycles"),
+	      "no threshold: neither memdiag_saturated nor the threshold is served");
+	free(t);
+}
+
+/* @e rendered at @now: the text, the caller's to free */
+static char *render_estimate(const struct export_estimate *e, double now)
+{
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+
+	if (!f || export_estimate_render(e, now, f) < 0)
+		abort();
+	fclose(f);
+	return t;
+}
+
+/* export --probe: the estimates, named as such, and the curve's age. */
+TEST(estimate)
+{
+	static struct export_estimate e;
+	char *t;
+
+	e.socket = 1;
+	CHECK(export_estimate_curve_time(&e, "2026-11-23T23:40:00Z") == 0 &&
+	      e.curve_created_unix == 1795477200.0,
+	      "estimate: the curve's created time parsed as UTC");
+	CHECK(export_estimate_curve_time(&e, "2026-11-23 23:40") < 0 &&
+	      !e.have_curve_time, "estimate: a created time not in UTC is refused");
+	export_estimate_curve_time(&e, "2026-11-23T23:40:00Z");
+	e.have = true;
+	e.latency_ns = 200;
+	e.noise_ns = 5;
+	e.samples = 7;
+	e.cpu_sec = 0.25;
+	e.est.valid = true;
+	e.est.bandwidth_gbps = 32.5;
+	e.est.utilization = 0.8125;
+	e.est.label = VERDICT_BANDWIDTH_BOUND;
+	e.est.label_known = true;
+	t = render_estimate(&e, 1795477200.0 + 3600);
+	CHECK(value(t, "memdiag_probe_mode") == 1 && isnan(value(t, "memdiag_up")),
+	      "estimate: memdiag_probe_mode 1, no memdiag_up");
+	CHECK(fabs(value(t, "memdiag_probe_latency_seconds{socket=\"1\"}") - 200e-9) < 1e-15,
+	      "estimate: the measured latency in seconds");
+	CHECK(value(t, "memdiag_estimated_dram_bandwidth_bytes_per_second{socket=\"1\"}") == 32.5e9 &&
+	      value(t, "memdiag_estimated_dram_utilization_ratio{socket=\"1\"}") == 0.8125,
+	      "estimate: bandwidth and utilization as memdiag_estimated_*");
+	CHECK(value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"bandwidth-bound\"}") == 1 &&
+	      value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"unknown\"}") == 0 &&
+	      value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"idle\"}") == 0,
+	      "estimate: the label's series 1, the others 0");
+	CHECK(value(t, "memdiag_estimate_curve_age_seconds{socket=\"1\"}") == 3600,
+	      "estimate: the curve's age at render time");
+	CHECK(value(t, "memdiag_probe_samples_total") == 7 &&
+	      value(t, "memdiag_probe_cpu_seconds_total") == 0.25,
+	      "estimate: samples and the probe's CPU time (its cost)");
+	CHECK(well_grouped(t), "estimate: one HELP/TYPE per family");
+	free(t);
+
+	e.est.label_known = false;
+	t = render_estimate(&e, 0);
+	CHECK(value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"unknown\"}") == 1 &&
+	      value(t, "memdiag_estimated_verdict{socket=\"1\",verdict=\"bandwidth-bound\"}") == 0,
+	      "estimate: a label that cannot be trusted is 'unknown'");
+	free(t);
+
+	e.est.valid = false;
+	snprintf(e.est.reason, sizeof(e.est.reason), "no curve: run memdiagctl calibrate");
+	t = render_estimate(&e, 0);
+	CHECK(strstr(t, "memdiag_estimate_available{socket=\"1\",reason=\"no curve: run memdiagctl calibrate\"} 0") &&
+	      !strstr(t, "memdiag_estimated_") &&
+	      !isnan(value(t, "memdiag_probe_latency_seconds{socket=\"1\"}")),
+	      "estimate: without a curve the reason and the latency, no estimate");
 	free(t);
 }
 

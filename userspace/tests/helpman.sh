@@ -5,7 +5,8 @@
 # memdiagctl(8) and the reverse; every long option of "memdiagctl CMD
 # --help" is in that command's section and every option the section
 # describes (.TP .BR \-\-name) is in CMD's --help; the same for the global
-# options and the OPTIONS section.
+# options and the OPTIONS section; the commands marked as working without
+# the module are the same in both.
 # usage: helpman.sh MEMDIAGCTL MANPAGE
 set -u
 bin=$1
@@ -45,6 +46,15 @@ missing=$(comm -23 <(echo "$cmds" | sort) <(echo "$man_cmds" | sort))
 ok "$([ -z "$missing" ] && echo 1)" "every command of --help has a section in the man page" "missing: $missing"
 missing=$(comm -13 <(echo "$cmds" | sort) <(echo "$man_cmds" | sort))
 ok "$([ -z "$missing" ] && echo 1)" "every command the man page describes is in --help" "missing: $missing"
+
+# the commands marked '*' (they work without the module) in --help are
+# those the man page lists after "marks them with *" in COMMANDS
+h=$("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && $2 == "*" { print $1 }' | sort)
+m=$(awk '/^\.SH COMMANDS/ { on = 1; next } on && $1 == ".SS" { exit }
+	on && list && $1 == ".BR" { print $2 } on && $1 == ".BR" && $2 == "*" { list = 1 }' "$man" |
+	tr -d ',.' | sort)
+ok "$([ -n "$h" ] && [ "$h" = "$m" ] && echo 1)" "the commands --help marks '*' (no module needed) are those COMMANDS in the man page lists" \
+	"$(diff <(echo "$h") <(echo "$m"))"
 
 # global options: those under "Options:" in --help
 h=$("$bin" --help | awk '/^Options:/ { on = 1; next } on && /^$/ { exit } on' | opts_help)

@@ -12,18 +12,48 @@ trap 'rm -rf "$tmp"' EXIT
 results=$tmp/results
 : > "$results"
 
+# fake_host DIR [nomodule] [no-proc-modules] [disabled] [hypervisor]
+# [no-headers]: a stand-in for "/" as host_reach.c reads it
+# (MEMDIAG_TEST_HOST_ROOT). Without words: a bare-metal host that can
+# load and build the module.
+fake_host() {
+	d=$1
+	shift
+	mkdir -p "$d/proc/sys/kernel" "$d/lib/modules/$(uname -r)/build"
+	echo "ro quiet" > "$d/proc/cmdline"
+	: > "$d/proc/modules"
+	echo 0 > "$d/proc/sys/kernel/modules_disabled"
+	echo "flags		: fpu sse2 avx2" > "$d/proc/cpuinfo"
+	for w in "$@"; do
+		case $w in
+		nomodule) echo "ro quiet nomodule -- init arg" > "$d/proc/cmdline" ;;
+		no-proc-modules) rm "$d/proc/modules" ;;
+		disabled) echo 1 > "$d/proc/sys/kernel/modules_disabled" ;;
+		hypervisor) echo "flags		: fpu sse2 avx2 hypervisor" > "$d/proc/cpuinfo" ;;
+		no-headers) rmdir "$d/lib/modules/$(uname -r)/build" ;;
+		esac
+	done
+}
+# The messages below are a module-capable host's unless a test says
+# otherwise: what this host can do is tested on its own (host_reach.c).
+fake_host "$tmp/host"
+MEMDIAG_TEST_HOST_ROOT=$tmp/host
+export MEMDIAG_TEST_HOST_ROOT
+
 # Indent a file as TAP diagnostics.
 diag() { # label file
 	sed "s/^/#   $1: /" "$2" >> "$results"
 }
 
 # t EXIT STREAM TEXT ARGS...: memdiagctl ARGS must exit with exactly EXIT,
+# within $t_timeout seconds where that is set,
 # STREAM (out or err) must contain TEXT, and a failure must print nothing
 # on stdout (scripts parse it).
 t() {
 	want=$1 stream=$2 text=$3
 	shift 3
-	"$bin" "$@" > "$tmp/out" 2> "$tmp/err"
+	# shellcheck disable=SC2086 # empty, or "timeout N"
+	${t_timeout:+timeout $t_timeout} "$bin" "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	why=
 	[ "$rc" -eq "$want" ] || why="exit $rc, not $want"
@@ -46,6 +76,7 @@ skip() { # name reason
 	echo "ok - $1 # SKIP $2" >> "$results"
 }
 
+t_timeout=
 usage_hint="see 'memdiagctl --help'"
 t 1 err "memdiagctl: no command given: $usage_hint"
 t 1 err "memdiagctl: no command given" --json
@@ -58,6 +89,14 @@ for code in "0  success" "1  usage error" "2  the memdiag module is not loaded" 
 	t 0 out "$code" --help
 done
 t 0 out "  info  " help
+# the commands that work without the module are marked, the others not
+for c in stat export run calibrate probe plot; do
+	t 0 out "$(printf '  %-14s* ' "$c")" --help
+done
+for c in info watch snapshot prefetch validate; do
+	t 0 out "$(printf '  %-14s  ' "$c")" --help
+done
+t 0 out "'*' still work, on counter-free measurements" --help
 t 0 out "  watch  " help
 t 0 out "  snapshot  " help
 t 0 out "memdiagctl 0" --version
@@ -718,13 +757,143 @@ for a in info "-j info" "info --json" "-p info" watch "-j watch --interval 100ms
 	t 2 err "memdiagctl: $cmd: $nomod" $a
 done
 
+# A host that cannot load the module says so, and what works without it,
+# instead of asking for insmod; one that can is told how (host_reach.c).
+if [ ! -d /sys/module/memdiag ]; then
+	cant="memdiagctl: info: the memdiag module is not loaded and cannot be"
+	free="calibrate, probe, run, stat --marker, export --probe work without them"
+	fake_host "$tmp/h1" nomodule no-proc-modules hypervisor no-headers
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
+	t 2 err "$cant: this kernel was booted with 'nomodule', so the counters are out of reach on this host; $free (a virtual machine, whose hypervisor hides the uncore counters anyway; no kernel headers here to build the module)" info
+	t 2 err "memdiagctl: watch: the memdiag module is not loaded and cannot be: this kernel was booted with 'nomodule'" watch
+	t 2 err "memdiagctl: snapshot: the memdiag module is not loaded and cannot be" snapshot
+	fake_host "$tmp/h2" no-proc-modules
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h2
+	t 2 err "$cant: this kernel cannot load modules (no /proc/modules), so the counters are out of reach on this host; $free" info
+	fake_host "$tmp/h3" disabled
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h3
+	t 2 err "$cant: module loading is switched off (kernel.modules_disabled=1)" info
+	fake_host "$tmp/h4" hypervisor no-headers
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h4
+	t 2 err "memdiagctl: info: hint: no kernel headers for $(uname -r) to build it; in a virtual machine the hypervisor may hide the counters: $free" info
+	t 2 err "$nomod" info
+	fake_host "$tmp/h5" hypervisor
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h5
+	t 2 err "memdiagctl: info: hint: in a virtual machine the hypervisor may hide the counters: $free" info
+	# the module's absence comes first: a curve could not help without it
+	MEMDIAG_TEST_HOST_ROOT=$tmp/host
+	for c in watch; do
+		mkdir -p "$tmp/nocurve"
+		XDG_STATE_HOME=$tmp/nocurve timeout 10 "$bin" $c --interval 100ms \
+			> "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -qF "memdiagctl: $c: the memdiag module is not loaded" &&
+			! grep -q "no verdict" "$tmp/err"
+		st=$?
+		ok "memdiagctl $c without the module or a curve: exit 2, the module named first, no curve note" $st
+	done
+	# export on a host that can never load the module: exit 2 at once,
+	# naming --probe, rather than serving memdiag_up 0 forever
+	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
+	XDG_STATE_HOME=$tmp/nocurve timeout 10 "$bin" export --interval 100ms \
+		> "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -qF "memdiagctl: export: the memdiag module is not loaded and cannot be" &&
+		grep -qF "memdiagctl: export: hint: serve the counter-free probe's estimates instead: memdiagctl export --probe" "$tmp/err" &&
+		! grep -q "no verdict" "$tmp/err"
+	ok "memdiagctl export where modules cannot load: exit 2 at once, the module first, --probe named" $?
+	MEMDIAG_TEST_HOST_ROOT=$tmp/host
+	# validate without the module: exit 2 at once, no STREAM, no FAIL rows
+	start=$(date +%s)
+	t 2 err "memdiagctl: validate: the memdiag module is not loaded" validate
+	[ $(($(date +%s) - start)) -le 2 ] && ! grep -q FAIL "$tmp/err"
+	ok "memdiagctl validate without the module: within 2 s, no FAIL" $?
+	# this host itself
+	unset MEMDIAG_TEST_HOST_ROOT
+	if [ ! -e /proc/modules ] || grep -qw nomodule /proc/cmdline; then
+		t 2 err "$cant" info
+	else
+		t 2 err "memdiagctl: info: $nomod" info
+	fi
+	MEMDIAG_TEST_HOST_ROOT=$tmp/host
+	export MEMDIAG_TEST_HOST_ROOT
+else
+	skip "memdiagctl info on a host that cannot load modules" "memdiag is loaded"
+fi
+
 # export: bad options name the option and change nothing
 t 0 out "Usage: memdiagctl export [--listen ADDR:PORT]" export --help
 t 1 err "memdiagctl: export: option '--listen': 'localhost:9473': " export --listen localhost:9473
 t 1 err "memdiagctl: export: option '--listen': '9473' is not ADDR:PORT" export --listen 9473
+# a port out of range is memdiag's error, before any address is used
+# (timeout: an exporter that took it would serve until killed)
+t_timeout=5
+t 1 err "memdiagctl: export: option '--listen': port '99999' is out of range: it must be from 1 to 65535" export --listen 127.0.0.1:99999
+t 1 err "memdiagctl: export: option '--listen': port '0' is out of range" export --listen :0
+t 1 err "memdiagctl: export: option '--listen': port '65536' is out of range" export --listen "[::1]:65536"
+t 1 err "memdiagctl: export: option '--listen': port 'http' is not a number" export --listen :http
+t_timeout=
 t 1 err "memdiagctl: export: option '--textfile': '$tmp/none' is not a directory this user can write to" export --textfile "$tmp/none"
 t 1 err "memdiagctl: export: option '--interval':" export --interval 0
 t 1 err "memdiagctl: export: unexpected argument 'now'" export now
+
+# export --probe: the counter-free probe's latency, and the bandwidth it
+# implies on a curve (selftests/fleet/sim-curve.json: idle at 90 ns; 10, 30,
+# 40 GB/s at 100, 150, 300 ns) recomputed here by linear interpolation
+t 1 err "memdiagctl: export: option '--interval': 10 ms is below the 50ms --probe needs" export --probe --interval 10ms
+t 1 err "memdiagctl: export: option '--threshold': needs the module's latency counters, not --probe" export --probe --threshold 300
+mkdir -p "$tmp/probe-tf"
+sim_curve=$(dirname "$0")/../../selftests/fleet/sim-curve.json
+"$bin" export --probe --textfile "$tmp/probe-tf" --interval 100ms \
+	--curve "$sim_curve" > "$tmp/out" 2> "$tmp/err" &
+xpid=$!
+sleep 2
+kill -INT $xpid
+wait $xpid
+rc=$?
+prom=$tmp/probe-tf/memdiag.prom
+pv() { awk -v m="$1" '$1 == m { print $2 }' "$prom"; }
+lat=$(pv 'memdiag_probe_latency_seconds{socket="0"}')
+bw=$(pv 'memdiag_estimated_dram_bandwidth_bytes_per_second{socket="0"}')
+age=$(pv 'memdiag_estimate_curve_age_seconds{socket="0"}')
+now=$(date +%s)
+created=$(date -d 2026-11-23T23:40:00Z +%s)
+[ "$rc" -eq 0 ] && [ "$(pv memdiag_probe_mode)" = 1 ] &&
+	! grep -q '^memdiag_up' "$prom" &&
+	awk -v l="$lat" -v b="$bw" -v a="$age" -v now="$now" -v c="$created" 'BEGIN {
+		ns = l * 1e9
+		if (ns <= 90) want = 0
+		else if (ns <= 100) want = (ns - 90) / 10 * 10e9
+		else if (ns <= 150) want = 10e9 + (ns - 100) / 50 * 20e9
+		else if (ns <= 300) want = 30e9 + (ns - 150) / 150 * 10e9
+		else want = 40e9
+		exit !(ns > 0 && (b - want) ^ 2 <= (0.001 * want) ^ 2 &&
+		       a >= now - c - 10 && a <= now - c + 1)
+	}' &&
+	grep -q '^memdiag_estimated_verdict{socket="0",verdict="unknown"} [01]$' "$prom"
+ok "memdiagctl export --probe: memdiag_probe_mode 1, no memdiag_up; the estimate is the curve's bandwidth at the latency ($lat s -> $bw B/s), the curve's age ($age s)" $?
+
+# make run's closing text: the module's processors and this one's status,
+# from the module's own table (scripts/hw-status.sh)
+hws=$(dirname "$0")/../../scripts/hw-status.sh
+fake_cpu() { # file vendor family model stepping name
+	printf 'vendor_id\t: %s\ncpu family\t: %s\nmodel\t\t: %s\nmodel name\t: %s\nstepping\t: %s\n' \
+		"$2" "$3" "$4" "$6" "$5" > "$1"
+}
+fake_cpu "$tmp/zen3" AuthenticAMD 25 1 1 "AMD EPYC 7B13"
+fake_cpu "$tmp/zen4" AuthenticAMD 25 17 1 "AMD EPYC 9654"
+fake_cpu "$tmp/zen5" AuthenticAMD 26 2 0 "AMD EPYC 9755"
+fake_cpu "$tmp/skx" GenuineIntel 6 85 4 "Intel Xeon Gold 6148"
+fake_cpu "$tmp/clx" GenuineIntel 6 85 7 "Intel Xeon Gold 6248"
+"$hws" "$tmp/zen3" > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && grep -qxF "supported: Intel Xeon Haswell-EP, Broadwell-EP, Skylake-SP, Cascade Lake-SP, Ice Lake-SP, Sapphire Rapids, Emerald Rapids, Granite Rapids, Granite Rapids-D, Sierra Forest; AMD Zen 4, Zen 5" "$tmp/out" &&
+	grep -qxF "this processor: AMD EPYC 7B13 (AuthenticAMD family 0x19 model 0x1 stepping 1): not in the module's table, so unsupported even on bare metal (only the counter-free commands work on it)" "$tmp/out"
+ok "hw-status.sh: the module's table read whole (Zen 4/5 too); a Zen 3 unsupported even on bare metal" $?
+st=0
+for c in "zen4:Zen 4" "zen5:Zen 5" "skx:Skylake-SP" "clx:Cascade Lake-SP"; do
+	"$hws" "$tmp/${c%%:*}" | grep -q "^this processor: .*): ${c#*:}, supported by the module on bare metal$" || st=1
+done
+ok "hw-status.sh: Zen 4, Zen 5, Skylake-SP and Cascade Lake-SP (by stepping) named as supported" $st
 
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
