@@ -29,7 +29,9 @@ unavailable() {
 # restored: each control in /tmp/before.regs has its value again in
 # /tmp/after.regs, and one first written since (unset: 0) holds 0
 restored() {
-	awk 'NR == FNR { b[$1 " " $2 " " $3] = $4; next }
+	# FILENAME, not NR == FNR: an empty "before" would make the "after"
+	# file the one read into b[], and every line of it "gone"
+	awk 'FILENAME == ARGV[1] { b[$1 " " $2 " " $3] = $4; next }
 	     { k = $1 " " $2 " " $3
 	       if ((k in b) ? b[k] != $4 : $4 != "0x0") { print "changed: " $0; bad = 1 }
 	       delete b[k] }
