@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calib_busy.h"
 #include "calib_check.h"
 #include "calib_cmd.h"
 #include "calib_plan.h"
@@ -46,65 +47,8 @@ struct cal_state {
 };
 
 /*
- * The share of a CPU a busy thread gets now on the socket's CPUs: a
- * thread pinned to each of up to CAL_SHARE_CPUS of them in turn spins for
- * CAL_SHARE_SEC, and its CPU time over the wall time is that CPU's share;
- * their mean is the share (the smallest of such short samples overstated
- * the time by 2x on a busy 2-vCPU VM). On an idle machine the share is 1; where other work waits
- * for the same CPUs, every point takes about 1/share as long. The chase's
- * own cost is a median, which a preemption does not move: this is the
- * term that says how busy the machine is.
- */
-#define CAL_SHARE_SEC 0.2
-#define CAL_SHARE_CPUS 8
-#define CAL_SHARE_MIN 0.1	/* a factor of 10 at most */
-static double cal_share_here(void)
-{
-	struct timespec c0, c1;
-	double t0, wall, cpu;
-	volatile unsigned long spin = 0;	/* the loop must burn CPU time */
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0))
-		return 1;
-	t0 = kern_now();
-	do {
-		for (unsigned int i = 0; i < 100000; i++)
-			spin++;
-		wall = kern_now() - t0;
-	} while (wall < CAL_SHARE_SEC);
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1))
-		return 1;
-	cpu = (double)(c1.tv_sec - c0.tv_sec) +
-	      (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
-	return cpu / wall > 1 ? 1 : cpu / wall;
-}
-
-static double cal_cpu_share(const struct calib_socket *so)
-{
-	size_t i, n = so->nr_cpu, step;
-	double sum = 0, share;
-	unsigned int nr = 0;
-	cpu_set_t old, one;
-
-	if (sched_getaffinity(0, sizeof(old), &old))
-		return 1;
-	step = n > CAL_SHARE_CPUS ? n / CAL_SHARE_CPUS : 1;
-	for (i = 0; i < n; i += step) {
-		CPU_ZERO(&one);
-		CPU_SET(so->cpu[i], &one);
-		if (sched_setaffinity(0, sizeof(one), &one))
-			continue;
-		sum += cal_share_here();
-		nr++;
-	}
-	sched_setaffinity(0, sizeof(old), &old);
-	share = nr ? sum / nr : 1;
-	return share < CAL_SHARE_MIN ? CAL_SHARE_MIN : share;
-}
-
-/*
  * What one chased load (and its flush) and one first-touched byte cost
- * here, from a small chase: with cal_cpu_share(), enough to say how long
+ * here, from a small chase: with calib_cpu_share(), enough to say how long
  * calibrating takes.
  */
 static void cal_measure_costs(struct cal_state *st)
@@ -614,7 +558,7 @@ int calib_main(const char *cmd, const struct opts *o,
 	if (rc)
 		goto out;
 	/* the sockets are alike: the first one's CPUs say how busy */
-	st.cpu_share = a->plan_only ? 1 : cal_cpu_share(&so[first]);
+	st.cpu_share = a->plan_only ? 1 : calib_cpu_share(&so[first]);
 	rc = MDC_EXIT_LOCAL;
 	plan = calloc(nsel, sizeof(*plan));
 	c.sockets = calloc(nsel, sizeof(*c.sockets));
