@@ -38,9 +38,13 @@ huge=$(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null || ech
 base=$(getconf PAGESIZE)
 mode=$(sed 's/.*\[\(.*\)\].*/\1/' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 
-# rollup KEY PID: KEY's kB in /proc/PID/smaps_rollup, empty when gone
+# rollup PID: "Rss AnonHugePages" in kB from one read of
+# /proc/PID/smaps_rollup, empty when gone. One read, not one per key:
+# a buffer unmapped between two reads would pair the Rss of the chase
+# with the AnonHugePages of a process that has freed it.
 rollup() {
-	awk -v k="$1:" '$1 == k { print $2 }' "/proc/$2/smaps_rollup" 2>/dev/null
+	awk '$1 == "Rss:" { r = $2 } $1 == "AnonHugePages:" { a = $2 }
+		END { if (r != "" && a != "") print r, a }' "/proc/$1/smaps_rollup" 2>/dev/null
 }
 
 # The defaults at a DRAM size: sample the process's AnonHugePages while
@@ -49,8 +53,8 @@ rollup() {
 pid=$!
 seen=
 while kill -0 "$pid" 2> /dev/null; do
-	rss=$(rollup Rss "$pid")
-	anon=$(rollup AnonHugePages "$pid")
+	set -- $(rollup "$pid")
+	rss=${1:-} anon=${2:-}
 	if [ -n "$rss" ] && [ -n "$anon" ] && [ "$rss" -ge $((size / 1024)) ]; then
 		seen=$anon
 	fi
