@@ -106,6 +106,10 @@ void kern_stats(const double *v, size_t n, struct kern_stats *s);
 /* CLOCK_MONOTONIC in seconds. */
 double kern_now(void);
 
+/* The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID),
+ * negative where the clock cannot be read. */
+double kern_thread_cpu_sec(void);
+
 /*
  * A buffer of @bytes (alloc.c), placed (kern_place()) on the calling
  * worker's node; NULL when out of memory. From a huge page size on, it

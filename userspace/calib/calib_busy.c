@@ -25,11 +25,10 @@
 #define CAL_SHARE_MIN 0.1	/* a factor of 10 at most */
 static double cal_share_here(void)
 {
-	struct timespec c0, c1;
-	double t0, wall, cpu;
+	double t0, wall, cpu, c0 = kern_thread_cpu_sec(), c1;
 	volatile unsigned long spin = 0;	/* the loop must burn CPU time */
 
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0))
+	if (c0 < 0)
 		return 1;
 	t0 = kern_now();
 	do {
@@ -37,10 +36,10 @@ static double cal_share_here(void)
 			spin++;
 		wall = kern_now() - t0;
 	} while (wall < CAL_SHARE_SEC);
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1))
+	c1 = kern_thread_cpu_sec();
+	if (c1 < 0)
 		return 1;
-	cpu = (double)(c1.tv_sec - c0.tv_sec) +
-	      (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
+	cpu = c1 - c0;
 	return cpu / wall > 1 ? 1 : cpu / wall;
 }
 

@@ -37,14 +37,6 @@ const struct curve_socket *probe_curve_find(const char *path, uint32_t socket,
 	return s;
 }
 
-static double thread_cpu_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Robust spread of the segments: 1.4826 x their median absolute deviation. */
 static double spread(const double *v, size_t n, double med)
 {
@@ -62,7 +54,7 @@ void probe_sample_take(struct kern_fchase *fc, const struct curve_socket *s,
 		       const char *why, const volatile sig_atomic_t *stop,
 		       struct probe_sample *ps)
 {
-	double seg_ns[PROBE_SEGS], c0 = thread_cpu_sec(), lat;
+	double seg_ns[PROBE_SEGS], c0 = kern_thread_cpu_sec(), c1, lat;
 
 	kern_fchase_run(fc, PROBE_SEGS, stop, NULL, seg_ns, NULL);
 	/* nearest-rank, as calibrate's points it is placed on */
@@ -75,5 +67,7 @@ void probe_sample_take(struct kern_fchase *fc, const struct curve_socket *s,
 	if (!s)
 		snprintf(ps->est.reason, sizeof(ps->est.reason), "%s", why);
 	probe_trust(s, lat, ps->noise_ns, &ps->est);
-	ps->cpu_sec = thread_cpu_sec() - c0;
+	c1 = kern_thread_cpu_sec();
+	/* no thread clock: no cost counted rather than a wrong one */
+	ps->cpu_sec = c0 >= 0 && c1 >= c0 ? c1 - c0 : 0;
 }
