@@ -23,6 +23,7 @@
 #include "calib_store.h"
 #include "cmd.h"
 #include "cpulist.h"
+#include "progress_line.h"
 #include "counters/counters.h"
 
 /* What the measuring of every socket shares. */
@@ -81,7 +82,7 @@ static double cal_estimate(const struct cal_state *st,
 static void cal_bar(struct cal_state *st)
 {
 	double el = kern_now() - st->t0, frac, left;
-	char bar[31];
+	char bar[31], line[160];
 	int i, n;
 
 	frac = st->total ? (double)st->done / st->total : 1;
@@ -90,11 +91,11 @@ static void cal_bar(struct cal_state *st)
 		bar[i] = i < n ? '#' : '.';
 	bar[30] = 0;
 	left = frac > 0.02 ? el / frac - el : st->est - el;
-	fprintf(stderr, "\r%s [%s] %3.0f%%  %4.0f s left ", st->what, bar,
-		frac * 100, left > 0 ? left : 0);
+	snprintf(line, sizeof(line), "%s [%s] %3.0f%%  %4.0f s left", st->what,
+		 bar, frac * 100, left > 0 ? left : 0);
+	progress_line_show(line);
 	if (st->done == st->total)
-		fputc('\n', stderr);
-	fflush(stderr);
+		progress_line_end(true);
 }
 
 static void cal_mark(void *arg, enum kern_mark m, unsigned int rep,
@@ -500,7 +501,7 @@ int calib_main(const char *cmd, const struct opts *o,
 	 * --prefetch on,off puts back: read before anything is switched.
 	 */
 	live_pf = calib_pf_live(cmd);
-	st.tty = isatty(STDERR_FILENO);
+	st.tty = progress_line_wanted();
 	st.est = est;
 	st.t0 = kern_now();
 	for (i = 0; i < nsel && !*stop; i++) {

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "parse.h"
+#include "progress_line.h"
 #include "run/progress.h"
 
 /* snprintf() at @off of @buf, never past its end; the new offset. */
@@ -97,9 +97,9 @@ void run_progress(void *arg, const struct kern_progress *pr)
 
 	if (rp->tty) {
 		run_progress_text(line, sizeof(line), rp, pr);
-		fprintf(stderr, "\r\033[K%s", line);
+		progress_line_show(line);
 		if (last)
-			fprintf(stderr, "\r\033[K");
+			progress_line_end(false);
 	}
 	/* the run is over: the plan's next one comes */
 	rp->runs_done += last;
@@ -115,7 +115,7 @@ void run_progress_init(struct run_progress *rp, const char *name)
 
 	memset(rp, 0, sizeof(*rp));
 	rp->name = name;
-	rp->tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+	rp->tty = progress_line_wanted();
 	if (s && !parse_uint(s, 1, UINT32_MAX, &n, err, sizeof(err)))
 		rp->sigint_after = (unsigned int)n;
 }
