@@ -257,7 +257,10 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	kern_bar_init(&r.loop_bar, cfg->nthreads,
 		      cpus_distinct(cfg) ? LOOP_SPIN_SEC : 0);
 	w = calloc(cfg->nthreads, sizeof(*w));
-	if (!w) {
+	r.loop.done_at = calloc(cfg->nthreads, sizeof(*r.loop.done_at));
+	if (!w || !r.loop.done_at) {
+		free(w);
+		free(r.loop.done_at);
 		kern_oom(err, errsz);
 		return -1;
 	}
@@ -277,6 +280,7 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	pthread_cond_destroy(&r.gate);
 	pthread_mutex_destroy(&r.lock);
 	free(w);
+	free(r.loop.done_at);
 	return started < cfg->nthreads || r.failed || r.loop.oom ||
 	       r.loop.stopped ? -1 : 0;
 }

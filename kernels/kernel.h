@@ -236,22 +236,28 @@ struct kern_ops {
 struct kern_series {
 	double *sec;		/* [rep] */
 	double *val;		/* [rep * nvals + i] */
+	/*
+	 * [rep]: the share of the threads' time in the call spent waiting
+	 * for the slowest one to finish its part (0: all finished together;
+	 * NAN with one thread). What the aggregate lost to imbalance: a
+	 * thread that waits moves nothing.
+	 */
+	double *wait;
 	unsigned int reps, cap;
 	double total;		/* the sum of sec */
 };
 
-/* How a result was measured: its repetitions and their seconds timed. */
+/*
+ * How a result was measured: its repetitions, their seconds timed, and
+ * the median of their wait shares (NAN with one thread).
+ */
 struct kern_timed {
 	unsigned int reps;
 	double sec;
+	double wait;
 };
 
-static inline struct kern_timed kern_timed_of(const struct kern_series *s)
-{
-	struct kern_timed t = { s->reps, s->total };
-
-	return t;
-}
+struct kern_timed kern_timed_of(const struct kern_series *s);
 
 /* What kern_run_timed() measured: one series per phase. */
 struct kern_times {

@@ -38,9 +38,10 @@ static unsigned int estimate(const struct kern_loop *l, unsigned int ph)
 	return want > KERN_MAX_REPS ? KERN_MAX_REPS : (unsigned int)want;
 }
 
-/* Append one call's time and values to @s; -1 when out of memory. */
+/* Append one call's time, wait share and values to @s; -1 when out of
+ * memory. */
 static int series_push(struct kern_series *s, unsigned int nvals,
-		       double sec, const double *val)
+		       double sec, double wait, const double *val)
 {
 	unsigned int cap = s->cap ? 2 * s->cap : 16;
 	double *p;
@@ -50,6 +51,10 @@ static int series_push(struct kern_series *s, unsigned int nvals,
 		if (!p)
 			return -1;
 		s->sec = p;
+		p = realloc(s->wait, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		s->wait = p;
 		if (nvals) {
 			p = realloc(s->val, (size_t)cap * nvals * sizeof(*p));
 			if (!p)
@@ -59,6 +64,7 @@ static int series_push(struct kern_series *s, unsigned int nvals,
 		s->cap = cap;
 	}
 	s->sec[s->reps] = sec;
+	s->wait[s->reps] = wait;
 	if (nvals)
 		memcpy(s->val + (size_t)s->reps * nvals, val,
 		       nvals * sizeof(*val));
@@ -158,7 +164,7 @@ static void progress(struct kern_loop *l, unsigned int ph, bool done)
  * Repetition-major: every phase once per repetition, until each phase
  * has enough. By phase: one phase until it has enough, then the next.
  */
-static void finish_call(struct kern_loop *l, double sec)
+static void finish_call(struct kern_loop *l, double sec, double wait)
 {
 	const struct kern_cfg *cfg = l->cfg;
 	unsigned int ph = l->phase, nph = l->ops->nphases, i;
@@ -169,7 +175,7 @@ static void finish_call(struct kern_loop *l, double sec)
 		cfg->mark(cfg->mark_arg, KERN_MARK_END, l->rep, ph);
 	if (l->ops->collect)
 		l->ops->collect(l->ctx, ph, val);
-	if (series_push(&l->times->ph[ph], l->ops->nvals, sec, val) < 0) {
+	if (series_push(&l->times->ph[ph], l->ops->nvals, sec, wait, val) < 0) {
 		l->oom = 1;
 		l->end = 1;
 		return;
@@ -201,6 +207,8 @@ static void finish_call(struct kern_loop *l, double sec)
 	l->rep++;
 }
 
+static double wait_share(const struct kern_loop *l, double t0);
+
 void kern_loop_run(struct kern_loop *l, unsigned int tid)
 {
 	const struct kern_cfg *cfg = l->cfg;
@@ -225,10 +233,58 @@ void kern_loop_run(struct kern_loop *l, unsigned int tid)
 		if (!tid)
 			t0 = kern_now();
 		l->ops->body(l->ctx, tid, l->phase);
+		if (l->done_at)
+			l->done_at[tid] = kern_now();
 		kern_bar_wait(l->bar);
 		if (!tid)
-			finish_call(l, kern_now() - t0);
+			finish_call(l, kern_now() - t0, wait_share(l, t0));
 	}
+}
+
+/*
+ * The share of the threads' time in the call that began at @t0 spent
+ * waiting for the slowest: each thread's wait from the end of its part
+ * to the end of the slowest one's, over the threads times the slowest
+ * one's time. NAN with one thread (or no record of the ends).
+ */
+static double wait_share(const struct kern_loop *l, double t0)
+{
+	unsigned int i, n = l->cfg->nthreads;
+	double last = t0, sum = 0;
+
+	if (n < 2 || !l->done_at)
+		return NAN;
+	for (i = 0; i < n; i++)
+		if (l->done_at[i] > last)
+			last = l->done_at[i];
+	if (last <= t0)
+		return NAN;
+	for (i = 0; i < n; i++)
+		sum += last - fmax(l->done_at[i], t0);
+	return sum / ((double)n * (last - t0));
+}
+
+struct kern_timed kern_timed_of(const struct kern_series *s)
+{
+	struct kern_timed t = { s->reps, s->total, NAN };
+	struct kern_stats st;
+	double *w;
+	unsigned int i, n = 0;
+
+	if (!s->reps || !s->wait)
+		return t;
+	w = malloc(s->reps * sizeof(*w));
+	if (!w)
+		return t;	/* no memory for the median: unknown */
+	for (i = 0; i < s->reps; i++)
+		if (!isnan(s->wait[i]))
+			w[n++] = s->wait[i];
+	if (n) {
+		kern_stats(w, n, &st);
+		t.wait = st.median;
+	}
+	free(w);
+	return t;
 }
 
 int kern_times_init(struct kern_times *t, const struct kern_ops *ops)
@@ -250,6 +306,7 @@ void kern_times_free(struct kern_times *t)
 
 	for (i = 0; t->ph && i < t->nphases; i++) {
 		free(t->ph[i].sec);
+		free(t->ph[i].wait);
 		free(t->ph[i].val);
 	}
 	free(t->ph);

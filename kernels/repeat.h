@@ -17,6 +17,7 @@ struct kern_loop {
 	void *ctx;
 	struct kern_times *times;
 	struct kern_bar *bar;	/* every thread of the run */
+	double *done_at;	/* [tid]: kern_now() when its part of a call ended */
 	unsigned int phase, rep;	/* the next call */
 	int end;		/* every measurement has enough */
 	int stopped;		/* thread 0 saw cfg->stop */

@@ -145,6 +145,8 @@ void run_result_open(struct printer *p, const struct run_args *a,
 	print_u64(p, PRINT_JSON, "size_bytes", "%" PRIu64, size);
 	print_uint(p, PRINT_JSON, "reps", "%u", t->reps);
 	print_double(p, PRINT_JSON, "timed_s", "%f", t->sec);
+	/* the median repetition's; null with one thread */
+	print_double(p, PRINT_JSON, "thread_wait_fraction", "%f", t->wait);
 	run_print_place(p, a);
 }
 
