@@ -792,6 +792,16 @@ if [ ! -d /sys/module/memdiag ]; then
 		st=$?
 		ok "memdiagctl $c without the module or a curve: exit 2, the module named first, no curve note" $st
 	done
+	# export where the module can be loaded waits for it: that it is
+	# missing comes before any word on the curve (which cannot help
+	# without it); the curve is named once the module is read
+	XDG_STATE_HOME=$tmp/nocurve timeout -s TERM 2 "$bin" export \
+		--interval 100ms --textfile "$tmp/nocurve" > "$tmp/out" 2> "$tmp/err"
+	grep -m 1 "memdiagctl: export: note:" "$tmp/err" |
+		grep -qF "memdiagctl: export: note: waiting for the memdiag module" &&
+		! grep -q "no verdict" "$tmp/err"
+	st=$?
+	ok "memdiagctl export waiting for the module: says so first, no curve note before the module is read" $st
 	# export on a host that can never load the module: exit 2 at once,
 	# naming --probe, rather than serving memdiag_up 0 forever
 	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
