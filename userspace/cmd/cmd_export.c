@@ -225,7 +225,7 @@ static int load_curve(struct exporter *x)
 	if (curve_fp_compare(&x->curve.fp, &now, why, sizeof(why)) != 0) {
 		snprintf(x->st.curve_reason, sizeof(x->st.curve_reason), "%s", why);
 		snprintf(x->curve_note, sizeof(x->curve_note),
-			 "no verdict from %.64s: %s", used, why);
+			 "no verdict from %.100s: %s", used, why);
 	} else {
 		x->st.curve = &x->curve;
 		snprintf(x->curve_note, sizeof(x->curve_note),
