@@ -31,19 +31,6 @@ echo "run: the curve's own checks are above ('check:', 'quality:'); a probe labe
 echo "run: \"unknown\" where the curve is unreliable or a sample is too noisy to tell"
 # what the module supports and this processor's place in it, from the
 # module's own table
-hw=$("$top/scripts/hw-status.sh")
+. "$top/scripts/run-plan.sh"
 echo
-echo "$hw" | sed -n 's/^supported: /On supported hardware (/p' | sed 's/$/)/' | fold -s -w 74 | sed "s/ *$//"
-cat <<'EOT'
-with memdiag.ko loaded, memdiag adds what no chase can see: DRAM read and
-write GB/s per socket and memory channel from the memory controllers, the
-core's load latency counters, calibration against those true DRAM bytes,
-the live verdict in 'watch' and 'snapshot', 'validate' and prefetcher
-control.
-EOT
-echo "$hw" | sed -n 's/^this processor: /This processor, /p' | fold -s -w 74 | sed "s/ *$//"
-cat <<'EOT'
-'make run ARGS=info' runs memdiag in a QEMU/TCG guest here (no counters
-there either); 'make run MEMDIAG_SIM=skx ARGS="watch --count 5"' shows
-watch on the simulated platform (simulated numbers).
-EOT
+run_closing "$("$top/scripts/hw-status.sh")"

@@ -6,7 +6,8 @@
 # newest Debian kernel installed here, with MEMDIAG_CPU (default
 # Skylake-Server-v1) and MEMDIAG_SMP (default 4,sockets=2,cores=2).
 #
-# It says first what it will install, build, load or boot. Without
+# It says first what it will install, build, load or boot; with
+# MEMDIAG_RUN_DRY=1 it says only that, and exits 0. Without
 # arguments on a host that cannot load modules, it shows the
 # counter-free view instead (scripts/counter-free.sh): idle latency, the
 # curve of this machine, probe samples.
@@ -21,26 +22,11 @@ cd "$top"
 asked=$#
 [ $# -gt 0 ] || set -- info
 
-why=
-if grep -qw nomodule /proc/cmdline || [ ! -e /proc/modules ]; then
-	why="this host cannot load modules: the kernel was booted with 'nomodule'"
-elif [ "$(cat /proc/sys/kernel/modules_disabled 2>/dev/null)" = 1 ]; then
-	why="this host cannot load modules: kernel.modules_disabled is 1"
-elif [ ! -d "/lib/modules/$(uname -r)/build" ]; then
-	why="there are no headers for the running kernel $(uname -r)"
-fi
-
-# Say what is about to happen before anything is installed or booted.
-echo "run: first: the Debian packages scripts/deps.sh names that are missing (apt-get, as root), then build memdiagctl" >&2
-if [ -n "${MEMDIAG_SIM:-}" ]; then
-	echo "run: then: boot a QEMU/TCG guest with Debian's newest kernel here and the simulated platform (MEMDIAG_SIM=$MEMDIAG_SIM)" >&2
-elif [ -z "$why" ]; then
-	echo "run: then: build module/memdiag.ko for $(uname -r), load it with insmod (stays loaded) and run memdiagctl $*" >&2
-elif [ "$asked" = 0 ]; then
-	echo "run: then: no module ($why): the counter-free view on this machine, calibrating once with 'memdiagctl calibrate --quick' (a minute or two) if no curve is stored" >&2
-else
-	echo "run: then: no module here ($why): boot a QEMU/TCG guest with Debian's newest kernel and run memdiagctl $* there" >&2
-fi
+# what this host can do, and what run says before it does anything
+. scripts/run-plan.sh
+why=$(run_why)
+run_announce "$why" "$asked" "$@" >&2
+[ "${MEMDIAG_RUN_DRY:-0}" = 0 ] || exit 0
 
 scripts/deps.sh
 make -s -C userspace

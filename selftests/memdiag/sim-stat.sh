@@ -77,6 +77,12 @@ check "--interval 500ms -- sleep 2.2: at least 3 timeline rows of socket 0, then
 check "--interval: every timeline row reads 10 GB/s on socket 0 within 5%" \
 	jq -s -e 'all(.[] | select(has("read_gbps")); (.read_gbps - 10 | fabs) < 0.5)' /tmp/tl.json
 
+# the rows are watch's without --threshold: no fixed saturation threshold
+# (it was 300 cycles; here the loads take 200, so the old rule said false)
+check "--interval -j: no fixed threshold in the timeline, every row's saturated is null" \
+	jq -s -e '[.[] | select(has("read_gbps"))] | length > 0 and
+		  all(.[]; has("saturated") and .saturated == null)' /tmp/tl.json
+
 check "--interval -j: each timeline row has time_unix_ns, the wall clock within 60 s of date's" \
 	jq -s -e --argjson now "$(date +%s)" \
 	'[.[] | select(has("read_gbps"))] | length > 0 and all(.[]; (.time_unix_ns / 1e9 - $now | fabs) < 60)' /tmp/tl.json

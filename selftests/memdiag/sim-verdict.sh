@@ -133,12 +133,11 @@ check "snapshot -j, stale curve: every socket's verdict null with the reason" \
 check "watch --threshold 150: saturated at 200 cycles, verdict still null" \
 	jqt '.saturated == true and .verdict == null' "$tmp/w.json"
 
-# a malformed file names the key; a socket without a curve says so
-"$ctl" -j snapshot --curve "$tmp/bad.json" > "$tmp/s.json" 2> "$tmp/s.err"
-check "snapshot, malformed curve: the reason names the key" \
-	jqt '.[0].verdict == null and
-	     (.[0].verdict_reason | endswith("sockets[0].idle_latency_ns: not a number"))' \
-	"$tmp/s.json"
+# a malformed --curve FILE is an error naming it and the key (the rule of
+# every command that reads a curve); a socket without a curve says so
+expect_rc "snapshot, malformed --curve FILE: exit 6 naming the file and the key" 6 \
+	"^memdiagctl: snapshot: cannot read the curves: $tmp/bad.json: sockets\[0\]\.idle_latency_ns: not a number\$" \
+	"$ctl" -j snapshot --curve "$tmp/bad.json"
 check "snapshot, curve file for socket 0 only: socket 1 says it has none" \
 	sh -c "'$ctl' -j snapshot --curve '$tmp/curve.json' 2>/dev/null |
 	       jq -e '.[1].verdict == null and

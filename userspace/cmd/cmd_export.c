@@ -187,7 +187,10 @@ void cmd_export_usage(FILE *f)
 	      "                          is the signal, as in watch)\n"
 	      "  -C, --curve FILE        the calibrated curve for the verdict metrics\n"
 	      "                          (default: the user's, then\n"
-	      "                          /var/lib/memdiag/curve.json; none: no verdict)\n"
+	      "                          /var/lib/memdiag/curve.json; none: no verdict);\n"
+	      "                          a FILE missing, truncated or no curve file is\n"
+	      "                          an error naming it (exit 6), before the module\n"
+	      "                          is looked for or the port opened\n"
 	      "      --probe             serve the counter-free probe's estimates, not\n"
 	      "                          the module's counters (interval at least\n"
 	      "                          50ms)\n",
@@ -196,9 +199,11 @@ void cmd_export_usage(FILE *f)
 }
 
 /*
- * The calibrated curve for the verdict: a --curve that cannot be read is a
- * usage error; without --curve, no file (or a stale one) only means no
- * verdict, with the reason in memdiag_verdict_available.
+ * The calibrated curve for the verdict: a --curve FILE that cannot be read
+ * is an error naming it (exit 6, as in every command that reads a curve);
+ * without --curve, no file (or a stale one) only means no verdict, with
+ * the reason in memdiag_verdict_available. Which curve serves is said once
+ * the module is read (export_conn.c): without the module it cannot help.
  */
 static int load_curve(struct exporter *x)
 {
@@ -208,19 +213,23 @@ static int load_curve(struct exporter *x)
 	if (curve_find_load(x->curve_path, &x->curve, used, sizeof(used), why,
 			    sizeof(why)) < 0) {
 		curve_free(&x->curve);
-		if (x->curve_path)
-			return cli_usage("export", "option '--curve': %s", why);
+		if (x->curve_path) {
+			cli_err("export", "cannot read the curves", "%s", why);
+			return MDC_EXIT_LOCAL;
+		}
 		snprintf(x->st.curve_reason, sizeof(x->st.curve_reason), "%s", why);
-		export_note(x, "no verdict: %s", why);
+		snprintf(x->curve_note, sizeof(x->curve_note), "no verdict: %s", why);
 		return MDC_EXIT_OK;
 	}
 	curve_fp_collect(&now, NULL);
 	if (curve_fp_compare(&x->curve.fp, &now, why, sizeof(why)) != 0) {
 		snprintf(x->st.curve_reason, sizeof(x->st.curve_reason), "%s", why);
-		export_note(x, "no verdict from %s: %s", used, why);
+		snprintf(x->curve_note, sizeof(x->curve_note),
+			 "no verdict from %.100s: %s", used, why);
 	} else {
 		x->st.curve = &x->curve;
-		export_note(x, "verdicts from the curve %s", used);
+		snprintf(x->curve_note, sizeof(x->curve_note),
+			 "verdicts from the curve %.200s", used);
 	}
 	curve_fp_free(&now);
 	return MDC_EXIT_OK;
@@ -343,9 +352,10 @@ int cmd_export(const struct opts *gopts, int argc, char **argv)
 		return MDC_EXIT_LOCAL;
 	}
 	export_init(&x.st, (uint64_t)x.interval_ms * 1000000, x.threshold);
-	rc = x.probe ? MDC_EXIT_OK : module_reachable();
+	/* a bad --curve FILE is the caller's mistake: said before the module */
+	rc = x.probe ? export_probe_curve(&x) : load_curve(&x);
 	if (rc == MDC_EXIT_OK && !x.probe)
-		rc = load_curve(&x);
+		rc = module_reachable();
 	if (rc != MDC_EXIT_OK)
 		goto out;
 	export_publish(&x);

@@ -339,7 +339,9 @@ void cmd_snapshot_usage(FILE *f)
 	      "  -c, --channels  add each memory channel's read and write bytes\n"
 	      "  -w, --window DUR  time between the two readings: seconds (0.5) or\n"
 	      "                  with s or ms (200ms), 1ms to 60s (default 200ms)\n"
-	      "      --curve FILE  the curve file (default: the calibrate's)\n",
+	      "      --curve FILE  the curve file (default: the calibrate's); one that\n"
+	      "                  is missing, truncated or no curve file is an error\n"
+	      "                  naming it (exit 6), before the module is looked for\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_ALL, 18,
 		       "print a JSON array with one object per socket; its keys\n"
@@ -482,19 +484,18 @@ static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 /* Print the second reading @col and the verdict since @first. */
 static int show(const char *cmd, const struct snap_args *sa,
 		const struct collect *first, const struct collect *col,
-		uint32_t tsc_khz)
+		uint32_t tsc_khz, const struct verdict_src *vs)
 {
 	struct snapshot_window win;
-	struct verdict_src vs;
 	struct printer p;
 	int rc;
 
-	verdict_src_open(&vs, sa->curve_path);
-	if (!vs.usable)
-		cli_err(cmd, "note", "no verdict: %s", vs.reason);
+	/* after the module: without it a curve cannot help */
+	if (!vs->usable)
+		cli_err(cmd, "note", "no verdict: %s", vs->reason);
 	win = (struct snapshot_window){
 		.before = (const struct nlmsghdr *const *)first->msgs,
-		.nr_before = first->nr, .tsc_khz = tsc_khz, .vs = &vs,
+		.nr_before = first->nr, .tsc_khz = tsc_khz, .vs = vs,
 	};
 	print_init(&p, stdout, sa->o.json, sa->o.pretty);
 	rc = snapshot_show_judged(cmd, &p,
@@ -502,7 +503,6 @@ static int show(const char *cmd, const struct snap_args *sa,
 				  col->nr, sa->channels, &win);
 	if (rc == MDC_EXIT_OK)
 		rc = cli_output_end(cmd, &p);
-	verdict_src_close(&vs);
 	return rc;
 }
 
@@ -513,6 +513,7 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	struct collect col = { NULL, 0 }, first = { NULL, 0 };
 	struct info_summary sum;
 	struct cli_error cerr, denied;
+	struct verdict_src vs;
 	struct nl_family fam;
 	uint32_t tsc_khz;
 	bool own = false;
@@ -523,10 +524,16 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	rc = parse_options(cmd, &sa, argc, argv);
 	if (rc != MDC_EXIT_OK)
 		return rc < 0 ? MDC_EXIT_OK : rc;	/* -1: --help */
-	md_open(&nl, &fam, &sum, &cerr);
-	rc = cli_report(cmd, &cerr);
+	/* a bad --curve FILE is the caller's mistake: said before the module */
+	rc = verdict_src_open_cmd(&vs, cmd, sa.curve_path);
 	if (rc != MDC_EXIT_OK)
 		return rc;
+	md_open(&nl, &fam, &sum, &cerr);
+	rc = cli_report(cmd, &cerr);
+	if (rc != MDC_EXIT_OK) {
+		verdict_src_close(&vs);
+		return rc;
+	}
 	if (!sa.all)
 		rc = info_check_socket(cmd, &sum, sa.socket);
 	tsc_khz = sum.tsc_khz;
@@ -560,7 +567,8 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 		}
 	}
 	if (rc == MDC_EXIT_OK)
-		rc = show(cmd, &sa, &first, &col, tsc_khz);
+		rc = show(cmd, &sa, &first, &col, tsc_khz, &vs);
+	verdict_src_close(&vs);
 	collect_free(&first);
 	collect_free(&col);
 	nl_family_free(&fam);

@@ -337,13 +337,11 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 		rc = cli_open_output(w.cmd, path, &w.out);
 	if (rc != MDC_EXIT_OK)
 		return rc;
-	verdict_src_open(&vs, w.curve_path);
-	/* one rule for a curve FILE named: unreadable is an error */
-	if (w.curve_path && vs.unreadable) {
-		cli_err(w.cmd, "cannot read the curves", "%s", vs.reason);
+	/* a curve FILE named that cannot be read: an error, before the module */
+	rc = verdict_src_open_cmd(&vs, w.cmd, w.curve_path);
+	if (rc != MDC_EXIT_OK) {
 		cli_close_output(w.cmd, path, w.out, false);
-		verdict_src_close(&vs);
-		return MDC_EXIT_LOCAL;
+		return rc;
 	}
 	w.vs = &vs;
 

@@ -216,6 +216,10 @@ static int try_connect(struct exporter *x, struct conn *c)
 	}
 	export_note(x, "reading the memdiag module (%s, %s), interval %u ms",
 		    x->st.uarch, x->st.cpu_model, x->interval_ms);
+	/* after the module: while it is missing a curve cannot help */
+	if (!x->curve_noted && x->curve_note[0])
+		export_note(x, "%s", x->curve_note);
+	x->curve_noted = true;
 	return 0;
 }
 

@@ -21,6 +21,11 @@ struct exporter {
 	const char *textfile_dir;	/* NULL: no textfile */
 	const char *curve_path;		/* NULL: the default places */
 	struct curve curve;		/* what st.curve points to, if loaded */
+	/* which curve serves, or why none: said once the module is read */
+	char curve_note[CURVE_WHY_SIZE + 128];
+	bool curve_noted;
+	const struct curve_socket *probe_curve;	/* --probe's; NULL: why */
+	char probe_why[CURVE_WHY_SIZE];	/* no estimate, and why */
 	uint32_t interval_ms;
 	double threshold;
 	struct export_state st;
@@ -46,6 +51,15 @@ void export_note(struct exporter *x, const char *fmt, ...)
  * @sfd (a signalfd) is readable. An exit code.
  */
 int export_run(struct exporter *x, int sfd);
+
+/*
+ * --probe's curve: socket 0's of --curve FILE or the default places, into
+ * x->probe_curve (NULL: x->probe_why says why). A --curve FILE that cannot
+ * be read is an error naming it (MDC_EXIT_LOCAL, reported), as in every
+ * command that reads a curve; no usable curve only leaves the estimates
+ * out.
+ */
+int export_probe_curve(struct exporter *x);
 
 /*
  * --probe: the counter-free probe's sample every interval into x->est,

@@ -29,21 +29,21 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* The curve's socket 0 (noted), or NULL with the reason noted. */
-static const struct curve_socket *find_curve(struct exporter *x,
-					     char *why, size_t size)
+int export_probe_curve(struct exporter *x)
 {
-	const struct curve_socket *s;
+	bool bad_file;
 
-	s = probe_curve_find(x->curve_path, x->est.socket, &x->curve, why,
-			     size, NULL);
-	if (!s) {
-		export_note(x, "no estimate, the latency only: %s", why);
-		return NULL;
+	x->probe_curve = probe_curve_find(x->curve_path, x->est.socket,
+					  &x->curve, x->probe_why,
+					  sizeof(x->probe_why), &bad_file);
+	if (bad_file) {
+		/* x->probe_why names the file and what is wrong with it */
+		cli_err("export", "cannot read the curves", "%s", x->probe_why);
+		return MDC_EXIT_LOCAL;
 	}
-	export_estimate_curve_time(&x->est, x->curve.created);
-	export_note(x, "estimates from the curve of socket %u", x->est.socket);
-	return s;
+	if (x->probe_curve)
+		export_estimate_curve_time(&x->est, x->curve.created);
+	return MDC_EXIT_OK;
 }
 
 static int pin(const struct curve_socket *s)
@@ -80,14 +80,18 @@ static int wait_signal(int sfd, int timeout)
 
 int export_probe_run(struct exporter *x, int sfd)
 {
-	char why[CURVE_WHY_SIZE] = "";
-	const struct curve_socket *s;
+	const struct curve_socket *s = x->probe_curve;
+	const char *why = x->probe_why;
 	struct probe_sample ps;
 	struct kern_fchase fc;
 	uint64_t next, now;
 	int rc = MDC_EXIT_OK, st;
 
-	s = find_curve(x, why, sizeof(why));
+	if (s)
+		export_note(x, "estimates from the curve of socket %u",
+			    x->est.socket);
+	else
+		export_note(x, "no estimate, the latency only: %s", why);
 	if (pin(s) < 0)
 		return MDC_EXIT_LOCAL;
 	if (kern_fchase_init(&fc, CALIB_CHASE_BYTES, PROBE_SEG, true, 11)) {

@@ -3,9 +3,10 @@
 # plot.sh - what plot's pictures say and what reading a curve file says
 # (TAP "ok - " lines, no module, no calibration: a canned curve whose
 # fingerprint is the simulated machine's, so stale here):
-#  - a bad --curve FILE is an error naming it, for probe and watch as for
-#    plot and calibrate --show; a missing default curve says where it
-#    looked, once (snapshot and export keep it as the verdict's reason)
+#  - a bad --curve FILE (garbage, missing, truncated) is an error naming
+#    it, for probe, watch, snapshot and export as for plot and calibrate
+#    --show, before the module is looked for (snapshot, export); a
+#    missing default curve says where it looked, once
 #  - calibrate --curve in a missing directory fails before measuring and
 #    makes no directory
 #  - a stale curve is named by calibrate --show and plot, and in the title
@@ -35,17 +36,23 @@ d["fingerprint"]["cpu_vendor"] = "NoSuchVendor"	# another machine's
 json.dump(d, open(sys.argv[2], "w"))
 PY
 echo garbage > "$tmp/bad.json"
+head -c 300 "$tmp/c.json" > "$tmp/cut.json"
 
-# -- a bad explicit file: an error with its path, whichever command reads it
-for cmd in "probe -c 1" "plot" "calibrate --show" "watch --count 1"; do
-	"$bin" $cmd --curve "$tmp/bad.json" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-	ok "$([ $rc = 6 ] && grep -q "$tmp/bad.json" "$tmp/err" && echo 1)" \
-		"$cmd --curve GARBAGE: exit 6 naming the file (got $rc)" "$tmp/err"
-	"$bin" $cmd --curve "$tmp/none.json" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-	ok "$([ $rc = 6 ] && grep -q "$tmp/none.json" "$tmp/err" && echo 1)" \
-		"$cmd --curve MISSING: exit 6 naming the file (got $rc)" "$tmp/err"
+# -- a bad explicit file: an error with its path, whichever command reads
+# it; snapshot and export say it before the module (absent here: exit 2),
+# export before it listens or waits (a timeout: it ran on)
+for cmd in "probe -c 1" "plot" "calibrate --show" "watch --count 1" \
+	"snapshot" "export --textfile $tmp" "export --probe --textfile $tmp"; do
+	for f in bad:GARBAGE none:MISSING cut:TRUNCATED; do
+		timeout -s TERM 10 "$bin" $cmd --curve "$tmp/${f%%:*}.json" \
+			> "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		ok "$([ $rc = 6 ] && grep -qF "$tmp/${f%%:*}.json: " "$tmp/err" &&
+			! grep -q "module is not loaded\|serving\|waiting" "$tmp/err" &&
+			echo 1)" \
+			"${cmd%% --textfile*} --curve ${f#*:}: exit 6 naming the file (got $rc)" \
+			"$tmp/err"
+	done
 done
 
 # -- no default curve: where it looked, said once

@@ -792,6 +792,16 @@ if [ ! -d /sys/module/memdiag ]; then
 		st=$?
 		ok "memdiagctl $c without the module or a curve: exit 2, the module named first, no curve note" $st
 	done
+	# export where the module can be loaded waits for it: that it is
+	# missing comes before any word on the curve (which cannot help
+	# without it); the curve is named once the module is read
+	XDG_STATE_HOME=$tmp/nocurve timeout -s TERM 2 "$bin" export \
+		--interval 100ms --textfile "$tmp/nocurve" > "$tmp/out" 2> "$tmp/err"
+	grep -m 1 "memdiagctl: export: note:" "$tmp/err" |
+		grep -qF "memdiagctl: export: note: waiting for the memdiag module" &&
+		! grep -q "no verdict" "$tmp/err"
+	st=$?
+	ok "memdiagctl export waiting for the module: says so first, no curve note before the module is read" $st
 	# export on a host that can never load the module: exit 2 at once,
 	# naming --probe, rather than serving memdiag_up 0 forever
 	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
@@ -894,6 +904,52 @@ for c in "zen4:Zen 4" "zen5:Zen 5" "skx:Skylake-SP" "clx:Cascade Lake-SP"; do
 	"$hws" "$tmp/${c%%:*}" | grep -q "^this processor: .*): ${c#*:}, supported by the module on bare metal$" || st=1
 done
 ok "hw-status.sh: Zen 4, Zen 5, Skylake-SP and Cascade Lake-SP (by stepping) named as supported" $st
+
+# make run says what it will do before doing it (MEMDIAG_RUN_DRY=1: only
+# that), by what the (fake) host can do
+runsh=$(dirname "$0")/../../scripts/run.sh
+dry() { # root [MEMDIAG_SIM] -- ARGS: run.sh's announcement into $tmp/err
+	r=$1 sim=$2
+	shift 3
+	MEMDIAG_TEST_HOST_ROOT=$r MEMDIAG_SIM=$sim MEMDIAG_RUN_DRY=1 \
+		"$runsh" "$@" > "$tmp/out" 2> "$tmp/err"
+}
+fake_host "$tmp/r0"
+fake_host "$tmp/r1" nomodule no-proc-modules
+fake_host "$tmp/r2" no-proc-modules
+fake_host "$tmp/r3" disabled
+fake_host "$tmp/r4" no-headers
+first="run: first: the Debian packages scripts/deps.sh names that are missing (apt-get, as root), then build memdiagctl"
+dry "$tmp/r0" "" -- watch --count 2
+[ $? -eq 0 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" -eq 2 ] &&
+	head -n 1 "$tmp/err" | grep -qxF "$first" &&
+	grep -qxF "run: then: build module/memdiag.ko for $(uname -r), load it with insmod (stays loaded) and run memdiagctl watch --count 2" "$tmp/err"
+ok "make run (MEMDIAG_RUN_DRY=1) where the module can load: the packages, the build, insmod and the command, then exit 0" $?
+dry "$tmp/r1" "" --
+head -n 1 "$tmp/err" | grep -qxF "$first" &&
+	grep -qxF "run: then: no module (this host cannot load modules: the kernel was booted with 'nomodule'): the counter-free view on this machine, calibrating once with 'memdiagctl calibrate --quick' (a minute or two) if no curve is stored" "$tmp/err"
+ok "make run on a 'nomodule' host, no ARGS: the counter-free view and its calibration announced" $?
+dry "$tmp/r2" "" -- info
+grep -qxF "run: then: no module here (this host cannot load modules: the kernel has no /proc/modules): boot a QEMU/TCG guest with Debian's newest kernel and run memdiagctl info there" "$tmp/err"
+ok "make run ARGS=info without /proc/modules: the guest it will boot announced" $?
+dry "$tmp/r3" "" -- info
+grep -qF "run: then: no module here (this host cannot load modules: kernel.modules_disabled is 1): boot a QEMU/TCG guest" "$tmp/err"
+ok "make run with modules_disabled: says so, and the guest" $?
+dry "$tmp/r4" "" -- info
+grep -qF "run: then: no module here (there are no headers for the running kernel $(uname -r)): boot a QEMU/TCG guest" "$tmp/err"
+ok "make run without kernel headers: says so, and the guest" $?
+dry "$tmp/r0" skx -- watch
+grep -qxF "run: then: boot a QEMU/TCG guest with Debian's newest kernel here and the simulated platform (MEMDIAG_SIM=skx)" "$tmp/err"
+ok "make run MEMDIAG_SIM=skx: the simulated platform's guest announced" $?
+
+# the counter-free view's closing text (counter-free.sh): the module's
+# processors and this one's status from hw-status.sh, in 74 columns
+plan=$(dirname "$0")/../../scripts/run-plan.sh
+bash -c '. "$1"; run_closing "$("$2" "$3")"' sh "$plan" "$hws" "$tmp/zen3" > "$tmp/out"
+tr '\n' ' ' < "$tmp/out" | grep -qF "On supported hardware (Intel Xeon Haswell-EP, Broadwell-EP, Skylake-SP, Cascade Lake-SP, Ice Lake-SP, Sapphire Rapids, Emerald Rapids, Granite Rapids, Granite Rapids-D, Sierra Forest; AMD Zen 4, Zen 5) with memdiag.ko loaded" &&
+	tr '\n' ' ' < "$tmp/out" | grep -qF "This processor, AMD EPYC 7B13 (AuthenticAMD family 0x19 model 0x1 stepping 1): not in the module's table, so unsupported even on bare metal (only the counter-free commands work on it)" &&
+	awk 'length > 74 { exit 1 }' "$tmp/out"
+ok "make run's closing text on a Zen 3: every supported processor (Zen 4/5 too) and this one unsupported even on bare metal, in 74 columns" $?
 
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
