@@ -21,7 +21,7 @@
 #include "imc.h"
 #include "df_rotate.h"
 
-/* No channel moves 10^10 requests (640 GB) a second: a bigger step is a reset. */
+/* No channel moves 10^10 requests (640 GB) a second: more is a reset. */
 #define DF_MAX_REQ_PER_SEC	10000000000ULL
 
 struct df_node {
