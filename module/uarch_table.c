@@ -381,13 +381,16 @@ static const struct memdiag_imc_desc zen23_df = {
 	{ AMD(n, f, m0, m1, dir), .unsupported = why }
 static const struct memdiag_core_event zen23_core[MEMDIAG_EV_NR] = {};
 
-#define ZEN23_ROW(n, f, m0, m1, dir)					\
+#define ZEN23_ROW(n, f, m0, m1, dir, core_why, l3_why)			\
 	{ AMD(n, f, m0, m1, dir), .imc = &zen23_df, .core = zen23_core,	\
-	  .latency_reason = n ZEN23_NO_CORE,				\
-	  .offcore_reason = ZEN_NO_OFFCORE,				\
-	  .l3_reason = n ZEN23_NO_L3 }
-#define ZEN2_DF(m0, m1)	ZEN23_ROW("AMD Zen 2", 0x17, m0, m1, "amdzen2")
-#define ZEN3_DF(m0, m1)	ZEN23_ROW("AMD Zen 3", 0x19, m0, m1, "amdzen3")
+	  .latency_reason = core_why, .offcore_reason = ZEN_NO_OFFCORE,	\
+	  .l3_reason = l3_why }
+#define ZEN2_DF(m0, m1)							\
+	ZEN23_ROW("AMD Zen 2", 0x17, m0, m1, "amdzen2",			\
+		  "AMD Zen 2" ZEN23_NO_CORE, "AMD Zen 2" ZEN23_NO_L3)
+#define ZEN3_DF(m0, m1)							\
+	ZEN23_ROW("AMD Zen 3", 0x19, m0, m1, "amdzen3",			\
+		  "AMD Zen 3" ZEN23_NO_CORE, "AMD Zen 3" ZEN23_NO_L3)
 #define ZEN23_NO_CORE \
 	": memdiag does not program its core PMU yet (no PerfMonV2; the MAB occupancy needs Zen 3's merged counter pair)"
 #define ZEN23_NO_L3 \
