@@ -10,6 +10,7 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #endif
@@ -100,6 +101,39 @@ void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
 	r->counting = true;
 }
 
+/*
+ * The interval's share of every channel's estimate: a counted channel its
+ * @step, which becomes its rate; one not counted its last rate over @dt,
+ * or, never counted yet, the mean step of the channels counted now.
+ */
+static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
+{
+	bool counted[MEMDIAG_DF_MAX_CHANS] = {};
+	u64 sum = 0, n = 0;
+	unsigned int i, c;
+
+	for (i = 0; i < r->n_ctrs; i++) {
+		if (r->chan_of[i] < 0)
+			continue;
+		c = r->chan_of[i];
+		counted[c] = true;
+		r->est[c] += step[i];
+		r->rate_counts[c] = step[i];
+		r->rate_ns[c] = dt;
+		sum += step[i];
+		n++;
+	}
+	for (c = 0; c < r->n_chans; c++) {
+		if (counted[c])
+			continue;
+		if (r->rate_ns[c])
+			r->est[c] += mul_u64_u64_div_u64(r->rate_counts[c], dt,
+							 r->rate_ns[c]);
+		else if (n)
+			r->est[c] += div64_u64(sum, n);
+	}
+}
+
 /**
  * memdiag_df_rot_end() - add what each counted channel counted
  * @r: the node's state
@@ -139,5 +173,6 @@ bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 now_ns, const u64 *raw,
 		r->counts[r->chan_of[i]] += step[i];
 		r->counted_ns[r->chan_of[i]] += now_ns - r->begin_ns;
 	}
+	df_estimate(r, step, now_ns - r->begin_ns);
 	return true;
 }

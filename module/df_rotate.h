@@ -32,6 +32,13 @@ struct memdiag_df_rot {
 	/* since init: per channel, what was counted and for how long */
 	u64 counts[MEMDIAG_DF_MAX_CHANS];
 	u64 counted_ns[MEMDIAG_DF_MAX_CHANS];
+	/*
+	 * since init: per channel, the counts estimated for all the time
+	 * counted (any channel's): counted intervals add their counts, the
+	 * others the channel's last counted rate (rate_counts / rate_ns)
+	 */
+	u64 est[MEMDIAG_DF_MAX_CHANS];
+	u64 rate_counts[MEMDIAG_DF_MAX_CHANS], rate_ns[MEMDIAG_DF_MAX_CHANS];
 	u32 dropped;		/* intervals not counted (a reset seen) */
 };
 

@@ -33,6 +33,34 @@ static int put_u64(struct sk_buff *msg, int attr, u64 v)
 	return nla_put_u64_64bit(msg, attr, v, MEMDIAG_A_SNAPSHOT_PAD);
 }
 
+static int put_chan_rw(struct sk_buff *msg, const struct memdiag_snap *s,
+		       unsigned int i)
+{
+	return nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_READ_BYTES,
+				 s->chan[i].rd_bytes, MEMDIAG_A_CHANNEL_PAD) ||
+	       nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_WRITE_BYTES,
+				 s->chan[i].wr_bytes, MEMDIAG_A_CHANNEL_PAD);
+}
+
+/* AMD's DF: counted bytes, reads and writes together, and for how long */
+static int put_chan_rdwr(struct sk_buff *msg, const struct memdiag_snap *s,
+			 unsigned int i)
+{
+	return nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_RDWR_BYTES,
+				 s->chan[i].rdwr_bytes, MEMDIAG_A_CHANNEL_PAD) ||
+	       nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_COUNTED_NS,
+				 s->chan[i].counted_ns, MEMDIAG_A_CHANNEL_PAD);
+}
+
+static int put_dram_bytes(struct sk_buff *msg, const struct memdiag_snap *s)
+{
+	if (s->imc_rdwr)
+		return put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES,
+			       s->rdwr_bytes);
+	return put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES, s->rd_bytes) ||
+	       put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES, s->wr_bytes);
+}
+
 static int put_channels(struct sk_buff *msg, const struct memdiag_snap *s)
 {
 	struct nlattr *nest;
@@ -43,10 +71,8 @@ static int put_channels(struct sk_buff *msg, const struct memdiag_snap *s)
 		if (!nest)
 			return -EMSGSIZE;
 		if (nla_put_u32(msg, MEMDIAG_A_CHANNEL_ID, s->chan[i].id) ||
-		    nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_READ_BYTES,
-				      s->chan[i].rd_bytes, MEMDIAG_A_CHANNEL_PAD) ||
-		    nla_put_u64_64bit(msg, MEMDIAG_A_CHANNEL_WRITE_BYTES,
-				      s->chan[i].wr_bytes, MEMDIAG_A_CHANNEL_PAD)) {
+		    (s->imc_rdwr ? put_chan_rdwr(msg, s, i) :
+		     put_chan_rw(msg, s, i))) {
 			nla_nest_cancel(msg, nest);
 			return -EMSGSIZE;
 		}
@@ -65,8 +91,7 @@ static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 		return -EMSGSIZE;
 	if (s->has_imc &&
 	    (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_IMC_EPOCH, s->imc_epoch) ||
-	     put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES, s->rd_bytes) ||
-	     put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES, s->wr_bytes) ||
+	     put_dram_bytes(msg, s) ||
 	     (channels && put_channels(msg, s))))
 		return -EMSGSIZE;
 	if (s->has_prefetch &&
@@ -99,7 +124,7 @@ static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 static size_t snap_size(const struct memdiag_snap *s, bool channels)
 {
 	size_t sz = 8 * nla_total_size(sizeof(u32)) +
-		    15 * nla_total_size_64bit(sizeof(u64));
+		    16 * nla_total_size_64bit(sizeof(u64));
 
 	if (channels)
 		sz += s->nr_chan *

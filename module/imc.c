@@ -195,6 +195,9 @@ int memdiag_imc_start(char *msg, size_t len)
 {
 	unsigned int i;
 
+	if (imc_type->access == MEMDIAG_IMC_DF)
+		return memdiag_imc_df_start(msg, len);
+
 	for (i = 0; i < imc_n_boxes; i++)
 		if (!pick_counters(&imc_boxes[i], msg, len))
 			return -EBUSY;
@@ -222,6 +225,10 @@ void memdiag_imc_stop(void)
 {
 	unsigned int i;
 
+	if (imc_type->access == MEMDIAG_IMC_DF) {
+		memdiag_imc_df_stop();
+		return;
+	}
 	/* a box another agent took over keeps that agent's values */
 	for (i = 0; i < imc_n_boxes; i++) {
 		if (imc_boxes[i].programmed && !imc_boxes[i].lost)
@@ -327,6 +334,10 @@ void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 		  (1ULL << 24);
 	unsigned int i;
 
+	if (imc_type->access == MEMDIAG_IMC_DF) {
+		memdiag_imc_df_sample(snap, n, dt_ns);
+		return;
+	}
 	for (i = 0; i < imc_n_boxes; i++) {
 		struct imc_box *b = &imc_boxes[i];
 		struct memdiag_snap *s;

@@ -31,6 +31,12 @@ extern const struct memdiag_imc_box_type *imc_type;
 extern struct imc_box *imc_boxes;
 extern unsigned int imc_n_boxes;
 
+/* imc_df.c: AMD's Data Fabric (MEMDIAG_IMC_DF), channels in turns */
+int memdiag_imc_df_start(char *msg, size_t len);
+void memdiag_imc_df_stop(void);
+void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
+			   u64 dt_ns);
+
 static inline const struct memdiag_platform_ops *plat(void)
 {
 	return memdiag.plat;

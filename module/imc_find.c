@@ -193,6 +193,27 @@ static void find_msr_boxes(const struct memdiag_cpu_ident *id)
 	}
 }
 
+/*
+ * AMD's Data Fabric (Zen 2/3): CPUID 0x80000001 ECX bit 24 (PerfCtrExtNB)
+ * says the counters exist; one node per socket, a box standing for it.
+ */
+static int find_df_nodes(struct memdiag_state *st, char *reason, size_t len)
+{
+	unsigned int s;
+
+	if (!st->ident.perfctr_nb) {
+		snprintf(reason, len,
+			 "CPUID leaf 0x80000001 reports no %s Data Fabric counters (PerfCtrExtNB)%s",
+			 st->uarch->name, st->ident.hypervisor ?
+			 " (this is a virtual machine; the hypervisor does not expose them)" : "");
+		return -ENODEV;
+	}
+	for (s = 0; s < memdiag_nr_sockets(); s++)
+		if (!box_add(s, 0))
+			return -ENOMEM;
+	return 0;
+}
+
 static void find_pci_boxes(void)
 {
 	struct memdiag_pci pci;
@@ -414,6 +435,8 @@ int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len)
 
 	imc_desc = u->imc;
 	imc_type = imc_desc->box;
+	if (imc_type->access == MEMDIAG_IMC_DF)
+		return find_df_nodes(st, reason, len);
 	if (imc_type->access == MEMDIAG_IMC_MSR) {
 		find_msr_boxes(&st->ident);
 		if (imc_n_boxes)

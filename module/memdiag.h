@@ -97,10 +97,17 @@ struct memdiag_snap {
 	u32 nr_cpus;
 	bool has[MEMDIAG_CORE_NR];
 	u64 ctr[MEMDIAG_CORE_NR];
+	/*
+	 * AMD's DF (Zen 2/3): reads and writes together, rdwr_bytes and the
+	 * channels' rdwr_bytes and counted_ns instead of rd/wr_bytes
+	 */
+	bool imc_rdwr;
+	u64 rdwr_bytes;		/* estimated for the socket: imc_df.c */
 	u32 nr_chan;		/* IMC channels, counted with the totals */
 	struct {
 		u32 id;
 		u64 rd_bytes, wr_bytes;
+		u64 rdwr_bytes, counted_ns;	/* imc_rdwr */
 	} chan[MEMDIAG_MAX_CHANNELS];
 	bool has_l3;		/* the L3-sampled DRAM latency (AMD) */
 	u32 l3_epoch;

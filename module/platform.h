@@ -51,6 +51,8 @@ struct memdiag_cpu_ident {
 	u32 cpuid_ext22_eax, cpuid_ext22_ebx, cpuid_ext22_ecx;
 	/* AMD: CPUID 0x80000001 ECX bit 28, the L3 (LLC) PMU counters */
 	bool perfctr_llc;
+	/* AMD: CPUID 0x80000001 ECX bit 24, the Data Fabric (NB) counters */
+	bool perfctr_nb;
 };
 
 struct memdiag_platform_ops {

@@ -35,6 +35,7 @@ static void hw_cpu_ident(struct memdiag_cpu_ident *id)
 		cpuid(0x80000022, &id->cpuid_ext22_eax, &id->cpuid_ext22_ebx,
 		      &id->cpuid_ext22_ecx, &dummy);
 	id->perfctr_llc = boot_cpu_has(X86_FEATURE_PERFCTR_LLC);
+	id->perfctr_nb = boot_cpu_has(X86_FEATURE_PERFCTR_NB);
 }
 
 static int hw_llc_id(unsigned int cpu)

@@ -41,11 +41,11 @@ const struct memdiag_uarch *memdiag_uarch_match(const struct memdiag_cpu_ident *
 
 	if (vendor_known)
 		snprintf(reason, len,
-			 "%s family 0x%x model 0x%x stepping %u is not a supported microarchitecture; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest, and AMD Zen 4 and Zen 5",
+			 "%s family 0x%x model 0x%x stepping %u is not a supported microarchitecture; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest, and AMD Zen 2 to Zen 5",
 			 id->vendor, id->family, id->model, id->stepping);
 	else
 		snprintf(reason, len,
-			 "%s processors (family 0x%x model 0x%x) are not supported; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest, and AMD Zen 4 and Zen 5",
+			 "%s processors (family 0x%x model 0x%x) are not supported; memdiag supports Intel Xeon Haswell-EP to Granite Rapids and Sierra Forest, and AMD Zen 2 to Zen 5",
 			 id->vendor[0] ? id->vendor : "unknown-vendor",
 			 id->family, id->model);
 	return NULL;

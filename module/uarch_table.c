@@ -372,24 +372,32 @@ static const struct memdiag_imc_desc zen23_df = {
 };
 
 /*
- * Known AMD processors memdiag does not support. Zen 1 has no event list
- * memdiag checked; Zen 2 and Zen 3 have their Data Fabric described (for
- * the oracle) but memdiag does not program it yet: its eight channels
- * share four counters, which needs channel rotation. None has PerfMonV2.
+ * Zen 1 is known but not supported: it has no event list memdiag checked.
+ * Zen 2 and Zen 3 count DRAM bandwidth through the Data Fabric, whose
+ * eight channels take turns on four counters (imc_df.c); their core
+ * counters (no PerfMonV2) and L3 PMU are not programmed yet, and say so.
  */
 #define ZEN_OLD(n, f, m0, m1, dir, why)					\
 	{ AMD(n, f, m0, m1, dir), .unsupported = why }
+static const struct memdiag_core_event zen23_core[MEMDIAG_EV_NR] = {};
+
+#define ZEN23_ROW(n, f, m0, m1, dir, core_why, l3_why)			\
+	{ AMD(n, f, m0, m1, dir), .imc = &zen23_df, .core = zen23_core,	\
+	  .latency_reason = core_why, .offcore_reason = ZEN_NO_OFFCORE,	\
+	  .l3_reason = l3_why }
 #define ZEN2_DF(m0, m1)							\
-	{ AMD("AMD Zen 2", 0x17, m0, m1, "amdzen2"), .imc = &zen23_df,	\
-	  .unsupported = "AMD Zen 2" ZEN_DF_NOT_YET }
+	ZEN23_ROW("AMD Zen 2", 0x17, m0, m1, "amdzen2",			\
+		  "AMD Zen 2" ZEN23_NO_CORE, "AMD Zen 2" ZEN23_NO_L3)
 #define ZEN3_DF(m0, m1)							\
-	{ AMD("AMD Zen 3", 0x19, m0, m1, "amdzen3"), .imc = &zen23_df,	\
-	  .unsupported = "AMD Zen 3" ZEN_DF_NOT_YET }
+	ZEN23_ROW("AMD Zen 3", 0x19, m0, m1, "amdzen3",			\
+		  "AMD Zen 3" ZEN23_NO_CORE, "AMD Zen 3" ZEN23_NO_L3)
+#define ZEN23_NO_CORE \
+	": memdiag does not program its core PMU yet (no PerfMonV2; the MAB occupancy needs Zen 3's merged counter pair)"
+#define ZEN23_NO_L3 \
+	": memdiag does not program its L3 PMU yet (xi_sys_fill_latency over xi_ccx_sdp_req1)"
 
 #define ZEN_DF_ONLY \
-	" has no UMC counters; its DRAM traffic is only in the Data Fabric, which memdiag does not program (it supports AMD from Zen 4)"
-#define ZEN_DF_NOT_YET \
-	" has no UMC counters; memdiag does not yet program its Data Fabric counters (8 DRAM channels in 4 counters need rotation); it supports AMD from Zen 4"
+	" has no UMC counters and memdiag has no event list for its Data Fabric checked against perf's (it supports AMD from Zen 2)"
 
 const struct memdiag_uarch memdiag_uarch_table[] = {
 	{ INTEL("Haswell-EP", 0x3f, 0, 0xf, "haswellx"),

@@ -60,6 +60,8 @@ static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
 		n = r->n ? r->n : mdsim.ua->n_gp;
 		if (r->kind == MK_UMC)
 			n = 2 * mdsim.ua->umc_per * mdsim.ua->n_chans;
+		if (r->kind == MK_DF && !mdsim.ua->df)
+			n = 0;
 		step = r->stride ? r->stride : 1;
 		off = msr - r->msr;
 		if (msr >= r->msr && off % step == 0 && off / step < n) {
@@ -385,6 +387,8 @@ static int msr_read(struct mdsim_cpu *c, u32 msr, u64 *val)
 		return mdsim_umc_access(c - mdsim.cpus, i, false, val);
 	if (r->kind == MK_L3)
 		return mdsim_l3_access(c - mdsim.cpus, i, false, val);
+	if (r->kind == MK_DF)
+		return mdsim_df_access(c - mdsim.cpus, i, false, val);
 	p = msr_reg(c, r, i);
 	*val = p ? *p : 0;
 	return 0;
@@ -402,6 +406,8 @@ static int msr_write(struct mdsim_cpu *c, u32 msr, u64 val)
 		return mdsim_umc_access(c - mdsim.cpus, i, true, &val);
 	if (r->kind == MK_L3)
 		return mdsim_l3_access(c - mdsim.cpus, i, true, &val);
+	if (r->kind == MK_DF)
+		return mdsim_df_access(c - mdsim.cpus, i, true, &val);
 	/* IA32_PMCi takes the low 32 bits, sign-extended to the width */
 	if (r->kind == MK_PMC)
 		val = sign_extend64(val, 31) & MDSIM_CTR_MASK;
@@ -470,6 +476,8 @@ int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
 		return mdsim_umc_access(cpu, i, true, &val) ? -EINVAL : 0;
 	if (r->kind == MK_L3)
 		return mdsim_l3_access(cpu, i, true, &val) ? -EINVAL : 0;
+	if (r->kind == MK_DF)
+		return mdsim_df_access(cpu, i, true, &val) ? -EINVAL : 0;
 	bits = msr_bits(r, true);
 	if (val & ~bits) {
 		pr_err("poke: MSR 0x%x cannot hold 0x%llx: bits 0x%llx are reserved\n",
@@ -502,7 +510,7 @@ int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val)
 
 /*
  * The first possible CPU of @cpu's socket (@ccx false) or CCX: the one
- * regs lists the socket's UMC or the CCX's L3 PMU registers under.
+ * regs lists the socket's UMC or DF, or the CCX's L3 PMU registers under.
  */
 static bool first_of(unsigned int cpu, bool ccx)
 {
@@ -520,7 +528,7 @@ static bool first_of(unsigned int cpu, bool ccx)
 
 /*
  * Every MSR written since load, by CPU then address: the rows are sorted
- * by address, and a shared row (a CCX's L3 PMU, a socket's UMCs) is
+ * by address, and a shared row (a CCX's L3 PMU, a socket's UMCs or DF) is
  * listed under the first CPU that shares it.
  */
 void mdsim_core_show(struct seq_file *m)
@@ -543,6 +551,11 @@ void mdsim_core_show(struct seq_file *m)
 			if (r->kind == MK_UMC) {
 				if (first_of(cpu, false))
 					mdsim_umc_show(m, cpu, r->msr);
+				continue;
+			}
+			if (r->kind == MK_DF) {
+				if (first_of(cpu, false))
+					mdsim_df_show(m, cpu, r->msr);
 				continue;
 			}
 			slot = row * MDSIM_MAX_GP;

@@ -4,7 +4,8 @@
  *
  * socketN/read_bw_mbps, write_bw_mbps
  *	CAS reads and writes of the socket, in 10^6 bytes/s, spread evenly
- *	over its channels (each CAS moves 64 bytes).
+ *	over its channels (each CAS moves 64 bytes); on zen2 and zen3 channel
+ *	i carries (i + 1) / 36 of them (uarch.c).
  * socketN/load_latency_cycles, l1_miss_per_sec, lfb_hit_per_sec,
  * socketN/offcore_read_mbps
  *	what each CPU of the socket counts: L1D_PEND_MISS.PENDING grows by
@@ -25,7 +26,7 @@
  *					   spr discovery table, by qword)
  *	CPU, SOCKET and BOX in decimal, the rest in hex with 0x. Sorted by
  *	kind (mmio, msr, pci), then CPU/function/box, then offset. An MSR
- *	its CPUs share (AMD's L3 PMU of a CCX, UMCs of a socket) is listed
+ *	its CPUs share (AMD's L3 PMU of a CCX, UMCs or DF of a socket) is listed
  *	under the first possible CPU that shares it, whichever CPU wrote it.
  * poke
  *	one such line sets a register directly: read-only registers and

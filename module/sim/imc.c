@@ -30,10 +30,29 @@
 #define DCLK_NUM	6		/* 1.2e9 DCLK per second: 6 per 5 ns */
 #define DCLK_DEN	5
 
-/* CAS per ns on one channel = mbps * 10^6 / 64 / n_chans / 10^9 */
+/* Channel @i's share of the socket's CAS, over weight_sum(). */
+static u64 chan_weight(unsigned int i)
+{
+	return mdsim.ua->chan_weight ? mdsim.ua->chan_weight[i] : 1;
+}
+
+static u64 weight_sum(void)
+{
+	unsigned int i;
+	u64 w = 0;
+
+	for (i = 0; i < mdsim.ua->n_chans; i++)
+		w += chan_weight(i);
+	return w;
+}
+
+/*
+ * CAS per ns on channel i = mbps * 10^6 / 64 * weight_i / weight_sum /
+ * 10^9 (equal weights: the socket's rate over n_chans)
+ */
 static u64 cas_den(void)
 {
-	return 64000ULL * mdsim.ua->n_chans;
+	return 64000ULL * weight_sum();
 }
 
 void mdsim_box_init(struct mdsim_box *b, unsigned int socket, unsigned int id)
@@ -333,9 +352,11 @@ void mdsim_imc_knob_changed(unsigned int socket)
 
 		box_advance_at(b, now);
 		mdsim_clock_set(&b->clk[MDSIM_K_CAS_RD], now,
-				sock->knob[MDSIM_KNOB_READ_BW], cas_den());
+				sock->knob[MDSIM_KNOB_READ_BW] * chan_weight(i),
+				cas_den());
 		mdsim_clock_set(&b->clk[MDSIM_K_CAS_WR], now,
-				sock->knob[MDSIM_KNOB_WRITE_BW], cas_den());
+				sock->knob[MDSIM_KNOB_WRITE_BW] * chan_weight(i),
+				cas_den());
 	}
 }
 

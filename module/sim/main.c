@@ -33,7 +33,7 @@ static int uarch_set(const char *val, const struct kernel_param *kp)
 			return 0;
 		}
 	}
-	pr_err("uarch=%s is not valid: use uarch=skx, icx, spr, gnr, srf, zen4 or zen5\n",
+	pr_err("uarch=%s is not valid: use uarch=skx, icx, spr, gnr, srf, zen2, zen3, zen4 or zen5\n",
 	       val);
 	return -EINVAL;
 }
@@ -49,7 +49,7 @@ static const struct kernel_param_ops uarch_ops = {
 };
 
 module_param_cb(uarch, &uarch_ops, NULL, 0444);
-MODULE_PARM_DESC(uarch, "generation to model: skx (default), icx, spr, gnr or srf");
+MODULE_PARM_DESC(uarch, "generation to model: skx (default), icx, spr, gnr, srf, zen2, zen3, zen4 or zen5");
 
 static int cpuhp_state;
 
@@ -126,14 +126,19 @@ static void mdsim_cpu_ident(struct memdiag_cpu_ident *id)
 	/* three 48-bit fixed counters */
 	id->cpuid_0a_edx = MDSIM_FIXED | MDSIM_CTR_BITS << 5;
 	if (ua->amd) {
-		/* no leaf 0xA; PerfMonV2 (EAX bit 0) and its core counters */
+		/* no leaf 0xA */
 		id->cpuid_0a_eax = 0;
 		id->cpuid_0a_edx = 0;
+		id->perfctr_llc = true;	/* the L3 PMU of l3.c */
+		/* Zen 2/3: the DF counters, no PerfMonV2 (leaf 0x80000022) */
+		id->perfctr_nb = ua->df;
+		if (ua->df)
+			return;
+		/* Zen 4/5: PerfMonV2 (EAX bit 0), core and UMC counters */
 		id->cpuid_ext22_eax = BIT(0);
 		id->cpuid_ext22_ebx = ua->n_gp |
 				      (ua->n_chans * ua->umc_per) << 16;
 		id->cpuid_ext22_ecx = GENMASK(ua->n_chans - 1, 0);
-		id->perfctr_llc = true;	/* the L3 PMU of l3.c */
 	}
 }
 

@@ -29,8 +29,10 @@ const struct mdsim_msr_row mdsim_intel_rows[] = {
 /*
  * AMD Zen 4/5 (msr-index.h): PrefetchControl, PerfMonV2's global status,
  * control and status-clear, PerfCtl/PerfCtr pairs (full width), the L3
- * PMU's pairs of the CPU's CCX (MK_L3: 0xc0010230 on), then the UMC
- * control/counter pairs of the socket (MK_UMC: 0xc0010800 on).
+ * PMU's pairs of the CPU's CCX (MK_L3: 0xc0010230 on), Zen 2/3's Data
+ * Fabric pairs of the socket (MK_DF: 0xc0010240 on, uarch zen2 and zen3
+ * only), then the UMC control/counter pairs of the socket (MK_UMC:
+ * 0xc0010800 on, zen4 and zen5 only).
  */
 const struct mdsim_msr_row mdsim_amd_rows[] = {
 	{ MSR_AMD_PREFETCH_CONTROL,		MK_MISC,	1 },
@@ -40,6 +42,7 @@ const struct mdsim_msr_row mdsim_amd_rows[] = {
 	{ MSR_F15H_PERF_CTL,			MK_EVTSEL,	0, 2 },
 	{ MSR_F15H_PERF_CTR,			MK_APMC,	0, 2 },
 	{ MSR_F16H_L2I_PERF_CTL,		MK_L3,		2 * MDSIM_L3_CTRS },
+	{ MSR_F15H_NB_PERF_CTL,			MK_DF,		MDSIM_DF_MSRS },
 	{ MSR_F19H_UMC_PERF_CTL,		MK_UMC,		0 },
 	{ }
 };

@@ -22,9 +22,11 @@ enum mdsim_msr_kind {
 	MK_APMC,	/* IA32_A_PMCi: full-width alias of IA32_PMCi */
 	MK_UMC,		/* AMD UMC control/counter pairs: the socket's boxes */
 	MK_L3,		/* AMD L3 PMU control/counter pairs: the CPU's CCX */
+	MK_DF,		/* AMD Data Fabric control/counter pairs: the socket's */
 };
 
 #define MSR_AMD_PREFETCH_CONTROL 0xc0000108	/* not in msr-index.h */
+#define MDSIM_DF_MSRS	8	/* four control/counter pairs */
 #ifndef MSR_F19H_UMC_PERF_CTL
 #define MSR_F19H_UMC_PERF_CTL	0xc0010800	/* 6.12's msr-index.h, not 6.1's */
 #endif

@@ -188,6 +188,12 @@ struct mdsim_uarch {
 	u8 version, n_gp;		/* CPUID.0xA perfmon version, GP counters */
 	u64 misc_bits;			/* prefetch control bits that exist */
 	u8 umc_per;			/* AMD: counters per UMC box, 0: none */
+	bool df;			/* AMD: Data Fabric PMU (Zen 2/3) */
+	/*
+	 * Channel i's share of the socket's CAS is chan_weight[i] over their
+	 * sum; NULL: all equal
+	 */
+	const u8 *chan_weight;
 	u64 global_ctrl_extra;		/* GLOBAL_CTRL bits beyond counters */
 	u64 rsp_mask;			/* writable OFFCORE_RSP bits */
 	u64 rsp_local_dram;		/* "all reads from local DRAM" */
@@ -266,6 +272,14 @@ struct mdsim_ccx {
 	u64 last[MDSIM_L3_KINDS];	/* clock values at the last advance */
 };
 
+/* AMD Zen 2/3's Data Fabric PMU (df.c), one per socket */
+#define MDSIM_DF_CTRS		4
+struct mdsim_df {
+	u64 ctl[MDSIM_DF_CTRS], ctr[MDSIM_DF_CTRS];
+	u8 written;			/* bit per MSR: ctl i 2i, ctr i 2i + 1 */
+	u64 last[MDSIM_MAX_CHANS];	/* each channel's CAS at the last advance */
+};
+
 struct mdsim_socket {
 	unsigned int id;
 	u8 bus;				/* uncore bus, not in socket order */
@@ -276,6 +290,7 @@ struct mdsim_socket {
 	u64 table[MDSIM_TABLE_QWORDS];	/* discovery table (spr) */
 	u64 table_written;		/* bit per qword */
 	struct mdsim_ccx ccx[MDSIM_CCX_PER_SOCKET];	/* AMD L3 PMUs */
+	struct mdsim_df df;		/* AMD Zen 2/3 Data Fabric PMU */
 };
 
 /* MSR state of one CPU. */
@@ -358,6 +373,10 @@ void mdsim_l3_show(struct seq_file *m, unsigned int cpu, u32 msr0);
 int mdsim_l3_rates(const u64 *knob);
 void mdsim_l3_knob_changed(unsigned int socket);
 void mdsim_l3_init(struct mdsim_socket *sock);
+
+/* df.c: AMD Zen 2/3's Data Fabric PMU, per socket */
+int mdsim_df_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);
+void mdsim_df_show(struct seq_file *m, unsigned int cpu, u32 msr0);
 
 /* imc.c: the channel boxes' registers and counts */
 int mdsim_umc_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);

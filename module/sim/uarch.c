@@ -310,8 +310,39 @@ static const struct mdsim_uarch zen5 = {
 	ZEN_UMC,
 };
 
+/*
+ * Zen 2 and Zen 3 (Rome 0x17/0x31, Milan 0x19/0x01: the sim's picks): no
+ * PerfMonV2 and no UMC counters; a DF node of four counters over eight
+ * channels (df.c). The channels carry unequal shares of the socket's
+ * traffic (1 to 8 of 36), so that a channel counted under another's name,
+ * or a socket total taken from some channels only, shows.
+ */
+static const u8 zen23_chan_weight[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+static const struct mdsim_core_event zen23_core[] = {
+	{ 0x76, 0x00, K(CYCLES), -1 },		/* ls_not_halted_cyc */
+	{ 0xc0, 0x00, K(INSTR), -1 },		/* ex_ret_instr */
+};
+
+#define ZEN_DF								\
+	.imc = MDSIM_IMC_PCI, .layout = &umc_box, .n_chans = 8,		\
+	.df = true, .chan_weight = zen23_chan_weight,			\
+	.core_events = zen23_core, .n_core_events = ARRAY_SIZE(zen23_core)
+
+static const struct mdsim_uarch zen2 = {
+	.name = "zen2", .amd = true, .family = 0x17, .model = 0x31,
+	.stepping = 0, .n_gp = 6, .misc_bits = AMD_PF_BITS,
+	ZEN_DF,
+};
+
+static const struct mdsim_uarch zen3 = {
+	.name = "zen3", .amd = true, .family = 0x19, .model = 0x01,
+	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
+	ZEN_DF,
+};
+
 const struct mdsim_uarch * const mdsim_uarchs[] = {
-	&skx, &icx, &spr, &gnr, &srf, &zen4, &zen5
+	&skx, &icx, &spr, &gnr, &srf, &zen4, &zen5, &zen2, &zen3
 };
 
 const unsigned int mdsim_n_uarchs = ARRAY_SIZE(mdsim_uarchs);

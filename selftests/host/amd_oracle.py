@@ -55,22 +55,27 @@ feature = {'AMD Zen 4': 'ZEN4', 'AMD Zen 5': 'ZEN5'}
 for fam, feat in [(0x19, 'ZEN4'), (0x1a, 'ZEN5')]:
     want = sorted(zen_ranges(fam).get(feat, []))
     got = sorted((r['model'], r['model_max']) for r in amd
-                 if r['family'] == fam and not r['unsupported'])
+                 if r['family'] == fam and not r['unsupported'] and
+                 r['name'] in feature)
     check(want and got == want,
           'family 0x%x: supported model ranges are amd.c X86_FEATURE_%s %s' % (fam, feat, want),
           'table: %s' % got)
-# Zen 1-3 are named and refused with a reason
-for fam, feats in [(0x17, ['ZEN1', 'ZEN2']), (0x19, ['ZEN3'])]:
-    ranges = [rg for f in feats for rg in zen_ranges(fam).get(f, [])]
-    old = [(r['model'], r['model_max']) for r in amd
-           if r['family'] == fam and r['unsupported']]
-    covered = all(any(lo <= a and b <= hi for lo, hi in old) for a, b in ranges)
+# Zen 1 is named and refused with a reason; Zen 2 and 3 are supported
+# (DRAM bandwidth through the Data Fabric, checked below)
+for fam, feat, refused in [(0x17, 'ZEN1', True), (0x17, 'ZEN2', False),
+                           (0x19, 'ZEN3', False)]:
+    ranges = zen_ranges(fam).get(feat, [])
+    have = [(r['model'], r['model_max']) for r in amd
+            if r['family'] == fam and bool(r['unsupported']) == refused and
+            r['name'] not in feature]
+    covered = all(any(lo <= a and b <= hi for lo, hi in have) for a, b in ranges)
     check(ranges and covered,
-          'family 0x%x: %s models are refused with a reason' % (fam, '/'.join(feats)),
-          'amd.c %s, table %s' % (ranges, old))
+          'family 0x%x: %s models are %s' % (fam, feat, 'refused with a reason'
+                                              if refused else 'supported'),
+          'amd.c %s, table %s' % (ranges, have))
 
 for r in amd:
-    if r['unsupported']:
+    if r['unsupported'] or r['name'] not in feature:
         continue
     n, d = r['name'], r['pmu_events']
     feat = feature.get(n)
@@ -116,7 +121,7 @@ umc_en = 1 << int(m.group(1)) if m else None
 m = re.search(r'#define AMD64_PERFMON_V2_EVENTSEL_RDWRMASK_UMC\s+GENMASK_ULL\((\d+), (\d+)\)', pe_h)
 rdwr_shift = int(m.group(2)) if m else None
 for r in amd:
-    if r['unsupported']:
+    if r['unsupported'] or r['name'] not in feature:
         continue
     n, d, imc = r['name'], r['pmu_events'], r['imc']
     check(imc is not None, '%s: DRAM counters are described (UMC)' % n)
@@ -172,7 +177,7 @@ def l3_field(name):
 uncore_l3 = re.search(r'amd_uncore_l3_event_init.*?\n}\n', uncore, re.S)
 uncore_l3 = uncore_l3.group(0) if uncore_l3 else ''
 for r in amd:
-    if r['unsupported']:
+    if r['unsupported'] or r['name'] not in feature:
         continue
     n, d, l3 = r['name'], r['pmu_events'], r.get('l3')
     check(l3 is not None, '%s: the L3 PMU is described' % n)
@@ -286,6 +291,10 @@ for r in df_rows:
     n, d, imc = r['name'], r['pmu_events'], r['imc']
     box = imc['box']
     where = '%s 0x%02x-0x%02x' % (n, r['model'], r['model_max'])
+    check(not r['unsupported'] and not r.get('l3') and
+          not r['core'] and r['latency_reason'],
+          '%s: supported for DRAM bandwidth; core latency and L3 say why not'
+          % where)
     check(box['ctl0'] == define(msr_h, 'MSR_F15H_NB_PERF_CTL') and
           box['ctr0'] == define(msr_h, 'MSR_F15H_NB_PERF_CTR') and
           'pmu->msr_base = MSR_F15H_NB_PERF_CTL' in uncore_df,

@@ -15,4 +15,14 @@ typedef __u64 u64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT_ULL(n) (1ULL << (n))
 #define GENMASK_ULL(h, l) ((~0ULL >> (63 - (h))) & (~0ULL << (l)))
+
+static inline u64 div64_u64(u64 a, u64 b)
+{
+	return a / b;
+}
+
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (unsigned __int128)a * b / c;
+}
 #endif

@@ -85,7 +85,7 @@ echo "# guest: $(uname -r), ${#pkgs[@]} sockets, socket 0 CPUs: ${cpus0[*]}"
 
 expect_rc "insmod uarch=bogus is refused" 1 "" insmod "$ko" uarch=bogus
 check "the refusal names the accepted values" sh -c \
-	'dmesg | grep -q "uarch=bogus is not valid: use uarch=skx, icx, spr, gnr, srf, zen4 or zen5"'
+	'dmesg | grep -q "uarch=bogus is not valid: use uarch=skx, icx, spr, gnr, srf, zen2, zen3, zen4 or zen5"'
 
 test_core() { # UARCH
 	local u=$1 v v1 r evt rsp

@@ -43,6 +43,7 @@ static const struct snap_row {
 	{ MEMDIAG_A_SNAPSHOT_IMC_EPOCH, "imc_epoch" },
 	{ MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES, "read_bytes" },
 	{ MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES, "write_bytes" },
+	{ MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES, "rdwr_bytes" },
 	{ MEMDIAG_A_SNAPSHOT_CORE_EPOCH, "core_epoch" },
 	{ MEMDIAG_A_SNAPSHOT_NR_CPUS, "nr_cpus" },
 	{ MEMDIAG_A_SNAPSHOT_INSTRUCTIONS, "instructions" },
@@ -150,16 +151,50 @@ static void row_cell(struct printer *p, const struct snap *s,
 	cell(p, row->key, snap_has(s, row->attr), s->v[row->attr]);
 }
 
-/* Channel @id's read (@write false) or write bytes, when reported. */
-static void channel_cell(struct printer *p, const struct snap_channel *c,
-			 bool write)
-{
-	unsigned int attr = write ? MEMDIAG_A_CHANNEL_WRITE_BYTES :
-			    MEMDIAG_A_CHANNEL_READ_BYTES;
+/* The channel counters, in the spec's order, and their JSON keys. */
+static const struct snap_row chan_rows[] = {
+	{ MEMDIAG_A_CHANNEL_READ_BYTES, "read_bytes" },
+	{ MEMDIAG_A_CHANNEL_WRITE_BYTES, "write_bytes" },
+	{ MEMDIAG_A_CHANNEL_RDWR_BYTES, "rdwr_bytes" },
+	{ MEMDIAG_A_CHANNEL_COUNTED_NS, "counted_ns" },
+};
 
-	cell(p, write ? "write_bytes" : "read_bytes",
-	     c && (c->have & (1u << attr)), !c ? 0 : write ? c->write_bytes :
-	     c->read_bytes);
+static uint64_t chan_attr(const struct snap_channel *c, unsigned int attr)
+{
+	switch (attr) {
+	case MEMDIAG_A_CHANNEL_READ_BYTES:
+		return c->read_bytes;
+	case MEMDIAG_A_CHANNEL_WRITE_BYTES:
+		return c->write_bytes;
+	case MEMDIAG_A_CHANNEL_RDWR_BYTES:
+		return c->rdwr_bytes;
+	default:
+		return c->counted_ns;
+	}
+}
+
+/* Counter @row of channel @c, when reported. */
+static void channel_cell(struct printer *p, const struct snap_channel *c,
+			 const struct snap_row *row)
+{
+	bool have = c && (c->have & (1u << row->attr));
+
+	cell(p, row->key, have, have ? chan_attr(c, row->attr) : 0);
+}
+
+/* Whether any socket's channel @id reported counter @row. */
+static bool chan_row_used(const struct snap_msg *m, size_t nr, uint32_t id,
+			  const struct snap_row *row)
+{
+	const struct snap_channel *c;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		c = find_channel(&m[i], id);
+		if (c && (c->have & (1u << row->attr)))
+			return true;
+	}
+	return false;
 }
 
 /* Counters as rows, sockets as columns, like perf stat's per-socket mode. */
@@ -184,12 +219,15 @@ static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
 		print_textf(p, "\n");
 	}
 	for (r = 0; channels && r < nr_ids; r++) {
-		for (w = 0; w < 2; w++) {
+		for (w = 0; w < (int)ARRAY_SIZE(chan_rows); w++) {
+			if (!chan_row_used(m, nr, ids[r], &chan_rows[w]))
+				continue;
 			snprintf(head, sizeof(head), "channel %u %s", ids[r],
-				 w ? "write-bytes" : "read-bytes");
+				 name_channel_attr(chan_rows[w].attr));
 			print_textf(p, "%-*s", LABEL_W, head);
 			for (i = 0; i < nr; i++)
-				channel_cell(p, find_channel(&m[i], ids[r]), w);
+				channel_cell(p, find_channel(&m[i], ids[r]),
+					     &chan_rows[w]);
 			print_textf(p, "\n");
 		}
 	}
@@ -200,7 +238,7 @@ static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
 		       bool channels, enum curve_source src)
 {
 	const struct snap_channel *c;
-	size_t i, r;
+	size_t i, r, w;
 
 	print_open_array(p, NULL);
 	for (i = 0; i < nr; i++) {
@@ -217,8 +255,9 @@ static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
 				if (c->have & (1u << MEMDIAG_A_CHANNEL_ID))
 					print_uint(p, PRINT_JSON, "id", "%u",
 						   c->id);
-				channel_cell(p, c, false);
-				channel_cell(p, c, true);
+				for (w = 0; w < ARRAY_SIZE(chan_rows); w++)
+					if (c->have & (1u << chan_rows[w].attr))
+						channel_cell(p, c, &chan_rows[w]);
 				print_close_object(p);
 			}
 			print_close_array(p);

@@ -85,15 +85,18 @@ static bool has_state(const struct curve_socket *cs, enum curve_pf pf)
 void verdict_channels_of(const struct interval *m, uint64_t *bytes,
 			 uint32_t *ids, struct verdict_channels *ch)
 {
-	size_t i;
+	size_t i, n = 0;
 
+	/* AMD's DF channels were counted for different times: left out */
 	for (i = 0; i < m->nr_chan; i++) {
-		ids[i] = m->chan[i].id;
-		bytes[i] = m->chan[i].read_bytes + m->chan[i].write_bytes;
+		if (m->chan[i].rdwr)
+			continue;
+		ids[n] = m->chan[i].id;
+		bytes[n++] = m->chan[i].read_bytes + m->chan[i].write_bytes;
 	}
 	ch->bytes = bytes;
 	ch->id = ids;
-	ch->nr = m->nr_chan;
+	ch->nr = n;
 }
 
 void verdict_live(const struct verdict_src *vs, const struct interval *m,

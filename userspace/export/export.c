@@ -116,6 +116,9 @@ static void add_channels(struct export_socket *es, const struct interval *d)
 		}
 		t->read_bytes += d->chan[i].read_bytes;
 		t->write_bytes += d->chan[i].write_bytes;
+		t->rdwr = d->chan[i].rdwr;
+		t->rdwr_bytes += d->chan[i].rdwr_bytes;
+		t->counted_ns += d->chan[i].counted_ns;
 	}
 }
 
@@ -143,12 +146,15 @@ int export_feed(struct export_state *st, const struct snap *s)
 			es->total[TOTAL_WRITE] += d.write_bytes;
 		if (d.have_offcore_bytes)
 			es->total[TOTAL_OFFCORE] += d.offcore_bytes;
+		if (d.have_rdwr_bytes)
+			es->total[TOTAL_RDWR] += d.rdwr_bytes;
 		add_channels(es, &d);
 	}
 	/* a counter is exported once the module has sent it */
 	es->have[TOTAL_READ] |= snap_has(s, A(DRAM_READ_BYTES));
 	es->have[TOTAL_WRITE] |= snap_has(s, A(DRAM_WRITE_BYTES));
 	es->have[TOTAL_OFFCORE] |= snap_has(s, A(OFFCORE_DRAM_READS));
+	es->have[TOTAL_RDWR] |= snap_has(s, A(DRAM_RDWR_BYTES));
 	es->last = *s;
 	es->have_last = true;
 	if (agg_feed(&es->agg, s, &m) == 1) {
@@ -237,6 +243,23 @@ static void render_info(const struct export_state *st, FILE *f)
 	}
 }
 
+/* The channel series: reads, writes; AMD's DF: both, counted seconds. */
+enum chan_series { CH_READ, CH_WRITE, CH_RDWR, CH_COUNTED, NR_CH_SERIES };
+
+static double chan_value(const struct snap_chan *c, enum chan_series w)
+{
+	switch (w) {
+	case CH_READ:
+		return (double)c->read_bytes;
+	case CH_WRITE:
+		return (double)c->write_bytes;
+	case CH_RDWR:
+		return (double)c->rdwr_bytes;
+	default:
+		return (double)c->counted_ns / 1e9;
+	}
+}
+
 /*
  * Per channel, under names of their own: were they memdiag_dram_*_bytes_
  * _total with a channel label, sum() over that name would count every
@@ -244,28 +267,37 @@ static void render_info(const struct export_state *st, FILE *f)
  */
 static void render_channels(const struct export_state *st, FILE *f)
 {
-	struct prom_family fam[2] = {
+	struct prom_family fam[NR_CH_SERIES] = {
 		PROM_FAMILY("memdiag_dram_channel_read_bytes_total", "counter",
 			"Bytes read from DRAM through this memory channel (CAS), since the exporter started; the channels of a socket add up to memdiag_dram_read_bytes_total"),
 		PROM_FAMILY("memdiag_dram_channel_write_bytes_total", "counter",
 			"Bytes written to DRAM through this memory channel (CAS), since the exporter started; the channels of a socket add up to memdiag_dram_write_bytes_total"),
+		PROM_FAMILY("memdiag_dram_channel_rdwr_bytes_total", "counter",
+			"AMD Zen 2/3: bytes read and written through this memory channel while its Data Fabric event was counted (channels take turns on four counters), since the exporter started; its rate is rate() of this over rate() of memdiag_dram_channel_counted_seconds_total"),
+		PROM_FAMILY("memdiag_dram_channel_counted_seconds_total", "counter",
+			"AMD Zen 2/3: seconds this channel's Data Fabric event was counted, since the exporter started; over the elapsed time it is the fraction of time the channel was measured"),
 	};
 	const struct export_socket *s;
+	const struct snap_chan *c;
 	char id[16];
 	size_t i, k;
 	int w;
 
-	for (w = 0; w < 2; w++)
+	for (w = 0; w < NR_CH_SERIES; w++)
 		for (i = 0; i < st->nr_sock; i++) {
 			s = &st->sock[i];
 			for (k = 0; k < s->nr_chan_total; k++) {
+				c = &s->chan_total[k];
+				if (c->rdwr != (w >= CH_RDWR))
+					continue;
 				prom_sample_start(f, &fam[w]);
 				prom_sock_label(f, s->id);
-				snprintf(id, sizeof(id), "%" PRIu32,
-					 s->chan_total[k].id);
+				snprintf(id, sizeof(id), "%" PRIu32, c->id);
 				prom_label(f, false, "channel", id);
-				prom_value_u64(f, w ? s->chan_total[k].write_bytes :
-					  s->chan_total[k].read_bytes);
+				if (w == CH_COUNTED)
+					prom_value(f, chan_value(c, w));
+				else
+					prom_value_u64(f, (uint64_t)chan_value(c, w));
 			}
 		}
 }
@@ -279,6 +311,8 @@ static void render_counters(const struct export_state *st, FILE *f)
 			"Bytes written to DRAM, counted by the memory controllers (CAS), since the exporter started"),
 		[TOTAL_OFFCORE] = PROM_FAMILY("memdiag_offcore_read_bytes_total", "counter",
 			"64 bytes per offcore DRAM read of the socket's cores (demand and L1 prefetch), since the exporter started"),
+		[TOTAL_RDWR] = PROM_FAMILY("memdiag_dram_rdwr_bytes_total", "counter",
+			"AMD Zen 2/3: bytes read from and written to DRAM together, estimated from the Data Fabric's channel counts (channels take turns; an uncounted channel adds its last counted rate), since the exporter started"),
 	};
 	struct prom_family brk = PROM_FAMILY("memdiag_intervals_skipped_total", "counter",
 		"Snapshot intervals left out of the totals because the counters restarted (epoch change) or went backwards");

@@ -25,6 +25,7 @@ enum export_total {
 	TOTAL_READ,		/* memdiag_dram_read_bytes_total */
 	TOTAL_WRITE,		/* memdiag_dram_write_bytes_total */
 	TOTAL_OFFCORE,		/* memdiag_offcore_read_bytes_total */
+	TOTAL_RDWR,		/* memdiag_dram_rdwr_bytes_total (AMD's DF) */
 	NR_TOTALS,
 };
 

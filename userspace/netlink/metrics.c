@@ -16,7 +16,7 @@
 #define NONE ((double)NAN)
 
 static const unsigned int imc_counters[] = {
-	A(DRAM_READ_BYTES), A(DRAM_WRITE_BYTES),
+	A(DRAM_READ_BYTES), A(DRAM_WRITE_BYTES), A(DRAM_RDWR_BYTES),
 };
 
 static const unsigned int core_counters[] = {
@@ -189,37 +189,65 @@ static const struct snap_chan *find_chan(const struct snap *s, uint32_t id)
  * totals, so an IMC break breaks them too; a channel that went backwards
  * without an epoch change makes every channel unknown rather than one.
  */
+double snap_chan_gbps(const struct snap_chan *c, double ns)
+{
+	if (!c->rdwr)
+		return (double)(c->read_bytes + c->write_bytes) / ns;
+	return c->counted_ns ? (double)c->rdwr_bytes / (double)c->counted_ns :
+			       NONE;
+}
+
+/* @b's channel minus @a's into @d; false if a count went backwards. */
+static bool chan_delta(const struct snap_chan *a, const struct snap_chan *b,
+		       struct snap_chan *d)
+{
+	*d = *b;
+	d->read_bytes -= a->read_bytes;
+	d->write_bytes -= a->write_bytes;
+	d->rdwr_bytes -= a->rdwr_bytes;
+	d->counted_ns -= a->counted_ns;
+	return d->read_bytes <= (uint64_t)INT64_MAX &&
+	       d->write_bytes <= (uint64_t)INT64_MAX &&
+	       d->rdwr_bytes <= (uint64_t)INT64_MAX &&
+	       d->counted_ns <= (uint64_t)INT64_MAX && a->rdwr == b->rdwr;
+}
+
+/*
+ * Per channel deltas; the imbalance over the channels measured in the
+ * interval (on AMD's DF, those counted in it), by rate.
+ */
 static void compute_channels(const struct snap *a, const struct snap *b,
 			     double ns, struct interval *m)
 {
-	uint64_t most = 0, sum = 0, bytes;
+	double most = 0, sum = 0, gbps;
 	const struct snap_chan *ca;
-	size_t i, n = 0;
+	size_t i, n = 0, measured = 0;
 
 	m->channel_imbalance = m->busiest_channel_gbps = NONE;
 	for (i = 0; i < b->nr_chan; i++) {
 		ca = find_chan(a, b->chan[i].id);
 		if (!ca)
 			continue;
-		m->chan[n].id = b->chan[i].id;
-		m->chan[n].read_bytes = b->chan[i].read_bytes - ca->read_bytes;
-		m->chan[n].write_bytes = b->chan[i].write_bytes - ca->write_bytes;
-		if (m->chan[n].read_bytes > (uint64_t)INT64_MAX ||
-		    m->chan[n].write_bytes > (uint64_t)INT64_MAX)
+		if (!chan_delta(ca, &b->chan[i], &m->chan[n])) {
+			m->nr_unmeasured = 0;
 			return;		/* nr_chan stays 0 */
-		bytes = m->chan[n].read_bytes + m->chan[n].write_bytes;
-		sum += bytes;
-		if (!n || bytes > most) {
-			most = bytes;
-			m->busiest_channel = m->chan[n].id;
 		}
-		n++;
+		gbps = snap_chan_gbps(&m->chan[n++], ns);
+		if (isnan(gbps)) {
+			m->nr_unmeasured++;
+			continue;
+		}
+		sum += gbps;
+		if (!measured++ || gbps > most) {
+			most = gbps;
+			m->busiest_channel = m->chan[n - 1].id;
+		}
 	}
 	m->nr_chan = n;
-	if (!n || !sum)
+	if (!measured || !sum)
 		return;
-	m->channel_imbalance = (double)most * (double)n / (double)sum;
-	m->busiest_channel_gbps = (double)most / ns;
+	m->channel_imbalance = most * (double)measured / sum;
+	m->busiest_channel_gbps = most;
 }
 
 static void compute(const struct snap *a, const struct snap *b,
@@ -263,6 +291,12 @@ static void compute(const struct snap *a, const struct snap *b,
 	m->read_gbps = rd / ns;
 	m->write_gbps = wr / ns;
 	m->total_gbps = (rd + wr) / ns;
+	if (m->brk[GROUP_IMC].why == BREAK_NONE &&
+	    both(a, b, A(DRAM_RDWR_BYTES))) {
+		m->have_rdwr_bytes = true;
+		m->rdwr_bytes = delta(a, b, A(DRAM_RDWR_BYTES));
+		m->total_gbps = (double)m->rdwr_bytes / ns;
+	}
 	m->channel_imbalance = m->busiest_channel_gbps = NONE;
 	if (m->brk[GROUP_IMC].why == BREAK_NONE)
 		compute_channels(a, b, ns, m);

@@ -24,11 +24,24 @@ _Static_assert(SNAP_ATTRS <= 32, "struct snap's presence mask is 32 bits");
 /* The module sends at most this many channel nests (MEMDIAG_MAX_CHANNELS). */
 #define SNAP_MAX_CHANNELS 32
 
-/* One channel's cumulative counts, as a channel nest has them. */
+/*
+ * One channel's cumulative counts, as a channel nest has them: reads and
+ * writes, or (rdwr, AMD's DF) both together and the time they were
+ * counted in, the channel being counted only part of the time.
+ */
 struct snap_chan {
 	uint32_t id;
 	uint64_t read_bytes, write_bytes;
+	bool rdwr;
+	uint64_t rdwr_bytes, counted_ns;
 };
+
+/*
+ * A channel's rate in 10^9 bytes per second over @ns (a delta's): reads
+ * and writes over @ns, or the DF's bytes over the time they were counted
+ * (NaN when it was not counted: unmeasured).
+ */
+double snap_chan_gbps(const struct snap_chan *c, double ns);
 
 struct snap {
 	uint32_t have;
@@ -89,6 +102,12 @@ struct interval {
 
 	bool have_read_bytes, have_write_bytes, have_offcore_bytes;
 	uint64_t read_bytes, write_bytes, offcore_bytes;
+	/*
+	 * AMD's DF: reads and writes together, the module's estimate for
+	 * the socket (read_gbps and write_gbps are NaN, total_gbps is this)
+	 */
+	bool have_rdwr_bytes;
+	uint64_t rdwr_bytes;
 	double read_gbps;	/* 10^9 bytes per second */
 	double write_gbps;
 	double total_gbps;
@@ -114,6 +133,7 @@ struct interval {
 	 */
 	size_t nr_chan;
 	struct snap_chan chan[SNAP_MAX_CHANNELS];	/* deltas */
+	size_t nr_unmeasured;	/* DF channels not counted in the interval */
 	double channel_imbalance;
 	uint32_t busiest_channel;	/* id; valid when imbalance is */
 	double busiest_channel_gbps;

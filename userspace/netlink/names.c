@@ -105,6 +105,7 @@ static const char *const snapshot_attr_names[] = {
 	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES] =
 		"l3-sampled-dram-latency-cycles",
 	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS] = "l3-sampled-dram-requests",
+	[MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES] = "dram-rdwr-bytes",
 };
 _Static_assert(ARRAY_SIZE(snapshot_attr_names) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snapshot_attr_names does not cover MEMDIAG_A_SNAPSHOT_MAX");
@@ -114,6 +115,8 @@ static const char *const channel_attr_names[] = {
 	[MEMDIAG_A_CHANNEL_PAD] = "pad",
 	[MEMDIAG_A_CHANNEL_READ_BYTES] = "read-bytes",
 	[MEMDIAG_A_CHANNEL_WRITE_BYTES] = "write-bytes",
+	[MEMDIAG_A_CHANNEL_RDWR_BYTES] = "rdwr-bytes",
+	[MEMDIAG_A_CHANNEL_COUNTED_NS] = "counted-ns",
 };
 _Static_assert(ARRAY_SIZE(channel_attr_names) == MEMDIAG_A_CHANNEL_MAX + 1,
 	       "channel_attr_names does not cover MEMDIAG_A_CHANNEL_MAX");

@@ -43,6 +43,7 @@ static const int snap_sizes[] = {
 	[MEMDIAG_A_SNAPSHOT_L3_EPOCH] = 4,
 	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES] = 8,
 	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS] = 8,
+	[MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES] = 8,
 };
 _Static_assert(ARRAY_SIZE(snap_sizes) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snap_sizes does not cover MEMDIAG_A_SNAPSHOT_MAX");
@@ -51,6 +52,8 @@ static const int channel_sizes[] = {
 	[MEMDIAG_A_CHANNEL_ID] = 4,
 	[MEMDIAG_A_CHANNEL_READ_BYTES] = 8,
 	[MEMDIAG_A_CHANNEL_WRITE_BYTES] = 8,
+	[MEMDIAG_A_CHANNEL_RDWR_BYTES] = 8,
+	[MEMDIAG_A_CHANNEL_COUNTED_NS] = 8,
 };
 _Static_assert(ARRAY_SIZE(channel_sizes) == MEMDIAG_A_CHANNEL_MAX + 1,
 	       "channel_sizes does not cover MEMDIAG_A_CHANNEL_MAX");
@@ -92,22 +95,37 @@ static int check_channel(const struct nlattr *nest, char *why, size_t size)
 	return 0;
 }
 
-/* Keep a channel's counts in @s, if it has them all and there is room. */
+/*
+ * Keep a channel's counts in @s, if it has them all (reads and writes, or
+ * AMD's DF: both together and the time counted) and there is room.
+ */
 static void keep_channel(struct snap *s, const struct nlattr *nest)
 {
-	const uint32_t all = 1u << MEMDIAG_A_CHANNEL_ID |
-			     1u << MEMDIAG_A_CHANNEL_READ_BYTES |
-			     1u << MEMDIAG_A_CHANNEL_WRITE_BYTES;
+	const uint32_t rw = 1u << MEMDIAG_A_CHANNEL_ID |
+			    1u << MEMDIAG_A_CHANNEL_READ_BYTES |
+			    1u << MEMDIAG_A_CHANNEL_WRITE_BYTES;
+	const uint32_t rdwr = 1u << MEMDIAG_A_CHANNEL_ID |
+			      1u << MEMDIAG_A_CHANNEL_RDWR_BYTES |
+			      1u << MEMDIAG_A_CHANNEL_COUNTED_NS;
 	struct snap_channel c;
+	struct snap_chan *k;
 
 	if (s->nr_chan == SNAP_MAX_CHANNELS)
 		return;
 	snap_channel_parse(nest, &c);
-	if ((c.have & all) != all)
+	k = &s->chan[s->nr_chan];
+	memset(k, 0, sizeof(*k));
+	if ((c.have & rw) == rw) {
+		k->read_bytes = c.read_bytes;
+		k->write_bytes = c.write_bytes;
+	} else if ((c.have & rdwr) == rdwr) {
+		k->rdwr = true;
+		k->rdwr_bytes = c.rdwr_bytes;
+		k->counted_ns = c.counted_ns;
+	} else {
 		return;
-	s->chan[s->nr_chan].id = c.id;
-	s->chan[s->nr_chan].read_bytes = c.read_bytes;
-	s->chan[s->nr_chan].write_bytes = c.write_bytes;
+	}
+	k->id = c.id;
 	s->nr_chan++;
 }
 
@@ -167,5 +185,9 @@ void snap_channel_parse(const struct nlattr *nest, struct snap_channel *c)
 			c->read_bytes = mnl_attr_get_u64(attr);
 		else if (type == MEMDIAG_A_CHANNEL_WRITE_BYTES)
 			c->write_bytes = mnl_attr_get_u64(attr);
+		else if (type == MEMDIAG_A_CHANNEL_RDWR_BYTES)
+			c->rdwr_bytes = mnl_attr_get_u64(attr);
+		else if (type == MEMDIAG_A_CHANNEL_COUNTED_NS)
+			c->counted_ns = mnl_attr_get_u64(attr);
 	}
 }

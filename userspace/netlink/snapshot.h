@@ -16,6 +16,7 @@ struct snap_channel {
 	uint32_t have;		/* bit n: channel attribute n present */
 	uint32_t id;
 	uint64_t read_bytes, write_bytes;
+	uint64_t rdwr_bytes, counted_ns;	/* AMD's DF */
 };
 
 /*

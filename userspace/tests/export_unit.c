@@ -52,8 +52,10 @@ static struct snap snap_at(uint32_t socket, double t_s, uint64_t rd,
 	snap_set(&s, A(PREFETCH_CHANGED), 1);
 	/* channel 0 carries a quarter, channel 3 the rest */
 	s.nr_chan = 2;
-	s.chan[0] = (struct snap_chan){ 0, rd / 4, rd / 8 };
-	s.chan[1] = (struct snap_chan){ 3, rd - rd / 4, rd / 2 - rd / 8 };
+	s.chan[0] = (struct snap_chan){ .id = 0, .read_bytes = rd / 4,
+					.write_bytes = rd / 8 };
+	s.chan[1] = (struct snap_chan){ .id = 3, .read_bytes = rd - rd / 4,
+					.write_bytes = rd / 2 - rd / 8 };
 	return s;
 }
 

@@ -383,3 +383,64 @@ TEST_F(metrics, metrics_l3)
 	ok(isnan(m.l3_dram_latency_cycles),
 	   "metrics: no sampled request in the interval: no L3 latency, not 0");
 }
+
+/* A DF channel of @s: @bytes counted in @ns, reads and writes together. */
+static void df_chan(struct snap *s, uint32_t id, uint64_t bytes, uint64_t ns)
+{
+	struct snap_chan *c = &s->chan[s->nr_chan++];
+
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->rdwr = true;
+	c->rdwr_bytes = bytes;
+	c->counted_ns = ns;
+}
+
+/*
+ * AMD's DF: the socket's total from dram-rdwr-bytes (no read or write
+ * split), each channel's rate over the time it was counted, a channel
+ * not counted in the interval unmeasured and left out of the imbalance.
+ */
+TEST_F(metrics, metrics_df)
+{
+	const unsigned int rdwr = MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES;
+	struct snap a, b;
+	struct interval m;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	snap_set(&a, SA(SOCKET), 0);
+	snap_set(&b, SA(SOCKET), 0);
+	snap_set(&a, SA(TIME_NS), T0);
+	snap_set(&b, SA(TIME_NS), T0 + SEC);
+	snap_set(&a, SA(IMC_EPOCH), 1);
+	snap_set(&b, SA(IMC_EPOCH), 1);
+	snap_set(&a, rdwr, 1000);
+	snap_set(&b, rdwr, 1000 + 36000000000);
+	/* channel 0: 2 GB/s over half the second; 1: 6 GB/s; 2: not counted */
+	df_chan(&a, 0, 500, 100);
+	df_chan(&b, 0, 500 + 1000000000, 100 + SEC / 2);
+	df_chan(&a, 1, 0, 0);
+	df_chan(&b, 1, 3000000000, SEC / 2);
+	df_chan(&a, 2, 7, 9);
+	df_chan(&b, 2, 7, 9);
+	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(m.valid && m.have_rdwr_bytes && m.rdwr_bytes == 36000000000 &&
+	   near(m.total_gbps, 36.0) && isnan(m.read_gbps) &&
+	   isnan(m.write_gbps) && !m.have_read_bytes,
+	   "metrics: DF total 36 GB/s from dram-rdwr-bytes, reads and writes unknown (got %.9f)",
+	   m.total_gbps);
+	ok(m.nr_chan == 3 && m.nr_unmeasured == 1 &&
+	   near(snap_chan_gbps(&m.chan[0], (double)SEC), 2.0) &&
+	   near(snap_chan_gbps(&m.chan[1], (double)SEC), 6.0) &&
+	   isnan(snap_chan_gbps(&m.chan[2], (double)SEC)),
+	   "metrics: DF channels at bytes over counted time (2, 6 GB/s), one unmeasured");
+	ok(m.busiest_channel == 1 && near(m.busiest_channel_gbps, 6.0) &&
+	   near(m.channel_imbalance, 1.5),
+	   "metrics: DF imbalance over the measured channels: 6 / mean(2, 6) = 1.5 (got %.9f)",
+	   m.channel_imbalance);
+	snap_set(&b, rdwr, 999);
+	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(!m.valid && isnan(m.total_gbps),
+	   "metrics: dram-rdwr-bytes going backwards voids the interval");
+}

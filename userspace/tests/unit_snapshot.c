@@ -132,6 +132,7 @@ TEST_F(snapshot, snapshot_show)
 	       "imc-epoch                                         1                    1\n"
 	       "dram-read-bytes                       1000000000000        2000000000000\n"
 	       "dram-write-bytes                       400000000000        1000000000000\n"
+	       "dram-rdwr-bytes                                   -                    -\n"
 	       "core-epoch                                        1                    -\n"
 	       "nr-cpus                                          28                    -\n"
 	       "instructions                          2000000000000                    -\n"

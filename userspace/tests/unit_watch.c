@@ -22,13 +22,13 @@ static const char watch_json[] =
 	"\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	"\"offcore_read_bytes\":19200000000,\"offcore_read_gbps\":19.2,"
 	"\"l1_miss_latency_cycles\":300,\"load_miss_real_latency_cycles\":200,"
-	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n"
+	"\"core_ghz\":2,\"load_miss_real_latency_ns\":100,\"saturated\":false,\"nr_channels\":null,\"unmeasured_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n"
 	"{\"socket\":1,\"time_ns\":1001000001000,\"time_unix_ns\":1700000001000001000,\"interval_ns\":1000000000,"
 	"\"valid\":true,\"read_bytes\":80000000000,\"write_bytes\":20000000000,"
 	"\"read_gbps\":80,\"write_gbps\":20,\"total_gbps\":100,"
 	"\"offcore_read_bytes\":32000000000,\"offcore_read_gbps\":32,"
 	"\"l1_miss_latency_cycles\":500,\"load_miss_real_latency_cycles\":400,"
-	"\"core_ghz\":2,\"load_miss_real_latency_ns\":200,\"saturated\":true,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n";
+	"\"core_ghz\":2,\"load_miss_real_latency_ns\":200,\"saturated\":true,\"nr_channels\":null,\"unmeasured_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n";
 
 TEST_F(watch, watch_canned)
 {
@@ -101,7 +101,7 @@ TEST_F(watch, watch_epoch)
 				"\"read_gbps\":null,\"write_gbps\":null,\"total_gbps\":null,"
 				"\"offcore_read_bytes\":0,\"offcore_read_gbps\":0,"
 				"\"l1_miss_latency_cycles\":null,\"load_miss_real_latency_cycles\":null,"
-				"\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
+				"\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"nr_channels\":null,\"unmeasured_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
 				"watch json: the invalid interval: valid false, DRAM keys null");
 			has_str(out, "\"valid\":true,\"read_bytes\":2000000000,\"write_bytes\":0,\"read_gbps\":2,",
 				"watch json: the next interval is valid from the new baseline");
@@ -189,7 +189,7 @@ TEST_F(watch, watch_unavailable)
 	       "\"read_gbps\":25.6,\"write_gbps\":6.4,\"total_gbps\":32,"
 	       "\"offcore_read_bytes\":null,\"offcore_read_gbps\":null,"
 	       "\"l1_miss_latency_cycles\":null,\"load_miss_real_latency_cycles\":null,"
-	       "\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
+	       "\"core_ghz\":null,\"load_miss_real_latency_ns\":null,\"saturated\":null,\"nr_channels\":null,\"unmeasured_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,\"busiest_channel_gbps\":null,\"prefetch_disabled\":null,\"prefetch_mixed\":null,\"prefetch_changed\":null}\n",
 	       "watch json: unavailable metrics are null, never 0");
 	free(out);
 	free(err);
@@ -479,9 +479,9 @@ TEST_F(watch, watch_csv_timestamp)
 		wrun_end(&r, &out, &err);
 		if (csv)
 			is_str(out,
-			       "socket,time_ns,time_unix_ns,interval_ns,valid,read_bytes,write_bytes,read_gbps,write_gbps,total_gbps,offcore_read_bytes,offcore_read_gbps,l1_miss_latency_cycles,load_miss_real_latency_cycles,core_ghz,load_miss_real_latency_ns,saturated,nr_channels,channel_imbalance,busiest_channel,busiest_channel_gbps,prefetch_disabled,prefetch_mixed,prefetch_changed\n"
-			       "0,1001000000000,1700000001000000000,1000000000,true,25600000000,6400000000,25.6,6.4,32,19200000000,19.2,300,200,2,100,false,,,,,,,\n"
-			       "1,1001000001000,1700000001000001000,1000000000,true,80000000000,20000000000,80,20,100,32000000000,32,,,2,,,,,,,,,\n",
+			       "socket,time_ns,time_unix_ns,interval_ns,valid,read_bytes,write_bytes,read_gbps,write_gbps,total_gbps,offcore_read_bytes,offcore_read_gbps,l1_miss_latency_cycles,load_miss_real_latency_cycles,core_ghz,load_miss_real_latency_ns,saturated,nr_channels,unmeasured_channels,channel_imbalance,busiest_channel,busiest_channel_gbps,prefetch_disabled,prefetch_mixed,prefetch_changed\n"
+			       "0,1001000000000,1700000001000000000,1000000000,true,25600000000,6400000000,25.6,6.4,32,19200000000,19.2,300,200,2,100,false,,,,,,,,\n"
+			       "1,1001000001000,1700000001000001000,1000000000,true,80000000000,20000000000,80,20,100,32000000000,32,,,2,,,,,,,,,,\n",
 			       "watch --csv: the header, a row per socket, empty fields for nulls");
 		else
 			is_str(out,

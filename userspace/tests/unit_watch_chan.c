@@ -53,7 +53,7 @@ TEST_F(watch_chan, watch_channels)
 		wrun_feed(&r, &b);
 		wrun_end(&r, &out, &err);
 		if (json)
-			has_str(out, "\"saturated\":false,\"nr_channels\":4,\"channel_imbalance\":1.75,\"busiest_channel\":12,\"busiest_channel_gbps\":14,",
+			has_str(out, "\"saturated\":false,\"nr_channels\":4,\"unmeasured_channels\":null,\"channel_imbalance\":1.75,\"busiest_channel\":12,\"busiest_channel_gbps\":14,",
 				"watch json: channel 12 carries 14 of 32 GB/s over 4 channels: imbalance 1.75");
 		else
 			has_str(out, "  no    1.75       12  -\n",
@@ -70,7 +70,7 @@ TEST_F(watch_chan, watch_channels)
 	wrun_feed(&r, &a);
 	wrun_feed(&r, &b);
 	wrun_end(&r, &out, &err);
-	has_str(out, "\"nr_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,",
+	has_str(out, "\"nr_channels\":null,\"unmeasured_channels\":null,\"channel_imbalance\":null,\"busiest_channel\":null,",
 		"watch json: a channel that went backwards gives no imbalance");
 	free(out);
 	free(err);

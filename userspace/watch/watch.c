@@ -352,7 +352,10 @@ static void iso8601(uint64_t unix_ns, char *buf, size_t size)
 
 /*
  * How evenly the socket's channels shared the interval's bytes: the
- * busiest channel's over the mean (1.00: even) and which one it was.
+ * busiest channel's over the mean (1.00: even) and which one it was. On
+ * AMD's DF, channels take turns on the counters: those not counted in the
+ * interval are unmeasured_channels, left out of the imbalance (JSON only;
+ * null where the channels are always counted).
  */
 static void print_channels(struct printer *p, const struct interval *m)
 {
@@ -361,6 +364,11 @@ static void print_channels(struct printer *p, const struct interval *m)
 			   (unsigned int)m->nr_chan);
 	else
 		print_string(p, PRINT_JSON, "nr_channels", "%s", NULL);
+	if (m->nr_chan && m->chan[0].rdwr)
+		print_uint(p, PRINT_JSON, "unmeasured_channels", "%u",
+			   (unsigned int)m->nr_unmeasured);
+	else
+		print_string(p, PRINT_JSON, "unmeasured_channels", "%s", NULL);
 	metric(p, "channel_imbalance", "  %6.2f", "  %6s", m->channel_imbalance);
 	if (isfinite(m->channel_imbalance))
 		print_uint(p, PRINT_ANY, "busiest_channel", "  %7u",

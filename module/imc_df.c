@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * imc_df.c - AMD Zen 2/3's DRAM channels through the Data Fabric PMU:
+ * per node four counters for eight dram_channel_data_controller_N
+ * events, so the channels take turns (df_rotate.c). Each sample ends the
+ * turn (reads the counters), plans the next and, if its channels differ,
+ * rewrites the controls and reads the counters again as the new
+ * baseline; the counts between the two reads are lost and the turn's
+ * counted time starts after them. memdiag takes the node to be the
+ * socket (NPS1 and the DF context of amd/uncore.c, one per node id).
+ *
+ * Like the other boxes, a control another agent enabled is left alone;
+ * a control found changed bumps the socket's epoch. Every control is put
+ * back to what start() found by stop().
+ */
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+
+#include "memdiag.h"
+#include "imc.h"
+#include "df_rotate.h"
+
+/* No channel moves 10^10 requests (640 GB) a second: more is a reset. */
+#define DF_MAX_REQ_PER_SEC	10000000000ULL
+
+struct df_node {
+	struct memdiag_df_rot rot;
+	u64 saved[MEMDIAG_DF_MAX_CTRS], prog[MEMDIAG_DF_MAX_CTRS];
+	bool programmed, lost;
+	bool inited;		/* rot holds the counts since load */
+};
+
+static struct df_node df_nodes[MEMDIAG_MAX_SOCKETS];
+static u32 df_epoch[MEMDIAG_MAX_SOCKETS];
+
+static u32 df_ctl_msr(unsigned int i)
+{
+	return imc_type->ctl0 + i * imc_type->ctl_stride;
+}
+
+static u32 df_ctr_msr(unsigned int i)
+{
+	return imc_type->ctr0 + i * imc_type->ctr_stride;
+}
+
+/* The control counting channel @chan, or 0 (disabled) for -1. */
+static u64 df_chan_ctl(int chan)
+{
+	const struct memdiag_imc_event *e;
+
+	if (chan < 0)
+		return 0;
+	e = &imc_desc->events[chan];
+	return memdiag_df_ctl(e->event, e->umask, imc_type->ctl_en);
+}
+
+/* Run @ops on a CPU of @socket in one batch; -ENXIO if none is online. */
+static int df_batch(unsigned int socket, struct memdiag_msr_op *ops,
+		    unsigned int n)
+{
+	unsigned int cpu, i;
+
+	for_each_online_cpu(cpu)
+		if (memdiag_socket_of(cpu) == socket)
+			break;
+	if (cpu >= nr_cpu_ids || memdiag.plat->msr_batch(cpu, ops, n))
+		return -ENXIO;
+	for (i = 0; i < n; i++)
+		if (ops[i].err)
+			return -EIO;
+	return 0;
+}
+
+/* Read the controls (@ctl) and counters (@ctr) of @socket's node. */
+static int df_read(unsigned int socket, u64 *ctl, u64 *ctr)
+{
+	struct memdiag_msr_op op[2 * MEMDIAG_DF_MAX_CTRS];
+	unsigned int n = imc_type->n_ctrs, i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		op[i] = (struct memdiag_msr_op){ df_ctl_msr(i) };
+		op[n + i] = (struct memdiag_msr_op){ df_ctr_msr(i) };
+	}
+	err = df_batch(socket, op, 2 * n);
+	for (i = 0; !err && i < n; i++) {
+		if (ctl)
+			ctl[i] = op[i].val;
+		ctr[i] = op[n + i].val;
+	}
+	return err;
+}
+
+/*
+ * Write the planned channels' controls, read them back and the counters
+ * after them, and begin the turn; false if a write did not stick.
+ */
+static bool df_program(unsigned int socket, struct df_node *d)
+{
+	struct memdiag_msr_op op[MEMDIAG_DF_MAX_CTRS];
+	u64 ctl[MEMDIAG_DF_MAX_CTRS], ctr[MEMDIAG_DF_MAX_CTRS];
+	unsigned int n = imc_type->n_ctrs, i;
+	bool ok = true;
+
+	for (i = 0; i < n; i++) {
+		d->prog[i] = df_chan_ctl(d->rot.chan_of[i]);
+		op[i] = (struct memdiag_msr_op){ df_ctl_msr(i), true,
+						 d->prog[i] };
+	}
+	d->programmed = true;
+	d->lost = false;
+	if (df_batch(socket, op, n) || df_read(socket, ctl, ctr))
+		return false;
+	for (i = 0; i < n; i++)
+		ok &= ctl[i] == d->prog[i];
+	if (ok)
+		memdiag_df_rot_begin(&d->rot, ktime_get_ns(), ctr);
+	return ok;
+}
+
+static void df_restore(unsigned int socket, struct df_node *d)
+{
+	struct memdiag_msr_op op[MEMDIAG_DF_MAX_CTRS];
+	unsigned int n = imc_type->n_ctrs, i;
+
+	for (i = 0; i < n; i++)
+		op[i] = (struct memdiag_msr_op){ df_ctl_msr(i), true,
+						 d->saved[i] };
+	df_batch(socket, op, n);
+	d->programmed = false;
+}
+
+/* Take the node's counters if all are free; false (and @msg) if not. */
+static bool df_claim(unsigned int socket, struct df_node *d, char *msg,
+		     size_t len)
+{
+	u64 ctr[MEMDIAG_DF_MAX_CTRS];
+	unsigned int i;
+
+	if (df_read(socket, d->saved, ctr)) {
+		snprintf(msg, len,
+			 "the Data Fabric counters of socket %u could not be read",
+			 socket);
+		return false;
+	}
+	for (i = 0; i < imc_type->n_ctrs; i++) {
+		if (!(d->saved[i] & imc_type->ctl_en))
+			continue;
+		snprintf(msg, len,
+			 "Data Fabric counter %u of socket %u is in use (control 0x%llx): another tool (perf's amd_df uncore, likwid) is using it; memdiag needs all %u; stop it and retry",
+			 i, socket, d->saved[i], imc_type->n_ctrs);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A session's turns: the counts since load are kept (snapshots carry
+ * totals since load), the controls are written afresh and the rates of
+ * the last session are forgotten.
+ */
+static int df_rot_start(struct df_node *d)
+{
+	unsigned int i;
+	int err;
+
+	if (!d->inited) {
+		err = memdiag_df_rot_init(&d->rot, imc_desc->n_events,
+					  imc_type->n_ctrs, imc_type->ctr_bits,
+					  0);
+		d->inited = !err;
+		return err;
+	}
+	for (i = 0; i < MEMDIAG_DF_MAX_CTRS; i++)
+		d->rot.chan_of[i] = -1;
+	d->rot.counting = false;
+	memset(d->rot.rate_ns, 0, sizeof(d->rot.rate_ns));
+	return 0;
+}
+
+/**
+ * memdiag_imc_df_start() - claim and program every node's DF counters
+ * @msg: why not, when the return value is negative
+ * @len: size of @msg
+ *
+ * Either every node is programmed or none is.
+ */
+int memdiag_imc_df_start(char *msg, size_t len)
+{
+	unsigned int i, s;
+	int err;
+
+	for (i = 0; i < imc_n_boxes; i++) {
+		s = imc_boxes[i].socket;
+		if (!df_claim(s, &df_nodes[s], msg, len))
+			return -EBUSY;
+	}
+	for (i = 0; i < imc_n_boxes; i++) {
+		struct df_node *d = &df_nodes[imc_boxes[i].socket];
+
+		s = imc_boxes[i].socket;
+		err = df_rot_start(d);
+		memdiag_df_rot_plan(&d->rot);
+		if (err || !df_program(s, d)) {
+			snprintf(msg, len,
+				 "Data Fabric counter control writes on socket %u did not stick",
+				 s);
+			while (1) {
+				df_restore(imc_boxes[i].socket,
+					   &df_nodes[imc_boxes[i].socket]);
+				if (!i--)
+					break;
+			}
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+void memdiag_imc_df_stop(void)
+{
+	unsigned int i, s;
+
+	/* a node another agent took over keeps that agent's values */
+	for (i = 0; i < imc_n_boxes; i++) {
+		s = imc_boxes[i].socket;
+		if (df_nodes[s].programmed && !df_nodes[s].lost)
+			df_restore(s, &df_nodes[s]);
+		df_nodes[s].programmed = false;
+	}
+}
+
+/*
+ * End the node's turn and begin the next; false if the interval is not
+ * to be trusted (a control changed, a counter reset, a read failed).
+ */
+static bool df_update(unsigned int socket, struct df_node *d, u64 max)
+{
+	u64 ctl[MEMDIAG_DF_MAX_CTRS], ctr[MEMDIAG_DF_MAX_CTRS];
+	u64 now;
+	unsigned int i;
+	bool ok = true;
+
+	if (df_read(socket, ctl, ctr))
+		return false;
+	now = ktime_get_ns();
+	for (i = 0; i < imc_type->n_ctrs; i++) {
+		if (ctl[i] == d->prog[i])
+			continue;
+		if (ctl[i] & imc_type->ctl_en) {
+			/* someone else's now: never clobber it */
+			pr_warn_ratelimited("memdiag: Data Fabric counter %u of socket %u was reprogrammed by another agent (0x%llx); no longer counting DRAM channels there\n",
+					    i, socket, ctl[i]);
+			d->lost = true;
+			return false;
+		}
+		ok = false;
+	}
+	if (ok)
+		ok = memdiag_df_rot_end(&d->rot, now, ctr, max);
+	else
+		d->rot.counting = false;	/* the interval is dropped */
+	/* a changed control is written again with the next turn */
+	if (memdiag_df_rot_plan(&d->rot) || !ok)
+		return df_program(socket, d) && ok;
+	memdiag_df_rot_begin(&d->rot, now, ctr);
+	return ok;
+}
+
+/* What @d counted so far into @s: the socket estimate and each channel. */
+static void df_snap(const struct df_node *d, struct memdiag_snap *s)
+{
+	const struct memdiag_df_rot *r = &d->rot;
+	unsigned int c;
+
+	s->has_imc = true;
+	s->imc_rdwr = true;
+	for (c = 0; c < r->n_chans; c++) {
+		s->rdwr_bytes += r->est[c] * imc_desc->events[c].bytes;
+		if (s->nr_chan >= MEMDIAG_MAX_CHANNELS)
+			continue;
+		s->chan[s->nr_chan].id = c;
+		s->chan[s->nr_chan].rdwr_bytes =
+			r->counts[c] * imc_desc->events[c].bytes;
+		s->chan[s->nr_chan].counted_ns = r->counted_ns[c];
+		s->nr_chan++;
+	}
+}
+
+/**
+ * memdiag_imc_df_sample() - turn every node's channels, add the counts
+ * @snap: one per socket, indexed by socket
+ * @n: number of entries in @snap
+ * @dt_ns: time since the last sample, bounding a plausible step
+ */
+void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
+			   u64 dt_ns)
+{
+	u64 max = div_u64(DF_MAX_REQ_PER_SEC, 1000) * div_u64(dt_ns, 1000000) +
+		  (1ULL << 24);
+	unsigned int i, s;
+
+	for (i = 0; i < imc_n_boxes; i++) {
+		struct df_node *d;
+
+		s = imc_boxes[i].socket;
+		if (s >= n)
+			continue;
+		d = &df_nodes[s];
+		if (d->programmed && !d->lost && !df_update(s, d, max))
+			df_epoch[s]++;
+		df_snap(d, &snap[s]);
+		snap[s].imc_epoch = df_epoch[s];
+	}
+}
