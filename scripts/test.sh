@@ -31,7 +31,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle completion layout install rules deb"
+host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle coverage-report completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -255,6 +255,8 @@ hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver
 hstep amd-oracle "AMD rows and core PMUs agree with amd.c, perf's amdzen JSON and msr-index.h" \
 	sh -c '/usr/bin/python3 selftests/host/amd_oracle.py "$1" \
 	"$(scripts/linux-src.sh --amd)" selftests/host/dump_uarch.bin' _ "$LINUX_SRC"
+hstep coverage-report "make coverage merges each boot's gcov counters with lcov and counts real-hardware-only functions apart" \
+	selftests/host/coverage_report_test.sh
 hstep df-rotate "Zen 2/3 DF channel rotation: per-channel and socket rates within 2 % across turns, a wrap, a reset" \
 	selftests/host/df_rotate_test.bin
 hstep prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
