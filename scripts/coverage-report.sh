@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 quiet() {
 	"$@" 2> "$work/err" && rc=0 || rc=$?
 	grep -v '^Subroutine .* redefined at ' "$work/err" >&2 || true
-	return $rc
+	return "$rc"
 }
 
 # shellcheck disable=SC2086 # $lc is a list of options

@@ -19,4 +19,4 @@ t0=$(date +%s)
 MEMDIAG_KERNELS=coverage MEMDIAG_VM_ONLY=1 scripts/test.sh && rc=0 || rc=$?
 scripts/coverage-report.sh "$out" || rc=1
 echo "coverage: $(( $(date +%s) - t0 )) s (kernel, module and the VM boots)"
-exit $rc
+exit "$rc"

@@ -72,8 +72,11 @@ expect "hw_pci_read's 4 lines apart; 7 of the 10 others hit, 70 %" \
 	'^module/platform_hw.c +([^ ]+ +){4}4 +7/10 +70.0$' "$tmp/out"
 expect "a file under 85 % of its reachable lines is named" \
 	'^Under 85 % of the sim-reachable lines: module/platform_hw.c$' "$tmp/out"
-[ -f "$tmp/html/index.html" ] && ok "the HTML report is written" ||
+if [ -f "$tmp/html/index.html" ]; then
+	ok "the HTML report is written"
+else
 	not_ok "the HTML report is written" "$(cat "$tmp/err")"
+fi
 # a third boot runs the hw-only function (x > 3: 3 of its 4 lines): the
 # list is then wrong
 boot a b c d e f
