@@ -15,9 +15,10 @@
 # kernel scripts/debug-kernel.sh builds (make check-debug), whose VM tests
 # get four times the time; "coverage" is its gcov variant (make coverage:
 # memdiag built with GCOV_PROFILE=y, each boot's counters copied into
-# build/coverage/gcda/BOOT/ for scripts/coverage-report.py). MEMDIAG_SUITE=stress (make stress) runs the
-# stress rows of vmtests instead of the check rows, and no host step;
-# MEMDIAG_VM_ONLY=1 skips the host steps too.
+# build/coverage/gcda/BOOT/ for scripts/coverage-report.sh).
+# MEMDIAG_SUITE=stress (make stress) runs the stress rows of vmtests
+# instead of the check rows, and no host step; MEMDIAG_VM_ONLY=1 skips the
+# host steps too.
 #
 # The host steps run one after the other; then the VM boots run N at a
 # time (test.sh -j N, MEMDIAG_JOBS=N, make check JOBS=N; default: the
@@ -285,7 +286,7 @@ vmtest() {
 		--env "LINUX_SRC=$LINUX_SRC")
 	[ -z "$numa" ] || args+=(--numa "$numa")
 	[ "$k" != coverage ] ||
-		args+=(--gcov "build/coverage/gcda/$(echo "$name" | tr -c 'A-Za-z0-9._-' '_')")
+		args+=(--gcov "build/coverage/gcda/$(printf %s "$name" | tr -c 'A-Za-z0-9._-' _)")
 	for e in $env; do args+=(--env "$e"); done
 	# one guest runs the scripts in order; it fails if any did
 	vmstep "$id" "VM $k $name: $scripts, clean dmesg" \
