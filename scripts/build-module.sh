@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-module.sh KVER - build memdiag.ko for one Debian kernel with W=1
 # into build/KVER/, failing on any compiler warning.
-# build-module.sh KDIR NAME - the same against a kernel build tree (the
-# debug kernel of scripts/debug-kernel.sh), into build/NAME/.
+# build-module.sh KDIR NAME [VAR=VALUE...] - the same against a kernel
+# build tree (the debug or coverage kernel of scripts/debug-kernel.sh), into
+# build/NAME/, with the Kbuild variables given (make coverage passes
+# GCOV_PROFILE=y; the objects, and gcc's .gcno notes, stay in build/NAME/src).
 #
 # Kbuild builds an external module inside its source tree, and its "clean"
 # deletes every *.ko below it, so each kernel gets its own copy of the
@@ -15,6 +17,9 @@ kdir=/usr/src/linux-headers-$kver
 if [ $# -ge 2 ]; then
 	kdir=$1
 	kver=$2
+	shift 2
+else
+	shift
 fi
 [ -d "$kdir" ] || { echo "build-module: no headers in $kdir" >&2; exit 1; }
 out=$top/build/$kver
@@ -27,7 +32,7 @@ mkdir -p "$src"
 # sources only: objects of an in-tree build may be for another kernel
 (cd "$top" && find Kbuild module include -name Kbuild -o -name '*.[ch]') |
 	(cd "$top" && tar -cf - -T -) | tar -C "$src" -xf -
-if ! make -C "$kdir" M="$src" W=1 modules > "$log" 2>&1; then
+if ! make -C "$kdir" M="$src" W=1 "$@" modules > "$log" 2>&1; then
 	cat "$log" >&2
 	echo "build-module: $kver: build failed" >&2
 	exit 1

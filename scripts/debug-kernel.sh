@@ -8,16 +8,30 @@
 # (tens of minutes on two cores), so it runs niced; the tree is kept in
 # build/debug-kernel/ and rebuilt only when the source, the fragment or this
 # script change.
+#
+# "debug-kernel.sh coverage" builds the variant "make coverage" boots:
+# the same plus selftests/vm/coverage.config (gcov, KCOV), kept apart in
+# build/coverage-kernel/ so that neither build invalidates the other.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
-frag=$top/selftests/vm/debug.config
-out=${MEMDIAG_DEBUG_KERNEL_DIR:-$top/build/debug-kernel}
+variant=${1:-debug}
+case $variant in
+debug)
+	frags=$top/selftests/vm/debug.config
+	out=${MEMDIAG_DEBUG_KERNEL_DIR:-$top/build/debug-kernel} ;;
+coverage)
+	frags="$top/selftests/vm/debug.config $top/selftests/vm/coverage.config"
+	out=${MEMDIAG_COVERAGE_KERNEL_DIR:-$top/build/coverage-kernel} ;;
+*)
+	echo "debug-kernel: unknown variant '$variant' (debug, coverage)" >&2
+	exit 2 ;;
+esac
 src=$out/linux-source-6.12
 jobs=${MEMDIAG_DEBUG_KERNEL_JOBS:-2}
 
 [ -f "$tarball" ] || { echo "debug-kernel: $tarball not found: apt-get install linux-source-6.12" >&2; exit 1; }
-key=$( (ls -l --time-style=+%s "$tarball"; cat "$frag" "$0") | sha256sum | cut -c1-16)
+key=$( (ls -l --time-style=+%s "$tarball"; cat $frags "$0") | sha256sum | cut -c1-16)
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$key" ] &&
    [ -f "$src/arch/x86/boot/bzImage" ]; then
 	echo "$src"
@@ -25,6 +39,10 @@ if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$key" ] &&
 fi
 mkdir -p "$out"
 rm -f "$out/stamp"
+# KCONFIG_ALLCONFIG reads one file: the fragments in order, a later line
+# overriding an earlier one
+frag=$out/fragment.config
+cat $frags > "$frag"
 log=$out/build.log
 if [ ! -f "$src/Makefile" ]; then
 	echo "debug-kernel: unpacking $tarball into $out" >&2

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # deps.sh - install the Debian packages memdiag's build, tests (the stock
 # and PREEMPT_RT kernels of 6.1 and 6.12 the VM tests boot; what "make
-# check-debug" needs to build a kernel) and benchmark (likwid, for "make
-# bench") need, if any is missing. Needs root (or sudo)
-# only when something is missing.
+# check-debug" needs to build a kernel; lcov for "make coverage") and
+# benchmark (likwid, for "make bench") need, if any is missing. Needs root
+# (or sudo) only when something is missing.
 set -eu
 
 pkgs="make gcc libc6-dev pkg-config libmnl-dev libjson-c-dev jq iproute2 kmod util-linux
@@ -16,7 +16,7 @@ linux-image-rt-amd64 linux-image-6.12-rt-amd64
 flex bison bc libelf-dev libssl-dev
 linux-source-6.12 qemu-system-x86 busybox-static likwid gnuplot-nox
 libmicrohttpd-dev bash-completion curl openssl systemd prometheus
-prometheus-node-exporter dkms dh-dkms debhelper dpkg-dev fakeroot lintian"
+prometheus-node-exporter dkms dh-dkms debhelper dpkg-dev fakeroot lintian lcov"
 
 missing=
 for p in $pkgs; do

@@ -13,9 +13,12 @@
 # MEMDIAG_GUESTS="skx-2s hsx" limits the guests of the "guest" test;
 # MEMDIAG_KERNELS="6.12.117+deb12-amd64" the kernels; "debug" there is the
 # kernel scripts/debug-kernel.sh builds (make check-debug), whose VM tests
-# get four times the time. MEMDIAG_SUITE=stress (make stress) runs the
-# stress rows of vmtests instead of the check rows, and no host step;
-# MEMDIAG_VM_ONLY=1 skips the host steps too.
+# get four times the time; "coverage" is its gcov variant (make coverage:
+# memdiag built with GCOV_PROFILE=y, each boot's counters copied into
+# build/coverage/gcda/BOOT/ for scripts/coverage-report.sh).
+# MEMDIAG_SUITE=stress (make stress) runs the stress rows of vmtests
+# instead of the check rows, and no host step; MEMDIAG_VM_ONLY=1 skips the
+# host steps too.
 #
 # The host steps run one after the other; then the VM boots run N at a
 # time (test.sh -j N, MEMDIAG_JOBS=N, make check JOBS=N; default: the
@@ -29,7 +32,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle completion layout install rules deb"
+host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle coverage-report completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -200,18 +203,22 @@ else
 fi
 built=()
 declare -A kdir
+# is_built_kernel K: K is a kernel scripts/debug-kernel.sh builds, not a
+# Debian one
+is_built_kernel() { [ "$1" = debug ] || [ "$1" = coverage ]; }
 for k in $kernels; do
 	[ -n "$need_modules" ] || break
 	kdir[$k]=$k
-	if [ "$k" = debug ] && ! kdir[$k]=$(scripts/debug-kernel.sh); then
+	if is_built_kernel "$k" && ! kdir[$k]=$(scripts/debug-kernel.sh "$k"); then
 		fail=$((fail + 1))
-		failures+=("the debug kernel does not build (build/debug-kernel/build.log)")
+		failures+=("the $k kernel does not build (build/$k-kernel/build.log)")
 		continue
 	fi
 	# a Debian kernel by its version, the debug kernel by its tree
 	bargs=("$k")
-	[ "$k" != debug ] || bargs=("${kdir[$k]}" debug)
-	if host build || [ "$k" = debug ]; then
+	is_built_kernel "$k" && bargs=("${kdir[$k]}" "$k")
+	[ "$k" != coverage ] || bargs+=(GCOV_PROFILE=y)
+	if host build || is_built_kernel "$k"; then
 		step - "module builds for $k with W=1, no warnings" \
 			scripts/build-module.sh "${bargs[@]}" && built+=("$k")
 	elif scripts/build-module.sh "${bargs[@]}" > /dev/null; then
@@ -229,7 +236,7 @@ hstep completion "bash completion offers what the CLI's tables hold" \
 	selftests/fleet/completion.sh
 hstep layout "Documentation/layout.rst describes every source folder; its recipes name files that exist" \
 	scripts/layout-check.py
-fleet_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' | grep -vx debug | tail -n1)
+fleet_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' | grep -vxE 'debug|coverage' | tail -n1)
 [ -n "$fleet_k" ] &&
 	hstep install "make install/uninstall into a DESTDIR, make sign" \
 		selftests/fleet/install.sh "$fleet_k"
@@ -249,6 +256,8 @@ hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver
 hstep amd-oracle "AMD rows and core PMUs agree with amd.c, perf's amdzen JSON and msr-index.h" \
 	sh -c '/usr/bin/python3 selftests/host/amd_oracle.py "$1" \
 	"$(scripts/linux-src.sh --amd)" selftests/host/dump_uarch.bin' _ "$LINUX_SRC"
+hstep coverage-report "make coverage merges each boot's gcov counters with lcov and counts real-hardware-only functions apart" \
+	selftests/host/coverage_report_test.sh
 hstep df-rotate "Zen 2/3 DF channel rotation: per-channel and socket rates within 2 % across turns, a wrap, a reset" \
 	selftests/host/df_rotate_test.bin
 hstep prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
@@ -267,7 +276,7 @@ vmtest() {
 		esac
 	done
 	scripts=${scripts# }
-	if [ "$k" = debug ]; then
+	if is_built_kernel "$k"; then
 		to=$((to * 4))
 		scripts="kmemleak.sh $scripts kmemleak.sh"
 	fi
@@ -276,6 +285,8 @@ vmtest() {
 		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko"
 		--env "LINUX_SRC=$LINUX_SRC")
 	[ -z "$numa" ] || args+=(--numa "$numa")
+	[ "$k" != coverage ] ||
+		args+=(--gcov "build/coverage/gcda/$(printf %s "$name" | tr -c 'A-Za-z0-9._-' _)")
 	for e in $env; do args+=(--env "$e"); done
 	# one guest runs the scripts in order; it fails if any did
 	vmstep "$id" "VM $k $name: $scripts, clean dmesg" \
@@ -299,7 +310,7 @@ while read -r name s kset smp to scripts; do
 		stock) [[ $k != *-rt-* ]] || continue ;;
 		rt) [[ $k == *-rt-* ]] || continue ;;
 		newest) [ "$k" = "$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' |
-			grep -vx debug | sort -V | tail -n1)" ] || continue ;;
+			grep -vxE 'debug|coverage' | sort -V | tail -n1)" ] || continue ;;
 		esac
 		if [ "$smp" = guests ]; then
 			while read -r g cpu gsmp env; do

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# genl-sim.sh - the netlink family's limits (genl_session) and run-time
-# error texts (genl_extack), kselftest harness programs, against the
-# simulated platform, inside a test VM.
+# genl-sim.sh - the netlink family's limits (genl_session), run-time
+# error texts (genl_extack) and the acks of batched requests (genl_batch),
+# kselftest harness programs, against the simulated platform, inside a
+# test VM.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO.
 set -u
@@ -25,6 +26,8 @@ echo 4000 > $dbg/socket0/write_bw_mbps
 subtest "genl_session (kselftest harness)" selftests/memdiag/genl_session
 # Run-time error texts, many clients refused at once.
 subtest "genl_extack (kselftest harness)" selftests/memdiag/genl_extack
+# Several requests per send: every ack arrives, or ENOBUFS says why not.
+subtest "genl_batch (kselftest harness)" selftests/memdiag/genl_batch
 
 check "rmmod memdiag" rmmod memdiag
 check "rmmod memdiag_sim" rmmod memdiag_sim

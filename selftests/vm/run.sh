@@ -23,11 +23,15 @@ usage: run.sh [options] -- COMMAND [ARGS...]
   --keep-dmesg FILE   save the guest's dmesg to FILE
   --allow-dmesg ERE   exempt dmesg lines matching ERE from the check (repeatable)
   --append ARGS       extra kernel command line arguments
+  --gcov DIR          copy the gcov counters (.gcda) the guest's debugfs holds
+                      when COMMAND has ended into DIR, under their build paths
+                      (a kernel with CONFIG_GCOV_KERNEL: make coverage)
   --verbose           show the kernel console and all QEMU warnings
 Environment: MEMDIAG_CACHE (cache dir), MEMDIAG_VM_QEMU (QEMU binary),
 MEMDIAG_VM_TCG_OPTS (-accel tcg,... options; default thread=single).
 Exit status: COMMAND's; 124 on timeout; 1 if the guest never reported an exit
-status (crash, panic) or COMMAND succeeded but the dmesg check failed.
+status (crash, panic) or COMMAND succeeded but the dmesg check failed or
+--gcov's counters did not arrive.
 EOF
 	exit "${1:-2}"
 }
@@ -47,6 +51,7 @@ cwd=$repo
 keep_dmesg=
 append=
 verbose=
+gcov_out=
 envs=()
 allow=()
 
@@ -64,6 +69,7 @@ while [ $# -gt 0 ]; do
 	--keep-dmesg) need "$1" $#; keep_dmesg=$2; shift 2 ;;
 	--allow-dmesg) need "$1" $#; allow+=("$2"); shift 2 ;;
 	--append) need "$1" $#; append="$append $2"; shift 2 ;;
+	--gcov) need "$1" $#; gcov_out=$2; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	-h|--help) usage 0 ;;
 	--) shift; break ;;
@@ -160,6 +166,7 @@ sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 # timer doesn't work!", seen with 2 cores shared by several guests)
 cmdline="console=ttyS0 panic=-1 no_timer_check memdiag_vm.run=$run"
 [ -n "$verbose" ] || cmdline="$cmdline quiet loglevel=3"
+[ -z "$gcov_out" ] || cmdline="$cmdline memdiag_vm.gcov=1"
 cmdline="$cmdline$append"
 
 # Multi-threaded TCG now and then runs stale code on one vCPU while another
@@ -190,6 +197,8 @@ qpid=$!
 exit_mark="MEMDIAG-VM-$nonce-EXIT "
 begin_mark="MEMDIAG-VM-$nonce-DMESG-BEGIN"
 end_mark="MEMDIAG-VM-$nonce-DMESG-END"
+gcov_begin="MEMDIAG-VM-$nonce-GCOV-BEGIN"
+gcov_end="MEMDIAG-VM-$nonce-GCOV-END"
 state=output
 rc=
 timed_out=
@@ -212,6 +221,14 @@ handle() {
 			state=complete
 		else
 			printf '%s\n' "$1" >> "$run/dmesg"
+		fi
+		;;
+	complete) [ "$1" != "$gcov_begin" ] || state=gcov ;;
+	gcov)
+		if [ "$1" = "$gcov_end" ]; then
+			state=gcov_complete
+		else
+			printf '%s\n' "$1" >> "$run/gcov.b64"
 		fi
 		;;
 	esac
@@ -281,6 +298,19 @@ fi
 [ -z "$keep_dmesg" ] || cp "$run/dmesg" "$keep_dmesg"
 
 fail=
+if [ -n "$gcov_out" ]; then
+	if [ "$state" != gcov_complete ]; then
+		echo "run.sh: FAIL: --gcov: the guest's gcov counters arrived incomplete" >&2
+		fail=1
+	else
+		state=complete	# the whole dmesg came before the counters
+		if ! mkdir -p "$gcov_out" ||
+			! base64 -d "$run/gcov.b64" | tar -C "$gcov_out" -xzf -; then
+			echo "run.sh: FAIL: --gcov: cannot unpack the counters into $gcov_out" >&2
+			fail=1
+		fi
+	fi
+fi
 if [ "$state" != complete ]; then
 	echo "run.sh: FAIL: dmesg check: the guest's dmesg arrived incomplete" >&2
 	fail=1
