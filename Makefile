@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check stress check-debug run bench scale-check deps clean help install uninstall \
+	check stress check-debug check-debian run bench scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -27,6 +27,9 @@ help:
 	@echo "make stress       the longer VM tests (fuzzer 10^6 messages per kernel, storms)"
 	@echo "make check-debug  the VM tests on a 6.12 kernel built with KASAN, lockdep,"
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
+	@echo "make check-debian the packages installed, loaded, served and purged by"
+	@echo "                  systemd and apt in a Debian 12 guest (TCG), per kernel;"
+	@echo "                  the guest image is built once into ~/.cache/memdiag/debian"
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
 	@echo "make install      the module (for KVER=$(KVER)) into /lib/modules/KVER/updates,"
@@ -84,6 +87,10 @@ stress:
 # DEBUG_ATOMIC_SLEEP, built once into build/debug-kernel/ (long)
 check-debug:
 	MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
+
+# the sysadmin's path in a Debian 12 system guest (selftests/debian/check.sh)
+check-debian:
+	selftests/debian/check.sh
 
 run:
 	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)
