@@ -26,17 +26,19 @@ else
 fi
 check "memdiagctl --version is the package's" sh -c \
 	"memdiagctl --version | grep -q '^memdiagctl $ver '"
-# DKMS's postinst builds for the running kernel and every other one
-# whose headers are installed
-for b in /usr/lib/modules/*/build; do
-	k=${b#/usr/lib/modules/}
-	k=${k%/build}
+# Debian's DKMS postinst (/usr/lib/dkms/common.postinst) builds, on a
+# first install, for the running kernel and the newest one installed;
+# the others get theirs with "dkms autoinstall -k KVER" or their next
+# kernel package update
+newest=$(ls /usr/lib/modules | grep -v -- -rt- | sort -V | tail -n 1)
+for k in $(printf '%s\n' "$kver" "$newest" | sort -u); do
 	check "dkms status: memdiag/$ver installed for $k" sh -c \
-		"dkms status -m memdiag -v $ver -k $k | grep -q ': installed'"
+		"dkms status -m memdiag -v $ver -k $k | grep ': installed' >/dev/null"
 	check "modinfo finds DKMS's memdiag.ko for $k, built for it" sh -c \
 		"modinfo -k $k -n memdiag | grep -q '^/lib/modules/$k/updates/dkms/memdiag.ko' &&
 		 modinfo -k $k -F vermagic memdiag | grep -q '^$k '"
 done
+dkms status -m memdiag | sed 's/^/# /'
 check "the exporter's unit is installed, not enabled, not started" sh -c \
 	"systemctl cat $unit >/dev/null &&
 	 [ \"\$(systemctl is-enabled $unit)\" = disabled ] &&

@@ -12,8 +12,10 @@ set -u
 # shellcheck source=selftests/debian/guest/common.sh
 . /test/common.sh
 
+# by its identifier: it runs before journald, so its lines come in
+# through the kernel log, without the unit's name
 check "systemd-modules-load inserted memdiag at boot" sh -c \
-	"journalctl -b -u systemd-modules-load.service | grep -q \"Inserted module 'memdiag'\""
+	"journalctl -b -t systemd-modules-load | grep -q \"Inserted module 'memdiag'\""
 check "memdiag is on the simulated platform (modprobe.d)" \
 	grep -qx sim /sys/module/memdiag/parameters/platform
 check "systemd started the exporter at boot (enabled)" sh -c \
@@ -48,13 +50,12 @@ check "PrivateTmp: its /tmp is its own" sh -c \
 	"! nsenter -t $pid -m -- test -e /tmp/memdiag-outside"
 rm -f /tmp/memdiag-outside
 
-# the rates: socket 0 reads 10 GB/s, socket 1 2 GB/s; Prometheus (Debian's,
-# as a plain process with its data in /tmp) scrapes every 2 s; rate() over
-# 60 s averaged over 15 windows 2 s apart (the snapshot a scrape gets is up
-# to a second old, and TCG delays it further; see
-# selftests/fleet/prometheus-sim.sh)
+# the rate: socket 0 reads 10 GB/s (the guest has one socket, so the sim
+# has one); Prometheus (Debian's, as a plain process with its data in
+# /tmp) scrapes every 2 s; rate() over 60 s averaged over 15 windows 2 s
+# apart (the snapshot a scrape gets is up to a second old, and TCG delays
+# it further; see selftests/fleet/prometheus-sim.sh)
 echo 10000 > $dbg/socket0/read_bw_mbps
-echo 2000 > $dbg/socket1/read_bw_mbps
 prom=$(mktemp -d)
 cat > "$prom/prometheus.yml" <<EOC
 global: { scrape_interval: 2s, scrape_timeout: 2s }
@@ -71,12 +72,9 @@ promql() {
 }
 if wait_for 1200 curl -sf -o /dev/null http://127.0.0.1:9090/-/ready; then
 	sleep 96
-	for s in 0 1; do
-		w=$([ $s = 0 ] && echo 10000000000 || echo 2000000000)
-		r=$(promql "avg_over_time(rate(memdiag_dram_read_bytes_total{socket=\"$s\"}[60s])[30s:2s])")
-		check "Prometheus: rate() of socket $s's DRAM reads is the sim's $w B/s within 2 % ($r)" \
-			within 2 "$r" "$w"
-	done
+	r=$(promql 'avg_over_time(rate(memdiag_dram_read_bytes_total{socket="0"}[60s])[30s:2s])')
+	check "Prometheus: rate() of socket 0's DRAM reads is the sim's 10 GB/s within 2 % ($r B/s)" \
+		within 2 "$r" 10000000000
 else
 	not_ok "Prometheus is ready" "$(tail -n 20 "$prom/log")"
 fi
