@@ -30,7 +30,7 @@ check "memdiagctl --version is the package's" sh -c \
 # first install, for the running kernel and the newest one installed;
 # the others get theirs with "dkms autoinstall -k KVER" or their next
 # kernel package update
-newest=$(ls /usr/lib/modules | grep -v -- -rt- | sort -V | tail -n 1)
+newest=$(find /usr/lib/modules -mindepth 1 -maxdepth 1 -printf '%f\n' | grep -v -- -rt- | sort -V | tail -n 1)
 for k in $(printf '%s\n' "$kver" "$newest" | sort -u); do
 	check "dkms status: memdiag/$ver installed for $k" sh -c \
 		"dkms status -m memdiag -v $ver -k $k | grep ': installed' >/dev/null"
