@@ -11,7 +11,7 @@
 #
 # MEMDIAG_DEBIAN_KERNELS: the kernels to boot (default: the Debian ones of
 # scripts/kernels.sh, newest first, not -rt); MEMDIAG_DEBIAN_TIMEOUT: the
-# seconds one kernel's two boots may take (2400).
+# seconds one kernel's two boots may take (3600).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -52,7 +52,7 @@ for k in $kernels; do
 	cp -r "$out/debs" "$share/debs"
 	echo "$ver" > "$share/version"
 	s=$(t)
-	selftests/debian/boot.sh "$k" "$share" "${MEMDIAG_DEBIAN_TIMEOUT:-2400}"
+	selftests/debian/boot.sh "$k" "$share" "${MEMDIAG_DEBIAN_TIMEOUT:-3600}"
 	brc=$?
 	for step in install service; do
 		echo "# $k: $step"
