@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check stress check-debug coverage run bench scale-check deps clean help install uninstall \
+	check stress check-debug coverage check-debian run bench scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -30,6 +30,9 @@ help:
 	@echo "make coverage     line and branch coverage of module/ under those VM tests,"
 	@echo "                  on that kernel with gcov: a table, and HTML in"
 	@echo "                  build/coverage/html/ (Documentation/coverage.rst; long)"
+	@echo "make check-debian the packages installed, loaded, served and purged by"
+	@echo "                  systemd and apt in a Debian 12 guest (TCG), per kernel;"
+	@echo "                  the guest image is built once into ~/.cache/memdiag/debian"
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
 	@echo "make install      the module (for KVER=$(KVER)) into /lib/modules/KVER/updates,"
@@ -92,6 +95,9 @@ check-debug:
 # kernel plus gcov (build/coverage-kernel/); Documentation/coverage.rst
 coverage:
 	MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/coverage.sh
+# the sysadmin's path in a Debian 12 system guest (selftests/debian/check.sh)
+check-debian:
+	selftests/debian/check.sh
 
 run:
 	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)
