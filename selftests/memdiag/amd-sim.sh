@@ -37,12 +37,7 @@ L3_FOREIGN=0x4000ff
 # (46), EnAllCores (47), SliceId 3 (50:48), ThreadMask 3 (57:56)
 L3_LAT_NEAR=0x303c000004001ac
 
-cleanup() {
-	[ -n "${W_PID:-}" ] && kill "$W_PID" 2>/dev/null
-	grep -q '^memdiag ' /proc/modules && rmmod memdiag
-	grep -q '^memdiag_sim ' /proc/modules && rmmod memdiag_sim
-}
-trap cleanup EXIT
+trap sim_cleanup EXIT
 
 # what the registers hold before memdiag: an idle event in PerfCtl0 and 1,
 # a foreign global-control bit (counter 5), prefetch bit 1 set

@@ -30,12 +30,7 @@ DF_PRESET=0x3807	# channel 0's event, not enabled: free, not zero
 S0_GBPS=5.4
 S1_GBPS=0.72
 
-cleanup() {
-	[ -n "${W_PID:-}" ] && kill "$W_PID" 2>/dev/null
-	grep -q '^memdiag ' /proc/modules && rmmod memdiag
-	grep -q '^memdiag_sim ' /proc/modules && rmmod memdiag_sim
-}
-trap cleanup EXIT
+trap sim_cleanup EXIT
 
 # the first CPU of each socket, from sysfs (before memdiag is loaded)
 first_cpus() {

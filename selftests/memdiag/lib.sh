@@ -184,6 +184,14 @@ sim_load() {
 	nsock=$(jq .nr_sockets /tmp/info.json)
 	cps=$(jq '.sockets[0].cpus | length' /tmp/info.json)
 }
+# sim_cleanup: the EXIT trap of a script that runs watch in the background
+# ($W_PID) on the sim: the watch stopped, memdiag and the sim unloaded
+sim_cleanup() {
+	[ -n "${W_PID:-}" ] && kill "$W_PID" 2>/dev/null
+	grep -q '^memdiag ' /proc/modules && rmmod memdiag
+	grep -q '^memdiag_sim ' /proc/modules && rmmod memdiag_sim
+}
+
 # sim_start: sim_load of uarch $MEMDIAG_SIM_UARCH (default skx) from
 # $MEMDIAG_SIM_KO and $MEMDIAG_KO, registers as the simulator starts them.
 # Exits the script (TAP ended) when the simulator does not load.
