@@ -111,6 +111,7 @@ bench:
 scale-check: userspace
 	@mkdir -p build/bench
 	@[ -x build/bench/chase ] || $(CC) -O2 -o build/bench/chase scripts/bench-chase.c
+	@[ -x build/bench/read ] || $(CC) -O2 -pthread -o build/bench/read scripts/bench-read.c
 	scripts/scale-check.sh $(SCALE_ARGS)
 
 # Installation. Every installed path is named here once; uninstall

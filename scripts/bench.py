@@ -236,6 +236,26 @@ class Bench:
         rows = [json.loads(line) for line in out.splitlines() if line]
         return {d["size_bytes"]: d["ns_per_load"] for d in rows}
 
+    def read_argv(self, size, streams, cpus):
+        """bench-read: @streams streams a thread, one thread on each of
+        @cpus, @size bytes in all, for --seconds."""
+        return [self.args.read, "--streams", str(streams), "--seconds",
+                str(self.args.seconds), "--cpus",
+                ",".join(map(str, cpus)), str(size)]
+
+    def read_run(self, size, streams, cpus):
+        """bench-read's GB/s; RuntimeError if it failed or its sum check
+        did (a line not read)."""
+        p = self.run(self.read_argv(size, streams, cpus))
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError:
+            doc = {}
+        if p.returncode or not doc.get("verified"):
+            raise RuntimeError("bench-read exit %d: %s" %
+                               (p.returncode, p.stderr.strip()))
+        return doc["gbps"]
+
     def chase_run(self, sizes):
         p = self.run(self.chase_argv(sizes))
         return self.chase_values(p.returncode, p.stdout, p.stderr)
@@ -323,6 +343,8 @@ def parse_args(quick):
                                                       "memdiagctl"))
     ap.add_argument("--chase", default=os.path.join(TOP, "build", "bench",
                                                     "chase"))
+    ap.add_argument("--read", default=os.path.join(TOP, "build", "bench",
+                                                   "read"))
     ap.add_argument("--no-curve", action="store_true",
                     help="skip the latency curve (always skipped in quick "
                     "mode)")
@@ -387,6 +409,8 @@ def one_side(b, i, what, md_cache, peer_cache):
         return peer["factor"] * b.likwid_run(
             peer["test"], int(peer["size"]), i["threads"],
             max(side_values(i, "memdiag"), default=None))
+    if peer["kind"] == "read":
+        return b.read_run(int(peer["size"]), peer["streams"], peer["cpus"])
     key = peer["size"]
     if key not in peer_cache:
         try:
@@ -427,6 +451,18 @@ def variant(i):
     return "%s/%s" % (i["memdiag_isa"] or "-", peer)
 
 
+def peer_command(i):
+    """The peer's command, as the JSON row names it."""
+    peer = i["peer"]
+    if peer["kind"].startswith("chase"):
+        return peer["kind"]
+    if peer["kind"] == "read":
+        return "bench-read --streams %s --cpus %s %s" % (
+            peer["streams"], ",".join(map(str, peer["cpus"])), peer["size"])
+    return "likwid-bench -t %s -W S0:%sB:%d" % (peer["test"], peer["size"],
+                                               i["threads"])
+
+
 def json_row(i, reps):
     peer = i["peer"]
     if i["kernel"] == "calibrate":
@@ -439,9 +475,7 @@ def json_row(i, reps):
             "threads": i["threads"], "unit": i["unit"],
             "memdiag_isa": i["memdiag_isa"], "peer_kernel": peer["test"],
             "memdiag_command": md_cmd,
-            "peer": peer["kind"] if peer["kind"].startswith("chase")
-            else "likwid-bench -t %s -W S0:%sB:%d" % (
-                peer["test"], peer["size"], i["threads"]),
+            "peer": peer_command(i),
             "working_set_per_thread": i["sz"]["w"],
             "memdiag_values": side_values(i, "memdiag"),
             "peer_values": side_values(i, "peer_values"),

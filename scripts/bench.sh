@@ -17,4 +17,5 @@ done
 make -s -C userspace memdiagctl
 mkdir -p build/bench
 cc -O2 -std=gnu11 -Wall -Wextra -Werror -o build/bench/chase scripts/bench-chase.c
+cc -O2 -std=gnu11 -Wall -Wextra -Werror -pthread -o build/bench/read scripts/bench-read.c
 exec python3 scripts/bench.py "$@"

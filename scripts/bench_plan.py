@@ -17,7 +17,8 @@ checks), throughput is given --width, and likwid-bench runs the kernel of
 that width (copy_avx, stream_mem_sse, ...). memdiag's stream triad is a
 multiply and an add, so the peer is likwid's non-FMA stream kernel.
 read-delay and traffic load 8 bytes at a time whatever the CPU: their
-peers are likwid's clload and its widest load, update and copy.
+peers are likwid's clload and its widest load, update and copy, and for
+read-delay also scripts/bench-read.c at its four streams a thread.
 """
 
 import os
@@ -67,6 +68,12 @@ PAIRS = [
     ("read-delay/load", "read-delay", ("DRAM",),
      "read-delay --delay 0 --size {wt}", ("first",),
      ("likwid", "load", "{wt}", 1), "widest", "GB/s"),
+    # the same four streams a thread as read-delay, from bench-read.c:
+    # likwid's load and clload walk one, which on some CPUs cannot keep
+    # a core's DRAM pipe full (Documentation/kernels.rst, "Streams")
+    ("read-delay/read4", "read-delay", ("DRAM",),
+     "read-delay --delay 0 --size {wt}", ("first",),
+     ("read", "4", "{wt}", 1), None, "GB/s"),
     ("throughput-avx512", "throughput", ALL,
      "throughput --width avx512 --mix load --size {sizes}", ("throughput",),
      ("likwid", "load", "{wt}", 1), "avx512", "GB/s"),
@@ -178,6 +185,8 @@ def sides(pair, cpu_widths, likwid):
     """(memdiag's width, likwid-bench's kernel, why it cannot run or
     None) for @pair on a CPU with @cpu_widths."""
     name, _, _, _, _, peer, rule, _ = pair
+    if peer[0] == "read":
+        return "scalar", "read%s" % peer[1], None
     if peer[0] != "likwid":
         return None, None, None
     widest = cpu_widths[0]
@@ -264,7 +273,10 @@ def plan(host_info, kernels, quick=False, calibrate=True, total=None,
                     "memdiag_args": md.format(**sz), "memdiag_isa": md_isa,
                     "peer": {"kind": peer[0], "test": test,
                              "factor": peer[3],
-                             "size": peer[2].format(**sz)},
+                             "size": peer[2].format(**sz),
+                             "streams": peer[1] if peer[0] == "read"
+                             else None,
+                             "cpus": host_info["cpus"][:t]},
                     "sz": sz, "order": (ALL.index(lv), t, idx),
                     "skipped": why or left_out.get(lv)})
     inst.sort(key=lambda i: i["order"])

@@ -154,6 +154,15 @@ with tempfile.TemporaryDirectory() as tmp:
             i["pair"] != "latency"]
     check("16 CPUs, two 32M L3s: every DRAM row's set is >= 256M in all",
           dram and all(i["sz"]["wt"] >= 4 * 64 << 20 for i in dram))
+    rd = {i["threads"]: i for i in inst if i["pair"] == "read-delay/read4"}
+    check("16 CPUs: read-delay/read4 at 1, 8, 16 threads, bench-read at "
+          "4 streams on socket 0's first T CPUs, read-delay's set",
+          sorted(rd) == [1, 8, 16] and
+          all(i["peer"]["streams"] == "4" and
+              i["peer"]["cpus"] == list(range(t)) and
+              i["peer"]["size"] == str(i["sz"]["wt"]) and
+              "--size %d " % i["sz"]["wt"] in i["memdiag_args"] + " " and
+              not i["skipped"] for t, i in rd.items()))
     check("16 CPUs: memdiag runs on socket 0, likwid-bench on S0",
           all("--socket 0" in i["memdiag_args"] for i in running(inst)
               if i["kernel"] not in ("latency",)))

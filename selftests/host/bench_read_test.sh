@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# bench_read_test.sh - scripts/bench-read.c, the plain multi-stream reader
+# make bench and scale-check compare read-delay and calibrate with: it
+# builds, it reads every line it counts (its sum check passes: a loop that
+# skipped a line would exit 1), it reports the bytes it was given at every
+# stream and thread count, and it refuses bad arguments. TAP.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fail=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+
+cc -O2 -std=gnu11 -Wall -Wextra -Werror -pthread -o "$tmp/read" \
+	"$top/scripts/bench-read.c"
+ok $? "bench-read builds with -Wall -Wextra -Werror"
+cpus=$(python3 -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0))[:2])))')
+nt=$(echo "$cpus" | tr ',' '\n' | wc -l)
+# SIZE STREAMS: every thread's share, whole lines of every stream
+for case in "1048576 1" "1048576 4" "3000000 3" "2097152 8"; do
+	set -- $case
+	out=$("$tmp/read" --streams "$2" --seconds 0.05 --cpus "$cpus" "$1")
+	rc=$?
+	want=$(( $1 / nt / 64 / $2 * 64 * $2 * nt ))
+	echo "$out" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+ok = (d['verified'] is True and d['size_bytes'] == $want and
+      d['streams'] == $2 and d['threads'] == $nt and d['gbps'] > 0 and
+      d['seconds'] >= 0.05)
+sys.exit(0 if ok and $rc == 0 else 1)" 2>/dev/null
+	ok $? "$2 streams, $nt threads, $1 bytes: every line read and summed, $want bytes counted ($out)"
+done
+for bad in "--streams 0 1M" "--streams 17 1M" "--cpus 0,x 1M" "--seconds 0 1M" "1X" "--streams 4 128"; do
+	# shellcheck disable=SC2086
+	"$tmp/read" $bad > /dev/null 2>&1
+	[ $? = 2 ]
+	ok $? "refuses '$bad' with exit 2"
+done
+exit $fail
