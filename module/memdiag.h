@@ -187,6 +187,8 @@ void memdiag_imc_free(void);
 int memdiag_imc_start(char *msg, size_t len);
 void memdiag_imc_stop(void);
 void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+void memdiag_imc_cpu_online(unsigned int cpu);
+void memdiag_imc_cpu_offline(unsigned int cpu);
 
 /* l3.c: AMD's L3 PMU, one per CCX, counted into its socket */
 int memdiag_l3_init(struct memdiag_state *st, char *reason, size_t len);

@@ -381,9 +381,13 @@ static struct notifier_block release_nb = {
 	.notifier_call = release_notify,
 };
 
-/* Hotplug: the core counters are per CPU, the L3 PMU per CCX. */
+/*
+ * Hotplug: the core counters are per CPU, the L3 PMU per CCX, the Data
+ * Fabric per socket.
+ */
 static int session_cpu_online(unsigned int cpu)
 {
+	memdiag_imc_cpu_online(cpu);
 	memdiag_l3_cpu_online(cpu);
 	return memdiag_core_cpu_online(cpu);
 }
@@ -392,6 +396,7 @@ static int session_cpu_offline(unsigned int cpu)
 {
 	memdiag_core_cpu_offline(cpu);
 	memdiag_l3_cpu_offline(cpu);
+	memdiag_imc_cpu_offline(cpu);
 	return 0;
 }
 
