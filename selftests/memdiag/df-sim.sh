@@ -11,7 +11,9 @@
 # snapshots) within 2 %, before and across a 48-bit counter wrap; the DF
 # controls regs lists while counting, and as preset after a killed client
 # and after rmmod; a DF counter someone else enabled refuses the session
-# and is left alone.
+# and is left alone; hotplug of socket 1 (its first CPU, then all of it,
+# then back): rates within 2 % across it, its controls as preset while it
+# is offline, counting again when it returns.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_DF_UARCHS (default
 # "zen3 zen2").
@@ -40,6 +42,20 @@ first_cpus() {
 	done | sort -n -k1,1 -k2,2 | awk '!seen[$1]++ { print $2 }'
 }
 
+# the CPUs of the socket whose first CPU is the Nth of first_cpus (from 1)
+socket_cpus() {
+	local pkg c
+	pkg=$(cat /sys/devices/system/cpu/cpu"$(first_cpus | sed -n "${1}p")"/topology/physical_package_id)
+	for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+		[ "$(cat "$c/physical_package_id")" = "$pkg" ] && echo "${c//[^0-9]/}"
+	done | sort -n
+}
+
+set_online() {
+	local c
+	for c in "${@:2}"; do echo "$1" > /sys/devices/system/cpu/cpu"$c"/online; done
+}
+
 df_preset() {
 	local cpu
 	for cpu in $(first_cpus); do poke "msr $cpu $DF $DF_PRESET"; done
@@ -58,6 +74,32 @@ df_restored() {
 	done
 	no_problems "$1" "$bad"
 }
+
+# socket_restored NAME CPU: the DF controls of CPU's socket as preset
+socket_restored() {
+	local i v bad=
+	[ "$(peek msr "$2" $DF)" = $DF_PRESET ] ||
+		bad="ctl0=$(peek msr "$2" $DF)"
+	for i in 0xc0010242 0xc0010244 0xc0010246; do
+		v=$(peek msr "$2" $i)
+		[ "$v" = 0x0 ] || bad="$bad $i=$v"
+	done
+	no_problems "$1" "$bad"
+}
+
+# total_delta_check NAME A.json B.json SOCKET WANT_GBPS: the socket's
+# rdwr_bytes over the time between snapshots A and B is WANT within 2 %
+total_delta_check() {
+	local v
+	v=$(jq -n -r --slurpfile a "$2" --slurpfile b "$3" --argjson s "$4" '
+		($a[0][] | select(.socket == $s)) as $x |
+		($b[0][] | select(.socket == $s)) as $y |
+		($y.rdwr_bytes - $x.rdwr_bytes) / ($y.time_ns - $x.time_ns)')
+	check "$1 within 2% (got $v)" within 2 "$v" "$5"
+}
+
+# epoch_of FILE SOCKET: the socket's imc_epoch in a snapshot --all
+epoch_of() { jq -r ".[] | select(.socket == $2) | .imc_epoch" "$1"; }
 
 # DF controls regs lists holding an enabled channel event (bit 22)
 df_counting() {
@@ -170,6 +212,55 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 		'$a[0][0].imc_epoch == $b[0][0].imc_epoch'
 	sim_watch "$u: watch after the wrap" $w --socket 0 --interval 500ms --count 3
 	total_check "$u: socket 0 total after the wrap" $w 0 $S0_GBPS
+
+	# hotplug: socket 1's node is read on its first online CPU; that CPU
+	# going offline hands the node to the next with nothing lost, the
+	# last one going puts the controls back, its return counts again
+	if [ "$nsock" -ge 2 ] && [ -w /sys/devices/system/cpu/"cpu$(socket_cpus 2 | head -n1)"/online ]; then
+		s1=$(socket_cpus 2)
+		owner=${s1%%$'\n'*}
+		"$ctl" -j snapshot --all --channels > /tmp/dfa.json
+		set_online 0 "$owner"
+		sleep 2
+		"$ctl" -j snapshot --all --channels > /tmp/dfb.json
+		check "$u: CPU $owner (socket 1's first) offline: 4 DF controls a socket still count" \
+			test "$(df_counting)" = $((4 * nsock))
+		chan_check "$u: socket 1: every channel within 2 % across its first CPU going offline" \
+			/tmp/dfa.json /tmp/dfb.json 1 $S1_GBPS
+		total_delta_check "$u: socket 1 total across its first CPU going offline" \
+			/tmp/dfa.json /tmp/dfb.json 1 $S1_GBPS
+		check "$u: and its imc_epoch unchanged (no interval dropped)" \
+			test "$(epoch_of /tmp/dfa.json 1)" = "$(epoch_of /tmp/dfb.json 1)"
+		# shellcheck disable=SC2086
+		set_online 0 $s1
+		sleep 0.5
+		socket_restored "$u: all of socket 1 offline: its DF controls are as preset" "$owner"
+		check "$u: socket 0 still counts on 4 DF controls" \
+			test "$(df_counting)" = 4
+		"$ctl" -j snapshot --all --channels > /tmp/dfc.json
+		check "$u: a snapshot while socket 1 is offline has socket 0 only" \
+			jq -e '[.[].socket] == [0]' /tmp/dfc.json
+		# shellcheck disable=SC2086
+		set_online 1 $s1
+		sleep 0.5
+		check "$u: socket 1 back online: 4 DF controls a socket count again" \
+			test "$(df_counting)" = $((4 * nsock))
+		"$ctl" -j snapshot --all --channels > /tmp/dfc.json
+		sleep 2
+		"$ctl" -j snapshot --all --channels > /tmp/dfd.json
+		check "$u: socket 1's imc_epoch changed over the time it was not counted" \
+			test "$(epoch_of /tmp/dfb.json 1)" != "$(epoch_of /tmp/dfc.json 1)"
+		chan_check "$u: socket 1 back: every channel within 2 %" \
+			/tmp/dfc.json /tmp/dfd.json 1 $S1_GBPS
+		total_delta_check "$u: socket 1 total back online" \
+			/tmp/dfc.json /tmp/dfd.json 1 $S1_GBPS
+		total_delta_check "$u: socket 0 total meanwhile" \
+			/tmp/dfb.json /tmp/dfd.json 0 $S0_GBPS
+		check "$u: no DF restore failed in the kernel log" \
+			sh -c "! dmesg | grep -q 'putting back the Data Fabric controls'"
+	else
+		skip "$u: DF hotplug: no second socket whose CPUs can go offline"
+	fi
 
 	# a killed client: the DF controls come back
 	kill -9 $W_PID; wait $W_PID 2>/dev/null; W_PID=
