@@ -14,6 +14,7 @@
  * back to what start() found by stop(), or earlier by the socket's last
  * CPU going offline (hotplug, at the end of this file).
  */
+#include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -40,6 +41,8 @@ struct df_node {
 static struct df_node df_nodes[MEMDIAG_MAX_SOCKETS];
 static u32 df_epoch[MEMDIAG_MAX_SOCKETS];
 static bool df_running;		/* between start() and stop() */
+/* channels counted all the time (bit i: channel i), 0: in turns */
+static u32 df_fixed;
 
 static u32 df_ctl_msr(unsigned int i)
 {
@@ -193,10 +196,11 @@ static int df_rot_start(struct df_node *d)
 	if (!d->inited) {
 		err = memdiag_df_rot_init(&d->rot, imc_desc->n_events,
 					  imc_type->n_ctrs, imc_type->ctr_bits,
-					  0);
+					  df_fixed);
 		d->inited = !err;
 		return err;
 	}
+	d->rot.fixed = df_fixed;	/* checked by channels_check() */
 	for (i = 0; i < MEMDIAG_DF_MAX_CTRS; i++)
 		d->rot.chan_of[i] = -1;
 	d->rot.counting = false;
@@ -319,6 +323,8 @@ static void df_snap(const struct df_node *d, struct memdiag_snap *s)
 
 	s->has_imc = true;
 	s->imc_rdwr = true;
+	/* the channels not in a fixed set are not estimated: no total */
+	s->no_total = r->fixed;
 	for (c = 0; c < r->n_chans; c++) {
 		s->rdwr_bytes += r->est[c] * imc_desc->events[c].bytes;
 		if (s->nr_chan >= MEMDIAG_MAX_CHANNELS)
@@ -357,6 +363,51 @@ void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
 		df_snap(d, &snap[s]);
 		snap[s].imc_epoch = df_epoch[s];
 	}
+}
+
+/**
+ * memdiag_imc_df_channels_check() - can the DF count @set all the time?
+ * @set: bit i for channel i, not 0
+ * @msg: why not, when the return value is negative
+ * @len: size of @msg
+ *
+ * Return: 0; -EOPNOTSUPP if DRAM bandwidth is not counted through the
+ * Data Fabric here; -EINVAL for a channel the node does not have or more
+ * channels than it has counters.
+ */
+int memdiag_imc_df_channels_check(u32 set, char *msg, size_t len)
+{
+	if (!memdiag.caps[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available ||
+	    !imc_type || imc_type->access != MEMDIAG_IMC_DF) {
+		snprintf(msg, len,
+			 "df-channels applies to AMD Zen 2/3's Data Fabric counters, and this machine's DRAM bandwidth is not counted through them (see get-info)");
+		return -EOPNOTSUPP;
+	}
+	if (set >> imc_desc->n_events) {
+		snprintf(msg, len,
+			 "df-channels 0x%x: the Data Fabric has channels 0-%u only",
+			 set, imc_desc->n_events - 1);
+		return -EINVAL;
+	}
+	if (hweight32(set) > imc_type->n_ctrs) {
+		snprintf(msg, len,
+			 "df-channels 0x%x: %u channels, but a node has %u counters",
+			 set, hweight32(set), imc_type->n_ctrs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The channel set the counters use (0: in turns); memdiag_lock held. */
+u32 memdiag_imc_df_channels(void)
+{
+	return df_fixed;
+}
+
+/* Before the first session's start: the set it asked for, or 0. */
+void memdiag_imc_df_set_channels(u32 set)
+{
+	df_fixed = set;
 }
 
 /* The DF node of @cpu's socket, if memdiag counts it in this session. */

@@ -103,6 +103,7 @@ struct memdiag_snap {
 	 */
 	bool imc_rdwr;
 	u64 rdwr_bytes;		/* estimated for the socket: imc_df.c */
+	bool no_total;		/* a fixed channel set: rdwr_bytes not sent */
 	u32 nr_chan;		/* IMC channels, counted with the totals */
 	struct {
 		u32 id;
@@ -187,6 +188,9 @@ void memdiag_imc_free(void);
 int memdiag_imc_start(char *msg, size_t len);
 void memdiag_imc_stop(void);
 void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+int memdiag_imc_df_channels_check(u32 set, char *msg, size_t len);
+u32 memdiag_imc_df_channels(void);
+void memdiag_imc_df_set_channels(u32 set);
 void memdiag_imc_cpu_online(unsigned int cpu);
 void memdiag_imc_cpu_offline(unsigned int cpu);
 
@@ -231,8 +235,9 @@ typedef void (*memdiag_publish_fn)(const struct memdiag_snap *snaps,
 				   unsigned int n);
 int memdiag_session_init(memdiag_publish_fn publish);
 void memdiag_session_exit(void);
-int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
-			  u32 *mode, const char **why, char *msg, size_t len);
+int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms,
+			  u32 df_channels, u32 *id, u32 *mode, const char **why,
+			  char *msg, size_t len);
 int memdiag_session_stop(u32 portid, u32 id);
 bool memdiag_session_active(void);
 int memdiag_session_snapshot(struct memdiag_snap *snaps, u64 max_age_ns);
