@@ -137,6 +137,7 @@ _Static_assert(ARRAY_SIZE(prefetch_attr_names) == MEMDIAG_A_PREFETCH_MAX + 1,
 static const char *const session_attr_names[] = {
 	[MEMDIAG_A_SESSION_ID] = "id",
 	[MEMDIAG_A_SESSION_INTERVAL_MS] = "interval-ms",
+	[MEMDIAG_A_SESSION_DF_CHANNELS] = "df-channels",
 	[MEMDIAG_A_SESSION_CORE_MODE] = "core-mode",
 };
 _Static_assert(ARRAY_SIZE(session_attr_names) == MEMDIAG_A_SESSION_MAX + 1,
