@@ -155,7 +155,7 @@ static size_t info_reply_size(unsigned int sockets, unsigned int cpus)
 	     nla_total_size(sizeof(memdiag.ident.vendor)) +
 	     nla_total_size(sizeof(memdiag.ident.model_name)) +
 	     nla_total_size(32) + 2 * nla_total_size(MEMDIAG_REASON_LEN);
-	sz += sockets * (nla_total_size(0) + 2 * nla_total_size(sizeof(u32)));
+	sz += sockets * (nla_total_size(0) + 3 * nla_total_size(sizeof(u32)));
 	sz += cpus * nla_total_size(sizeof(u32));
 	sz += (MEMDIAG_CAPABILITY_MAX + 1) *
 	      (nla_total_size(0) + nla_total_size(sizeof(u32)) +
@@ -180,6 +180,9 @@ static int put_socket(struct sk_buff *msg, unsigned int socket,
 		if (memdiag_socket_of(cpu) == socket &&
 		    nla_put_u32(msg, MEMDIAG_A_SOCKET_CPU, cpu))
 			goto cancel;
+	if (nla_put_u32(msg, MEMDIAG_A_SOCKET_NUMA_NODES,
+			memdiag_socket_nodes(socket)))
+		goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;
 cancel:

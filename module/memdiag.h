@@ -181,6 +181,7 @@ unsigned int memdiag_socket_package(unsigned int socket);
 int memdiag_package_to_socket(unsigned int package);
 unsigned int memdiag_max_sockets(void);
 unsigned int memdiag_nr_sockets(void);
+unsigned int memdiag_socket_nodes(unsigned int socket);
 
 /* imc.c: discovery at load, programming while a session runs */
 int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len);

@@ -63,6 +63,7 @@ static const char *const socket_attr_names[] = {
 	[MEMDIAG_A_SOCKET_ID] = "id",
 	[MEMDIAG_A_SOCKET_PACKAGE_ID] = "package-id",
 	[MEMDIAG_A_SOCKET_CPU] = "cpu",
+	[MEMDIAG_A_SOCKET_NUMA_NODES] = "numa-nodes",
 };
 _Static_assert(ARRAY_SIZE(socket_attr_names) == MEMDIAG_A_SOCKET_MAX + 1,
 	       "socket_attr_names does not cover MEMDIAG_A_SOCKET_MAX");
