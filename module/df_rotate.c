@@ -124,7 +124,8 @@ static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
 		n++;
 	}
 	for (c = 0; c < r->n_chans; c++) {
-		if (counted[c])
+		/* a fixed set is what the user asked for: no guesses */
+		if (counted[c] || r->fixed)
 			continue;
 		if (r->rate_ns[c])
 			r->est[c] += mul_u64_u64_div_u64(r->rate_counts[c], dt,

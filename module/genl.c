@@ -155,7 +155,7 @@ static size_t info_reply_size(unsigned int sockets, unsigned int cpus)
 	     nla_total_size(sizeof(memdiag.ident.vendor)) +
 	     nla_total_size(sizeof(memdiag.ident.model_name)) +
 	     nla_total_size(32) + 2 * nla_total_size(MEMDIAG_REASON_LEN);
-	sz += sockets * (nla_total_size(0) + 2 * nla_total_size(sizeof(u32)));
+	sz += sockets * (nla_total_size(0) + 3 * nla_total_size(sizeof(u32)));
 	sz += cpus * nla_total_size(sizeof(u32));
 	sz += (MEMDIAG_CAPABILITY_MAX + 1) *
 	      (nla_total_size(0) + nla_total_size(sizeof(u32)) +
@@ -180,6 +180,9 @@ static int put_socket(struct sk_buff *msg, unsigned int socket,
 		if (memdiag_socket_of(cpu) == socket &&
 		    nla_put_u32(msg, MEMDIAG_A_SOCKET_CPU, cpu))
 			goto cancel;
+	if (nla_put_u32(msg, MEMDIAG_A_SOCKET_NUMA_NODES,
+			memdiag_socket_nodes(socket)))
+		goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;
 cancel:
@@ -360,10 +363,11 @@ void *memdiag_genl_reply_put(struct sk_buff *msg, struct genl_info *info)
 int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *ival = info->attrs[MEMDIAG_A_SESSION_INTERVAL_MS];
+	struct nlattr *dfch = info->attrs[MEMDIAG_A_SESSION_DF_CHANNELS];
 	const char *limit = NULL;
 	struct sk_buff *msg;
 	char why[MEMDIAG_REASON_LEN];
-	u32 id, ms, mode;
+	u32 id, ms, mode, set = dfch ? nla_get_u32(dfch) : 0;
 	void *hdr;
 	int err;
 
@@ -378,19 +382,27 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 				    " to " __stringify(MEMDIAG_MAX_INTERVAL_MS));
 		return -EINVAL;
 	}
+	err = set ? memdiag_imc_df_channels_check(set, why, sizeof(why)) : 0;
+	if (err) {
+		memdiag_nl_errf(info->extack, info->snd_portid, dfch, "%s", why);
+		return err;
+	}
 
 	msg = genlmsg_new(3 * nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	err = memdiag_session_start(info->snd_portid,
-				    sock_i_uid(NETLINK_CB(skb).sk), ms, &id,
-				    &mode, &limit, why, sizeof(why));
+				    sock_i_uid(NETLINK_CB(skb).sk), ms, set,
+				    &id, &mode, &limit, why, sizeof(why));
 	if (err) {
 		if (limit)
 			memdiag_set_err_msg(info->extack, limit);
 		else
-			memdiag_nl_errf(info->extack, info->snd_portid, NULL,
-					"%s", why);
+			memdiag_nl_errf(info->extack, info->snd_portid,
+					err == -EXDEV ? dfch : NULL, "%s",
+					why);
+		if (err == -EXDEV)	/* another set runs: busy */
+			err = -EBUSY;
 		goto free;
 	}
 	hdr = genlmsg_put_reply(msg, info, &memdiag_nl_family, 0,

@@ -22,8 +22,9 @@ const struct nla_policy memdiag_snapshot_nl_policy[MEMDIAG_A_SNAPSHOT_CHANNELS +
 };
 
 /* MEMDIAG_CMD_SESSION_START - do */
-const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_INTERVAL_MS + 1] = {
+const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_DF_CHANNELS + 1] = {
 	[MEMDIAG_A_SESSION_INTERVAL_MS] = { .type = NLA_U32, },
+	[MEMDIAG_A_SESSION_DF_CHANNELS] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 };
 
 /* MEMDIAG_CMD_SESSION_STOP - do */
@@ -70,7 +71,7 @@ const struct genl_ops memdiag_nl_ops[7] = {
 		.cmd		= MEMDIAG_CMD_SESSION_START,
 		.doit		= memdiag_nl_session_start_doit,
 		.policy		= memdiag_session_start_nl_policy,
-		.maxattr	= MEMDIAG_A_SESSION_INTERVAL_MS,
+		.maxattr	= MEMDIAG_A_SESSION_DF_CHANNELS,
 	},
 	{
 		.cmd		= MEMDIAG_CMD_SESSION_STOP,

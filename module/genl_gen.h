@@ -15,7 +15,7 @@ extern const struct nla_policy memdiag_get_info_nl_policy[MEMDIAG_A_INFO_PROTO_V
 
 extern const struct nla_policy memdiag_snapshot_nl_policy[MEMDIAG_A_SNAPSHOT_CHANNELS + 1];
 
-extern const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_INTERVAL_MS + 1];
+extern const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_DF_CHANNELS + 1];
 
 extern const struct nla_policy memdiag_session_stop_nl_policy[MEMDIAG_A_SESSION_ID + 1];
 

@@ -55,7 +55,8 @@ static int put_chan_rdwr(struct sk_buff *msg, const struct memdiag_snap *s,
 static int put_dram_bytes(struct sk_buff *msg, const struct memdiag_snap *s)
 {
 	if (s->imc_rdwr)
-		return put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES,
+		return !s->no_total &&
+		       put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES,
 			       s->rdwr_bytes);
 	return put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_READ_BYTES, s->rd_bytes) ||
 	       put_u64(msg, MEMDIAG_A_SNAPSHOT_DRAM_WRITE_BYTES, s->wr_bytes);

@@ -363,3 +363,26 @@ void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 	for (i = 0; i < n && i < MEMDIAG_MAX_SOCKETS; i++)
 		snap[i].imc_epoch = imc_epoch[i];
 }
+
+/*
+ * Hotplug. The DF node of a socket is reached through its CPUs, so its
+ * last CPU going offline puts the controls back (imc_df.c). PCI and MMIO
+ * boxes do not depend on CPUs being online.
+ */
+void memdiag_imc_cpu_online(unsigned int cpu)
+{
+	if (!imc_type || imc_type->access != MEMDIAG_IMC_DF)
+		return;
+	mutex_lock(&memdiag_lock);
+	memdiag_imc_df_cpu_online(cpu);
+	mutex_unlock(&memdiag_lock);
+}
+
+void memdiag_imc_cpu_offline(unsigned int cpu)
+{
+	if (!imc_type || imc_type->access != MEMDIAG_IMC_DF)
+		return;
+	mutex_lock(&memdiag_lock);
+	memdiag_imc_df_cpu_offline(cpu);
+	mutex_unlock(&memdiag_lock);
+}

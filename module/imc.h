@@ -36,6 +36,8 @@ int memdiag_imc_df_start(char *msg, size_t len);
 void memdiag_imc_df_stop(void);
 void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
 			   u64 dt_ns);
+void memdiag_imc_df_cpu_online(unsigned int cpu);
+void memdiag_imc_df_cpu_offline(unsigned int cpu);
 
 static inline const struct memdiag_platform_ops *plat(void)
 {

@@ -11,8 +11,10 @@
  *
  * Like the other boxes, a control another agent enabled is left alone;
  * a control found changed bumps the socket's epoch. Every control is put
- * back to what start() found by stop().
+ * back to what start() found by stop(), or earlier by the socket's last
+ * CPU going offline (hotplug, at the end of this file).
  */
+#include <linux/bitops.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -29,10 +31,18 @@ struct df_node {
 	u64 saved[MEMDIAG_DF_MAX_CTRS], prog[MEMDIAG_DF_MAX_CTRS];
 	bool programmed, lost;
 	bool inited;		/* rot holds the counts since load */
+	/*
+	 * no CPU of the socket online (memdiag_imc_df_cpu_offline()): its
+	 * controls are back, it is not counted until a CPU returns
+	 */
+	bool offline;
 };
 
 static struct df_node df_nodes[MEMDIAG_MAX_SOCKETS];
 static u32 df_epoch[MEMDIAG_MAX_SOCKETS];
+static bool df_running;		/* between start() and stop() */
+/* channels counted all the time (bit i: channel i), 0: in turns */
+static u32 df_fixed;
 
 static u32 df_ctl_msr(unsigned int i)
 {
@@ -55,15 +65,28 @@ static u64 df_chan_ctl(int chan)
 	return memdiag_df_ctl(e->event, e->umask, imc_type->ctl_en);
 }
 
+/*
+ * An online CPU of @socket other than @except, or nr_cpu_ids. The node's
+ * registers are the same from every CPU of it, so whichever CPU is first
+ * online serves: when it goes offline the next one takes over with the
+ * counters as they are, nothing to carry over.
+ */
+static unsigned int df_cpu(unsigned int socket, unsigned int except)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != except && memdiag_socket_of(cpu) == socket)
+			return cpu;
+	return nr_cpu_ids;
+}
+
 /* Run @ops on a CPU of @socket in one batch; -ENXIO if none is online. */
 static int df_batch(unsigned int socket, struct memdiag_msr_op *ops,
 		    unsigned int n)
 {
-	unsigned int cpu, i;
+	unsigned int cpu = df_cpu(socket, nr_cpu_ids), i;
 
-	for_each_online_cpu(cpu)
-		if (memdiag_socket_of(cpu) == socket)
-			break;
 	if (cpu >= nr_cpu_ids || memdiag.plat->msr_batch(cpu, ops, n))
 		return -ENXIO;
 	for (i = 0; i < n; i++)
@@ -123,11 +146,16 @@ static void df_restore(unsigned int socket, struct df_node *d)
 {
 	struct memdiag_msr_op op[MEMDIAG_DF_MAX_CTRS];
 	unsigned int n = imc_type->n_ctrs, i;
+	int err;
 
 	for (i = 0; i < n; i++)
 		op[i] = (struct memdiag_msr_op){ df_ctl_msr(i), true,
 						 d->saved[i] };
-	df_batch(socket, op, n);
+	err = df_batch(socket, op, n);
+	if (err)
+		pr_err("memdiag: putting back the Data Fabric controls of socket %u failed (%d): write 0x%llx 0x%llx 0x%llx 0x%llx to MSR 0x%x + 2i by hand\n",
+		       socket, err, d->saved[0], d->saved[1], d->saved[2],
+		       d->saved[3], df_ctl_msr(0));
 	d->programmed = false;
 }
 
@@ -168,14 +196,35 @@ static int df_rot_start(struct df_node *d)
 	if (!d->inited) {
 		err = memdiag_df_rot_init(&d->rot, imc_desc->n_events,
 					  imc_type->n_ctrs, imc_type->ctr_bits,
-					  0);
+					  df_fixed);
 		d->inited = !err;
 		return err;
 	}
+	d->rot.fixed = df_fixed;	/* checked by channels_check() */
 	for (i = 0; i < MEMDIAG_DF_MAX_CTRS; i++)
 		d->rot.chan_of[i] = -1;
 	d->rot.counting = false;
 	memset(d->rot.rate_ns, 0, sizeof(d->rot.rate_ns));
+	return 0;
+}
+
+/* Claim and program @socket's node for a session; 0 or -errno (@msg). */
+static int df_node_start(unsigned int socket, char *msg, size_t len)
+{
+	struct df_node *d = &df_nodes[socket];
+	int err;
+
+	if (!df_claim(socket, d, msg, len))
+		return -EBUSY;
+	err = df_rot_start(d);
+	memdiag_df_rot_plan(&d->rot);
+	if (err || !df_program(socket, d)) {
+		snprintf(msg, len,
+			 "Data Fabric counter control writes on socket %u did not stick",
+			 socket);
+		df_restore(socket, d);
+		return -EIO;
+	}
 	return 0;
 }
 
@@ -184,7 +233,8 @@ static int df_rot_start(struct df_node *d)
  * @msg: why not, when the return value is negative
  * @len: size of @msg
  *
- * Either every node is programmed or none is.
+ * Either every node is programmed or none is. A socket with no CPU
+ * online is not: memdiag_imc_df_cpu_online() claims it when one returns.
  */
 int memdiag_imc_df_start(char *msg, size_t len)
 {
@@ -193,28 +243,24 @@ int memdiag_imc_df_start(char *msg, size_t len)
 
 	for (i = 0; i < imc_n_boxes; i++) {
 		s = imc_boxes[i].socket;
-		if (!df_claim(s, &df_nodes[s], msg, len))
+		df_nodes[s].offline = df_cpu(s, nr_cpu_ids) >= nr_cpu_ids;
+		if (!df_nodes[s].offline &&
+		    !df_claim(s, &df_nodes[s], msg, len))
 			return -EBUSY;
 	}
 	for (i = 0; i < imc_n_boxes; i++) {
-		struct df_node *d = &df_nodes[imc_boxes[i].socket];
-
 		s = imc_boxes[i].socket;
-		err = df_rot_start(d);
-		memdiag_df_rot_plan(&d->rot);
-		if (err || !df_program(s, d)) {
-			snprintf(msg, len,
-				 "Data Fabric counter control writes on socket %u did not stick",
-				 s);
-			while (1) {
-				df_restore(imc_boxes[i].socket,
-					   &df_nodes[imc_boxes[i].socket]);
-				if (!i--)
-					break;
-			}
-			return -EIO;
+		err = df_nodes[s].offline ? 0 : df_node_start(s, msg, len);
+		if (!err)
+			continue;
+		while (i--) {
+			s = imc_boxes[i].socket;
+			if (df_nodes[s].programmed)
+				df_restore(s, &df_nodes[s]);
 		}
+		return err;
 	}
+	df_running = true;
 	return 0;
 }
 
@@ -229,6 +275,7 @@ void memdiag_imc_df_stop(void)
 			df_restore(s, &df_nodes[s]);
 		df_nodes[s].programmed = false;
 	}
+	df_running = false;
 }
 
 /*
@@ -276,6 +323,8 @@ static void df_snap(const struct df_node *d, struct memdiag_snap *s)
 
 	s->has_imc = true;
 	s->imc_rdwr = true;
+	/* the channels not in a fixed set are not estimated: no total */
+	s->no_total = r->fixed;
 	for (c = 0; c < r->n_chans; c++) {
 		s->rdwr_bytes += r->est[c] * imc_desc->events[c].bytes;
 		if (s->nr_chan >= MEMDIAG_MAX_CHANNELS)
@@ -308,9 +357,126 @@ void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
 		if (s >= n)
 			continue;
 		d = &df_nodes[s];
+		/* an offline socket is in no snapshot: its totals wait */
 		if (d->programmed && !d->lost && !df_update(s, d, max))
 			df_epoch[s]++;
 		df_snap(d, &snap[s]);
 		snap[s].imc_epoch = df_epoch[s];
+	}
+}
+
+/**
+ * memdiag_imc_df_channels_check() - can the DF count @set all the time?
+ * @set: bit i for channel i, not 0
+ * @msg: why not, when the return value is negative
+ * @len: size of @msg
+ *
+ * Return: 0; -EOPNOTSUPP if DRAM bandwidth is not counted through the
+ * Data Fabric here; -EINVAL for a channel the node does not have or more
+ * channels than it has counters.
+ */
+int memdiag_imc_df_channels_check(u32 set, char *msg, size_t len)
+{
+	if (!memdiag.caps[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available ||
+	    !imc_type || imc_type->access != MEMDIAG_IMC_DF) {
+		snprintf(msg, len,
+			 "df-channels applies to AMD Zen 2/3's Data Fabric counters, and this machine's DRAM bandwidth is not counted through them (see get-info)");
+		return -EOPNOTSUPP;
+	}
+	if (set >> imc_desc->n_events) {
+		snprintf(msg, len,
+			 "df-channels 0x%x: the Data Fabric has channels 0-%u only",
+			 set, imc_desc->n_events - 1);
+		return -EINVAL;
+	}
+	if (hweight32(set) > imc_type->n_ctrs) {
+		snprintf(msg, len,
+			 "df-channels 0x%x: %u channels, but a node has %u counters",
+			 set, hweight32(set), imc_type->n_ctrs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The channel set the counters use (0: in turns); memdiag_lock held. */
+u32 memdiag_imc_df_channels(void)
+{
+	return df_fixed;
+}
+
+/* Before the first session's start: the set it asked for, or 0. */
+void memdiag_imc_df_set_channels(u32 set)
+{
+	df_fixed = set;
+}
+
+/* The DF node of @cpu's socket, if memdiag counts it in this session. */
+static struct df_node *df_node_of(unsigned int cpu, unsigned int *socket)
+{
+	unsigned int i;
+
+	if (!df_running)
+		return NULL;
+	*socket = memdiag_socket_of(cpu);
+	for (i = 0; i < imc_n_boxes; i++)
+		if (imc_boxes[i].socket == *socket)
+			return &df_nodes[*socket];
+	return NULL;
+}
+
+/**
+ * memdiag_imc_df_cpu_offline() - hotplug: @cpu is about to go offline
+ * @cpu: the CPU, still online (the callback runs on it)
+ *
+ * Another online CPU of the socket reaches the same node, so only the
+ * socket's last CPU matters: the turn is ended (its counts kept) and the
+ * controls are put back while the node can still be reached. The socket
+ * is not counted, and is in no snapshot, until a CPU of it returns; its
+ * epoch changes, as the traffic in between is not counted.
+ */
+void memdiag_imc_df_cpu_offline(unsigned int cpu)
+{
+	unsigned int s;
+	struct df_node *d;
+
+	lockdep_assert_held(&memdiag_lock);
+	d = df_node_of(cpu, &s);
+	if (!d || d->offline || df_cpu(s, cpu) < nr_cpu_ids)
+		return;
+	if (d->programmed && !d->lost) {
+		df_update(s, d, U64_MAX);
+		if (!d->lost)
+			df_restore(s, d);
+	}
+	d->programmed = false;
+	d->rot.counting = false;
+	d->offline = true;
+	df_epoch[s]++;
+}
+
+/**
+ * memdiag_imc_df_cpu_online() - hotplug: @cpu is online
+ * @cpu: the CPU
+ *
+ * The first CPU of a socket back online claims and programs its node
+ * again, as a session start does; if the counters are someone else's by
+ * now, the socket stays uncounted (as if lost) and the log says why.
+ */
+void memdiag_imc_df_cpu_online(unsigned int cpu)
+{
+	char msg[MEMDIAG_REASON_LEN];
+	unsigned int s;
+	struct df_node *d;
+
+	lockdep_assert_held(&memdiag_lock);
+	d = df_node_of(cpu, &s);
+	if (!d || !d->offline)
+		return;
+	d->offline = false;
+	df_epoch[s]++;
+	if (df_node_start(s, msg, sizeof(msg))) {
+		pr_warn("memdiag: socket %u is back online, its DRAM channels not counted: %s\n",
+			s, msg);
+		d->lost = true;
 	}
 }

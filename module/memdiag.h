@@ -103,6 +103,7 @@ struct memdiag_snap {
 	 */
 	bool imc_rdwr;
 	u64 rdwr_bytes;		/* estimated for the socket: imc_df.c */
+	bool no_total;		/* a fixed channel set: rdwr_bytes not sent */
 	u32 nr_chan;		/* IMC channels, counted with the totals */
 	struct {
 		u32 id;
@@ -180,6 +181,7 @@ unsigned int memdiag_socket_package(unsigned int socket);
 int memdiag_package_to_socket(unsigned int package);
 unsigned int memdiag_max_sockets(void);
 unsigned int memdiag_nr_sockets(void);
+unsigned int memdiag_socket_nodes(unsigned int socket);
 
 /* imc.c: discovery at load, programming while a session runs */
 int memdiag_imc_discover(struct memdiag_state *st, char *reason, size_t len);
@@ -187,6 +189,11 @@ void memdiag_imc_free(void);
 int memdiag_imc_start(char *msg, size_t len);
 void memdiag_imc_stop(void);
 void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+int memdiag_imc_df_channels_check(u32 set, char *msg, size_t len);
+u32 memdiag_imc_df_channels(void);
+void memdiag_imc_df_set_channels(u32 set);
+void memdiag_imc_cpu_online(unsigned int cpu);
+void memdiag_imc_cpu_offline(unsigned int cpu);
 
 /* l3.c: AMD's L3 PMU, one per CCX, counted into its socket */
 int memdiag_l3_init(struct memdiag_state *st, char *reason, size_t len);
@@ -229,8 +236,9 @@ typedef void (*memdiag_publish_fn)(const struct memdiag_snap *snaps,
 				   unsigned int n);
 int memdiag_session_init(memdiag_publish_fn publish);
 void memdiag_session_exit(void);
-int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
-			  u32 *mode, const char **why, char *msg, size_t len);
+int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms,
+			  u32 df_channels, u32 *id, u32 *mode, const char **why,
+			  char *msg, size_t len);
 int memdiag_session_stop(u32 portid, u32 id);
 bool memdiag_session_active(void);
 int memdiag_session_snapshot(struct memdiag_snap *snaps, u64 max_age_ns);

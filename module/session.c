@@ -276,16 +276,22 @@ static u32 new_id(void)
  * @portid: netlink port of the requesting socket
  * @uid: the user who opened it, for the per-user limit
  * @interval_ms: snapshot period
+ * @df_channels: the DF channels to count all the time (checked by
+ *	memdiag_imc_df_channels_check()), 0 for whatever the counters do
  * @id: the new session's id
  * @mode: the core mode it counts in (core=auto may pick perf at start)
  * @why: a static explanation when a limit refused the session
  * @msg: why not, when the counters could not start
  * @len: size of @msg
  *
+ * The counters serve every session, so the DF channel set is the first
+ * session's: a later one asking for another is refused (-EXDEV).
+ *
  * Return: 0, or a negative errno with *@why or @msg set.
  */
-int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
-			  u32 *mode, const char **why, char *msg, size_t len)
+int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms,
+			  u32 df_channels, u32 *id, u32 *mode,
+			  const char **why, char *msg, size_t len)
 {
 	struct memdiag_session *s;
 	int err;
@@ -296,8 +302,17 @@ int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms, u32 *id,
 	cpus_read_lock();
 	mutex_lock(&memdiag_lock);
 	err = check_limits(portid, uid, why);
-	if (!err && !memdiag_session_active())
+	if (!err && memdiag_session_active() && df_channels &&
+	    df_channels != memdiag_imc_df_channels()) {
+		snprintf(msg, len,
+			 "df-channels 0x%x: the sessions running count 0x%x (0: every channel in turns); the counters serve them all",
+			 df_channels, memdiag_imc_df_channels());
+		err = -EXDEV;
+	}
+	if (!err && !memdiag_session_active()) {
+		memdiag_imc_df_set_channels(df_channels);
 		err = counters_start(msg, len);
+	}
 	if (!err) {
 		s->id = new_id();
 		s->portid = portid;
@@ -381,9 +396,13 @@ static struct notifier_block release_nb = {
 	.notifier_call = release_notify,
 };
 
-/* Hotplug: the core counters are per CPU, the L3 PMU per CCX. */
+/*
+ * Hotplug: the core counters are per CPU, the L3 PMU per CCX, the Data
+ * Fabric per socket.
+ */
 static int session_cpu_online(unsigned int cpu)
 {
+	memdiag_imc_cpu_online(cpu);
 	memdiag_l3_cpu_online(cpu);
 	return memdiag_core_cpu_online(cpu);
 }
@@ -392,6 +411,7 @@ static int session_cpu_offline(unsigned int cpu)
 {
 	memdiag_core_cpu_offline(cpu);
 	memdiag_l3_cpu_offline(cpu);
+	memdiag_imc_cpu_offline(cpu);
 	return 0;
 }
 

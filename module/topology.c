@@ -8,6 +8,7 @@
  * the online mask to stay put while they walk it.
  */
 #include <linux/cpumask.h>
+#include <linux/nodemask.h>
 #include <linux/topology.h>
 
 #include "memdiag.h"
@@ -54,4 +55,19 @@ int memdiag_package_to_socket(unsigned int package)
 		if (topology_physical_package_id(cpu) == package)
 			return memdiag_socket_of(cpu);
 	return -1;
+}
+
+/*
+ * NUMA nodes holding online CPUs of @socket: what AMD's NPS setting (or
+ * Intel's SNC) splits the socket into, as the kernel sees it.
+ */
+unsigned int memdiag_socket_nodes(unsigned int socket)
+{
+	nodemask_t nodes = NODE_MASK_NONE;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (memdiag_socket_of(cpu) == socket)
+			node_set(cpu_to_node(cpu), nodes);
+	return nodes_weight(nodes);
 }

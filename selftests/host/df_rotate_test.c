@@ -231,6 +231,11 @@ static void test_fixed(void)
 	      r.counted_ns[0] == 20 * TICK_NS && r.counted_ns[7] == 20 * TICK_NS &&
 	      !r.counted_ns[1] && rewrites == 0,
 	      "fixed 0,7: counted all the time, the others never, no rewrites", why);
+	snprintf(why, sizeof(why), "est: ch0 %llu of %llu counted, ch1 %llu",
+		 (unsigned long long)r.est[0], (unsigned long long)r.counts[0],
+		 (unsigned long long)r.est[1]);
+	check(r.est[0] == r.counts[0] && r.est[7] == r.counts[7] && !r.est[1],
+	      "fixed 0,7: the estimate is the counts, none for the others", why);
 }
 
 /* Someone resets a counter: the interval is dropped whole. */

@@ -11,7 +11,9 @@
 # snapshots) within 2 %, before and across a 48-bit counter wrap; the DF
 # controls regs lists while counting, and as preset after a killed client
 # and after rmmod; a DF counter someone else enabled refuses the session
-# and is left alone.
+# and is left alone; hotplug of socket 1 (its first CPU, then all of it,
+# then back): rates within 2 % across it, its controls as preset while it
+# is offline, counting again when it returns.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_DF_UARCHS (default
 # "zen3 zen2").
@@ -40,6 +42,20 @@ first_cpus() {
 	done | sort -n -k1,1 -k2,2 | awk '!seen[$1]++ { print $2 }'
 }
 
+# the CPUs of the socket whose first CPU is the Nth of first_cpus (from 1)
+socket_cpus() {
+	local pkg c
+	pkg=$(cat /sys/devices/system/cpu/cpu"$(first_cpus | sed -n "${1}p")"/topology/physical_package_id)
+	for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+		[ "$(cat "$c/physical_package_id")" = "$pkg" ] && echo "${c//[^0-9]/}"
+	done | sort -n
+}
+
+set_online() {
+	local c
+	for c in "${@:2}"; do echo "$1" > /sys/devices/system/cpu/cpu"$c"/online; done
+}
+
 df_preset() {
 	local cpu
 	for cpu in $(first_cpus); do poke "msr $cpu $DF $DF_PRESET"; done
@@ -59,12 +75,83 @@ df_restored() {
 	no_problems "$1" "$bad"
 }
 
+# socket_restored NAME CPU: the DF controls of CPU's socket as preset
+socket_restored() {
+	local i v bad=
+	[ "$(peek msr "$2" $DF)" = $DF_PRESET ] ||
+		bad="ctl0=$(peek msr "$2" $DF)"
+	for i in 0xc0010242 0xc0010244 0xc0010246; do
+		v=$(peek msr "$2" $i)
+		[ "$v" = 0x0 ] || bad="$bad $i=$v"
+	done
+	no_problems "$1" "$bad"
+}
+
+# total_delta_check NAME A.json B.json SOCKET WANT_GBPS: the socket's
+# rdwr_bytes over the time between snapshots A and B is WANT within 2 %
+total_delta_check() {
+	local v
+	v=$(jq -n -r --slurpfile a "$2" --slurpfile b "$3" --argjson s "$4" '
+		($a[0][] | select(.socket == $s)) as $x |
+		($b[0][] | select(.socket == $s)) as $y |
+		($y.rdwr_bytes - $x.rdwr_bytes) / ($y.time_ns - $x.time_ns)')
+	check "$1 within 2% (got $v)" within 2 "$v" "$5"
+}
+
+# epoch_of FILE SOCKET: the socket's imc_epoch in a snapshot --all
+epoch_of() { jq -r ".[] | select(.socket == $2) | .imc_epoch" "$1"; }
+
+# fixed_check NAME A.json B.json SOCKET WANT_GBPS SET: between snapshots
+# A and B each channel of SET (ids, "1 3 4 6") counted all the time
+# (counted ns >= 99 % of the elapsed) at its share within 2 %, each other
+# channel not counted at all
+fixed_check() {
+	local bad
+	bad=$(jq -n -r --slurpfile a "$2" --slurpfile b "$3" --argjson s "$4" \
+		--argjson want "$5" --argjson set "[${6// /,}]" '
+		($a[0][] | select(.socket == $s)) as $x |
+		($b[0][] | select(.socket == $s)) as $y |
+		($y.time_ns - $x.time_ns) as $dt |
+		if ($x.channels | length) != 8 or ($y.channels | length) != 8
+		then "socket \($s): not 8 channels in both snapshots" else
+		$y.channels[] | . as $c |
+		($x.channels[] | select(.id == $c.id)) as $p |
+		($c.counted_ns - $p.counted_ns) as $ns |
+		(if $ns > 0 then ($c.rdwr_bytes - $p.rdwr_bytes) / $ns
+		 else null end) as $g |
+		($want * ($c.id + 1) / 36) as $w |
+		if ($set | index($c.id)) != null then
+			select($g == null or (($g - $w) | fabs) > 0.02 * $w or
+			       $ns < 0.99 * $dt) |
+			"channel \($c.id): \($g) GB/s, want \($w), counted \($ns) of \($dt) ns"
+		else
+			select($ns != 0 or $c.rdwr_bytes != $p.rdwr_bytes) |
+			"channel \($c.id) (not in the set): counted \($ns) ns"
+		end end' 2>&1) || bad="no socket $4 in both snapshots: $bad"
+	[ -n "$bad" ] || bad=$(eight_channels "$4" "$2" "$3")
+	no_problems "$1" "$bad"
+}
+
+# the DF controls regs lists, one line each, for comparing
+df_regs() { awk '$1 == "msr" && $3 ~ /^0xc001024[0246]$/' $dbg/regs; }
+
 # DF controls regs lists holding an enabled channel event (bit 22)
 df_counting() {
 	awk '$1 == "msr" && $3 ~ /^0xc001024[0246]$/' $dbg/regs |
 		while read -r _ _ _ v; do
 			(( v & 0x400000 )) && echo "$v"
 		done | wc -l
+}
+
+# eight_channels SOCKET FILE...: nothing if each snapshot FILE has SOCKET
+# with 8 channels (so that a check over them cannot pass on no data)
+eight_channels() {
+	local f s=$1
+	shift
+	for f; do
+		[ "$(jq --argjson s "$s" '[.[] | select(.socket == $s) | .channels | length] == [8]' "$f" 2>/dev/null)" = true ] ||
+			echo "socket $s: not once with 8 channels in $f"
+	done
 }
 
 # CHAN_CHECK NAME A.json B.json SOCKET WANT_GBPS: every channel's rate
@@ -86,7 +173,9 @@ chan_check() {
 		($want * ($c.id + 1) / 36) as $w |
 		select($g == null or (($g - $w) | fabs) > 0.02 * $w or
 		       $ns < 0.3 * $dt or $ns > 0.7 * $dt) |
-		"channel \($c.id): \($g) GB/s, want \($w), counted \($ns) of \($dt) ns"')
+		"channel \($c.id): \($g) GB/s, want \($w), counted \($ns) of \($dt) ns"' 2>&1) ||
+		bad="no socket $4 in both snapshots: $bad"
+	[ -n "$bad" ] || bad=$(eight_channels "$4" "$2" "$3")
 	no_problems "$1" "$bad"
 }
 
@@ -171,10 +260,96 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	sim_watch "$u: watch after the wrap" $w --socket 0 --interval 500ms --count 3
 	total_check "$u: socket 0 total after the wrap" $w 0 $S0_GBPS
 
+	# hotplug: socket 1's node is read on its first online CPU; that CPU
+	# going offline hands the node to the next with nothing lost, the
+	# last one going puts the controls back, its return counts again
+	if [ "$nsock" -ge 2 ] && [ -w /sys/devices/system/cpu/"cpu$(socket_cpus 2 | head -n1)"/online ]; then
+		s1=$(socket_cpus 2)
+		owner=${s1%%$'\n'*}
+		"$ctl" -j snapshot --all --channels > /tmp/dfa.json
+		set_online 0 "$owner"
+		sleep 2
+		"$ctl" -j snapshot --all --channels > /tmp/dfb.json
+		check "$u: CPU $owner (socket 1's first) offline: 4 DF controls a socket still count" \
+			test "$(df_counting)" = $((4 * nsock))
+		chan_check "$u: socket 1: every channel within 2 % across its first CPU going offline" \
+			/tmp/dfa.json /tmp/dfb.json 1 $S1_GBPS
+		total_delta_check "$u: socket 1 total across its first CPU going offline" \
+			/tmp/dfa.json /tmp/dfb.json 1 $S1_GBPS
+		check "$u: and its imc_epoch unchanged (no interval dropped)" \
+			test "$(epoch_of /tmp/dfa.json 1)" = "$(epoch_of /tmp/dfb.json 1)"
+		# shellcheck disable=SC2086
+		set_online 0 $s1
+		sleep 0.5
+		socket_restored "$u: all of socket 1 offline: its DF controls are as preset" "$owner"
+		check "$u: socket 0 still counts on 4 DF controls" \
+			test "$(df_counting)" = 4
+		"$ctl" -j snapshot --all --channels > /tmp/dfc.json
+		check "$u: a snapshot while socket 1 is offline has socket 0 only" \
+			jq -e '[.[].socket] == [0]' /tmp/dfc.json
+		# shellcheck disable=SC2086
+		set_online 1 $s1
+		sleep 0.5
+		check "$u: socket 1 back online: 4 DF controls a socket count again" \
+			test "$(df_counting)" = $((4 * nsock))
+		"$ctl" -j snapshot --all --channels > /tmp/dfc.json
+		sleep 2
+		"$ctl" -j snapshot --all --channels > /tmp/dfd.json
+		check "$u: socket 1's imc_epoch changed over the time it was not counted" \
+			test "$(epoch_of /tmp/dfb.json 1)" != "$(epoch_of /tmp/dfc.json 1)"
+		chan_check "$u: socket 1 back: every channel within 2 %" \
+			/tmp/dfc.json /tmp/dfd.json 1 $S1_GBPS
+		total_delta_check "$u: socket 1 total back online" \
+			/tmp/dfc.json /tmp/dfd.json 1 $S1_GBPS
+		total_delta_check "$u: socket 0 total meanwhile" \
+			/tmp/dfb.json /tmp/dfd.json 0 $S0_GBPS
+		check "$u: no DF restore failed in the kernel log" \
+			sh -c "! dmesg | grep -q 'putting back the Data Fabric controls'"
+	else
+		skip "$u: DF hotplug: no second socket whose CPUs can go offline"
+	fi
+
 	# a killed client: the DF controls come back
 	kill -9 $W_PID; wait $W_PID 2>/dev/null; W_PID=
 	sleep 0.5
 	df_restored "$u: after a killed client every DF control is as preset"
+
+	# a fixed channel set: 1, 3, 4 and 6 counted all the time, exactly;
+	# the others unmeasured, and no socket total
+	"$ctl" -j watch --all --interval 200ms --df-channels 1,3-4,6 > /dev/null 2>/tmp/dfw.err &
+	W_PID=$!
+	sleep 0.5
+	"$ctl" -j snapshot --all --channels > /tmp/dfa.json
+	sleep 2
+	"$ctl" -j snapshot --all --channels > /tmp/dfb.json
+	fixed_check "$u: --df-channels 1,3-4,6: socket 0's four exact within 2 %, the others not counted" \
+		/tmp/dfa.json /tmp/dfb.json 0 $S0_GBPS "1 3 4 6"
+	fixed_check "$u: and socket 1's" /tmp/dfa.json /tmp/dfb.json 1 $S1_GBPS "1 3 4 6"
+	check "$u: a fixed set's snapshot has no socket total (rdwr_bytes)" jqt \
+		'all(.[]; has("rdwr_bytes") | not)' /tmp/dfb.json
+	want_ctls=$(for ch in 1 3 4 6; do printf '0x%x\n' $(((0x07 + 0x40 * ch) & 0xff | 0x38 << 8 | 1 << 22 | ((0x07 + 0x40 * ch) >> 8) << 32)); done | sort | tr '\n' ' ')
+	check "$u: each socket's four DF controls count channels 1, 3, 4, 6 ($want_ctls)" \
+		test "$(df_regs | awk '{ print $4 }' | sort | uniq -c | awk -v n="$nsock" '$1 == n { print $2 }' | tr '\n' ' ')" = "$want_ctls"
+	sim_watch "$u: a watch joining the fixed set" $w --all --interval 500ms --count 2
+	check "$u: it has total_gbps null and 4 unmeasured channels" \
+		jq -s -e 'length > 0 and all(.[]; .total_gbps == null and .unmeasured_channels == 4)' $w
+	# refusals: nothing changes
+	before=$(df_regs)
+	expect_rc "$u: --df-channels 0-4: exit 5, naming df-channels and the 4 counters" 5 \
+		"df-channels.*5 channels, but a node has 4 counters" \
+		"$ctl" snapshot --df-channels 0-4
+	expect_rc "$u: --df-channels 8: exit 5, out of the policy's range, naming df-channels" 5 \
+		"out of range.*attribute 'df-channels'" "$ctl" snapshot --df-channels 8
+	expect_rc "$u: --df-channels 0 while 1,3-4,6 run: exit 5, naming the running set" 5 \
+		"df-channels 0x1: the sessions running count 0x5a" \
+		"$ctl" snapshot --df-channels 0
+	expect_rc "$u: --df-channels 1-: a usage error, exit 1" 1 \
+		"option '--df-channels': '1-' is not a channel list" \
+		"$ctl" watch --count 1 --df-channels 1-
+	check "$u: the refusals changed no DF control" test "$before" = "$(df_regs)"
+	kill $W_PID; wait $W_PID 2>/dev/null; W_PID=
+	sleep 0.5
+	df_restored "$u: after the fixed-set session every DF control is as preset"
 
 	# someone else's DF counter: the session is refused, the counter kept
 	poke "msr $cpu0 0xc0010246 0x400007"

@@ -172,3 +172,56 @@ int parse_cycles(const char *s, double *v, char *err, size_t size)
 	}
 	return 0;
 }
+
+/* One number of a channel list at *@s, moved past it; -1 if none. */
+static long scan_channel(const char **s)
+{
+	long v = 0;
+
+	if (!is_digit(**s))
+		return -1;
+	while (is_digit(**s)) {
+		v = v * 10 + (**s - '0');
+		if (v > 1000)
+			return -1;
+		(*s)++;
+	}
+	return v;
+}
+
+int parse_channel_set(const char *s, unsigned int nr, uint32_t *mask,
+		      char *err, size_t size)
+{
+	const char *p = s;
+	long lo, hi, c;
+
+	*mask = 0;
+	do {
+		lo = scan_channel(&p);
+		hi = lo;
+		if (lo >= 0 && *p == '-') {
+			p++;
+			hi = scan_channel(&p);
+		}
+		if (lo < 0 || hi < lo || (*p && *p != ',')) {
+			snprintf(err, size,
+				 "'%s' is not a channel list (such as 0-3 or 0,2,5)",
+				 s);
+			return -1;
+		}
+		if ((unsigned long)hi >= nr) {
+			snprintf(err, size, "channel %ld: channels are 0 to %u",
+				 hi, nr - 1);
+			return -1;
+		}
+		for (c = lo; c <= hi; c++) {
+			if (*mask & (1u << c)) {
+				snprintf(err, size, "channel %ld is listed twice",
+					 c);
+				return -1;
+			}
+			*mask |= 1u << c;
+		}
+	} while (*p++ == ',');
+	return 0;
+}

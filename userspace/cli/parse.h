@@ -38,4 +38,11 @@ int parse_seconds(const char *s, double max, double *sec, char *err,
 /* A number of cycles greater than 0, with an optional fraction ("250.5"). */
 int parse_cycles(const char *s, double *v, char *err, size_t size);
 
+/*
+ * A list of channel numbers below @nr ("0-3", "0,2,5"; "1-1" is 1) into
+ * the bit mask @mask (bit i: channel i); not empty, no channel twice.
+ */
+int parse_channel_set(const char *s, unsigned int nr, uint32_t *mask,
+		      char *err, size_t size);
+
 #endif /* MEMDIAGCTL_PARSE_H */

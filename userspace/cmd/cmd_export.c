@@ -151,7 +151,7 @@ void cmd_export_usage(FILE *f)
 {
 	fputs("Usage: " PROG " export [--listen ADDR:PORT] [--textfile DIR]\n"
 	      "                         [--interval DUR] [--threshold CYCLES]\n"
-	      "                         [--curve FILE] [--probe]\n"
+	      "                         [--curve FILE] [--probe] [--df-channels LIST]\n"
 	      "\n"
 	      "Serve memdiag's counters as Prometheus metrics on\n"
 	      "http://ADDR:PORT/metrics, and/or write them to DIR/" EXPORT_TEXTFILE "\n"
@@ -193,7 +193,11 @@ void cmd_export_usage(FILE *f)
 	      "                          is looked for or the port opened\n"
 	      "      --probe             serve the counter-free probe's estimates, not\n"
 	      "                          the module's counters (interval at least\n"
-	      "                          50ms)\n",
+	      "                          50ms)\n"
+	      "      --df-channels LIST  AMD Zen 2/3: count these DRAM channels (0-3,\n"
+	      "                          0,2,5; at most 4) all the time, not in turns:\n"
+	      "                          theirs exact, the others unmeasured, no\n"
+	      "                          memdiag_dram_rdwr_bytes_total\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
@@ -260,6 +264,7 @@ static const struct option export_options[] = {
 	{ "threshold", required_argument, NULL, 't' },
 	{ "curve", required_argument, NULL, 'C' },
 	{ "probe", no_argument, NULL, 'P' },
+	{ "df-channels", required_argument, NULL, 'D' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -301,6 +306,11 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 		case 'P':
 			x->probe = true;
 			break;
+		case 'D':
+			if (parse_channel_set(optarg, 32, &x->df_channels, err,
+					      sizeof(err)) < 0)
+				return cli_usage("export", "option '--df-channels': %s", err);
+			break;
 		default:
 			rc = cli_opts_common("export", c, argv,
 					     NULL, cmd_export_usage);
@@ -317,6 +327,8 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 	if (x->probe && x->interval_ms < 50)
 		return cli_usage("export", "option '--interval': %u ms is below the 50ms --probe needs between its chases",
 				 x->interval_ms);
+	if (x->probe && x->df_channels)
+		return cli_usage("export", "option '--df-channels': needs the module's counters, not --probe");
 	if (x->probe && x->threshold > 0)
 		return cli_usage("export", "option '--threshold': needs the module's latency counters, not --probe");
 	return MDC_EXIT_OK;

@@ -49,6 +49,10 @@ static void print_socket(struct printer *p, const struct info_socket *s)
 	if (tb[MEMDIAG_A_SOCKET_PACKAGE_ID])
 		print_uint(p, PRINT_ANY, "package_id", "  package %u",
 			   mnl_attr_get_u32(tb[MEMDIAG_A_SOCKET_PACKAGE_ID]));
+	/* AMD's NPS (or Intel's SNC): the DRAM counters stay per socket */
+	if (tb[MEMDIAG_A_SOCKET_NUMA_NODES])
+		print_uint(p, PRINT_ANY, "numa_nodes", "  numa nodes %u",
+			   mnl_attr_get_u32(tb[MEMDIAG_A_SOCKET_NUMA_NODES]));
 
 	print_open_array(p, "cpus");
 	for (i = 0; i < s->nr_cpu; i++)

@@ -30,7 +30,8 @@
 void cmd_snapshot_usage(FILE *f)
 {
 	fputs("Usage: " PROG " snapshot [--socket N | --all] [--channels] [--window DUR]\n"
-	      "                           [--curve FILE] [-j|--json] [-p|--pretty]\n"
+	      "                           [--curve FILE] [--df-channels LIST]\n"
+	      "                           [-j|--json] [-p|--pretty]\n"
 	      "\n"
 	      "Start a session, read the raw cumulative counters of one socket or of\n"
 	      "every socket once, and stop the session: DRAM read and write bytes\n"
@@ -54,7 +55,11 @@ void cmd_snapshot_usage(FILE *f)
 	      "                  with s or ms (200ms), 1ms to 60s (default 200ms)\n"
 	      "      --curve FILE  the curve file (default: the calibrate's); one that\n"
 	      "                  is missing, truncated or no curve file is an error\n"
-	      "                  naming it (exit 6), before the module is looked for\n",
+	      "                  naming it (exit 6), before the module is looked for\n"
+	      "      --df-channels LIST  AMD Zen 2/3: the DRAM channels (0-3, 0,2,5;\n"
+	      "                  at most 4) counted all the time, not in turns, as\n"
+	      "                  watch --df-channels; refused (exit 5) while the\n"
+	      "                  running sessions count another set\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_ALL, 18,
 		       "print a JSON array with one object per socket; its keys\n"
@@ -67,6 +72,7 @@ static const struct option snapshot_options[] = {
 	{ "channels", no_argument, NULL, 'c' },
 	{ "window", required_argument, NULL, 'w' },
 	{ "curve", required_argument, NULL, 'C' },
+	{ "df-channels", required_argument, NULL, 'D' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -142,6 +148,7 @@ struct snap_args {
 	bool channels;
 	uint32_t window_ms;	/* between the two readings */
 	const char *curve_path;	/* --curve, or NULL */
+	uint32_t df_channels;	/* --df-channels mask; 0: not asked */
 };
 
 /* The options into @sa: an exit code, -1 after --help. */
@@ -177,6 +184,11 @@ static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 			break;
 		case 'C':
 			sa->curve_path = optarg;
+			break;
+		case 'D':
+			if (parse_channel_set(optarg, 32, &sa->df_channels,
+					      err, sizeof(err)) < 0)
+				return cli_usage(cmd, "option '--df-channels': %s", err);
 			break;
 		default:
 			rc = cli_opts_common(cmd, c, argv,
@@ -252,7 +264,8 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	tsc_khz = sum.tsc_khz;
 	info_summary_free(&sum);
 	if (rc == MDC_EXIT_OK) {
-		session_start(&nl, &fam, SNAPSHOT_SESSION_MS, &id, NULL, &cerr);
+		session_start(&nl, &fam, SNAPSHOT_SESSION_MS, sa.df_channels,
+			      &id, NULL, &cerr);
 		/*
 		 * Readers allowed only by unprivileged_read may not start a
 		 * session but are served while another one runs: try anyway,

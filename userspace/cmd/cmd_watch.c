@@ -33,6 +33,7 @@ void cmd_watch_usage(FILE *f)
 {
 	fputs("Usage: " PROG " watch [--socket N | --all] [--interval DUR] [--count K]\n"
 	      "                        [--curve FILE] [--threshold CYCLES] [--timestamp]\n"
+	      "                        [--df-channels LIST]\n"
 	      "                        [-j|--json|--csv] [-p|--pretty] [-o FILE]\n"
 	      "\n"
 	      "Start a session and print, for each socket and each interval, the DRAM\n"
@@ -87,7 +88,11 @@ void cmd_watch_usage(FILE *f)
 	      "                          lmr_lat_cyc (300 was the default; it means\n"
 	      "                          something else on every machine)\n"
 	      "  -T, --timestamp         begin each text row with the wall clock of its\n"
-	      "                          end, ISO 8601 local time (2026-11-24T10:15:30.250+01:00)\n",
+	      "                          end, ISO 8601 local time (2026-11-24T10:15:30.250+01:00)\n"
+	      "      --df-channels LIST  AMD Zen 2/3: count these DRAM channels (0-3,\n"
+	      "                          0,2,5; at most 4) all the time, not every channel\n"
+	      "                          in turns: theirs exact, the others unmeasured,\n"
+	      "                          no socket total (tot_GB/s '-')\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_JSON, 26,
 		       "one JSON object per line per socket and interval;\n"
@@ -102,7 +107,7 @@ void cmd_watch_usage(FILE *f)
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
 
-enum { WATCH_OPT_CSV = 256 };
+enum { WATCH_OPT_CSV = 256, WATCH_OPT_DF_CHANNELS };
 
 static const struct option watch_options[] = {
 	{ "socket", required_argument, NULL, 's' },
@@ -114,6 +119,7 @@ static const struct option watch_options[] = {
 	{ "curve", required_argument, NULL, 'C' },
 	{ "csv", no_argument, NULL, WATCH_OPT_CSV },
 	{ "output", required_argument, NULL, 'o' },
+	{ "df-channels", required_argument, NULL, WATCH_OPT_DF_CHANNELS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -164,6 +170,11 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 			break;
 		case WATCH_OPT_CSV:
 			w->csv = true;
+			break;
+		case WATCH_OPT_DF_CHANNELS:
+			if (parse_channel_set(optarg, 32, &w->df_channels, err,
+					      sizeof(err)) < 0)
+				return cli_usage(w->cmd, "option '--df-channels': %s", err);
 			break;
 		case 'o':
 			*path = optarg;
@@ -297,7 +308,8 @@ static int watch_session(struct watch *w, struct nl *nl,
 	struct nl_error e;
 	int rc;
 
-	session_start(nl, fam, w->interval_ms, &id, &core_mode, &err);
+	session_start(nl, fam, w->interval_ms, w->df_channels, &id, &core_mode,
+		      &err);
 	rc = cli_report(w->cmd, &err);
 	if (rc != MDC_EXIT_OK)
 		return rc;

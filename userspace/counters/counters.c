@@ -143,8 +143,9 @@ void run_counters_open(struct run_counters *c)
 	}
 	c->connected = true;
 	if (take_info(c, &sum) == 0 && !nothing_counts(c)) {
-		if (session_start(&c->nl, &c->fam, RUN_SESSION_MS, &c->session,
-				  &c->core_mode, &err) == MDC_EXIT_OK)
+		if (session_start(&c->nl, &c->fam, RUN_SESSION_MS, 0,
+				  &c->session, &c->core_mode,
+				  &err) == MDC_EXIT_OK)
 			c->on = true;
 		else
 			cli_error_phrase(&err, c->reason, sizeof(c->reason));

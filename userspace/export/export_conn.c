@@ -189,8 +189,8 @@ static int setup(struct exporter *x, struct conn *c)
 	}
 	c->group = grp->id;
 	c->subscribed = true;
-	if (session_start(&c->nl, &c->fam, x->interval_ms, &c->session, NULL,
-			  &err) != MDC_EXIT_OK)
+	if (session_start(&c->nl, &c->fam, x->interval_ms, x->df_channels,
+			  &c->session, NULL, &err) != MDC_EXIT_OK)
 		return failed(x, &err);
 	c->running = true;
 	return 0;

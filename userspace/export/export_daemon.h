@@ -27,6 +27,7 @@ struct exporter {
 	const struct curve_socket *probe_curve;	/* --probe's; NULL: why */
 	char probe_why[CURVE_WHY_SIZE];	/* no estimate, and why */
 	uint32_t interval_ms;
+	uint32_t df_channels;		/* --df-channels mask; 0: not asked */
 	double threshold;
 	struct export_state st;
 	bool probe;			/* --probe: estimates, no module */

@@ -56,15 +56,17 @@ int md_open(struct nl *nl, struct nl_family *fam, struct info_summary *sum,
 	    struct cli_error *err);
 
 /*
- * Start a session at @interval_ms; its id in *@id, and the core mode in
- * *@core_mode when that is not NULL (MEMDIAG_CORE_MODE_MAX + 1 when the
- * module did not say). No counter to read (EOPNOTSUPP, ENODEV) is
- * MDC_EXIT_UNAVAILABLE, counters in use elsewhere (EBUSY) MDC_EXIT_KERNEL
- * with that said. Always sets @err (a warning too).
+ * Start a session at @interval_ms counting the Data Fabric channels of
+ * the mask @df_channels all the time (0: none asked, every channel in
+ * turns); its id in *@id, and the core mode in *@core_mode when that is
+ * not NULL (MEMDIAG_CORE_MODE_MAX + 1 when the module did not say). A
+ * refused df-channels is MDC_EXIT_KERNEL naming it; no counter to read
+ * (EOPNOTSUPP, ENODEV) is MDC_EXIT_UNAVAILABLE, counters in use elsewhere
+ * (EBUSY) MDC_EXIT_KERNEL with that said. Always sets @err (a warning too).
  */
 int session_start(struct nl *nl, const struct nl_family *fam,
-		  uint32_t interval_ms, uint32_t *id, uint32_t *core_mode,
-		  struct cli_error *err);
+		  uint32_t interval_ms, uint32_t df_channels, uint32_t *id,
+		  uint32_t *core_mode, struct cli_error *err);
 
 /*
  * Stop session @id. A failure is worth at most a warning: closing the

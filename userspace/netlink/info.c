@@ -56,6 +56,7 @@ static const enum mnl_attr_data_type socket_types[] = {
 	[MEMDIAG_A_SOCKET_ID] = MNL_TYPE_U32,
 	[MEMDIAG_A_SOCKET_PACKAGE_ID] = MNL_TYPE_U32,
 	[MEMDIAG_A_SOCKET_CPU] = MNL_TYPE_U32,
+	[MEMDIAG_A_SOCKET_NUMA_NODES] = MNL_TYPE_U32,
 };
 _Static_assert(ARRAY_SIZE(socket_types) == MEMDIAG_A_SOCKET_MAX + 1,
 	       "socket_types does not cover MEMDIAG_A_SOCKET_MAX");

@@ -63,6 +63,7 @@ static const char *const socket_attr_names[] = {
 	[MEMDIAG_A_SOCKET_ID] = "id",
 	[MEMDIAG_A_SOCKET_PACKAGE_ID] = "package-id",
 	[MEMDIAG_A_SOCKET_CPU] = "cpu",
+	[MEMDIAG_A_SOCKET_NUMA_NODES] = "numa-nodes",
 };
 _Static_assert(ARRAY_SIZE(socket_attr_names) == MEMDIAG_A_SOCKET_MAX + 1,
 	       "socket_attr_names does not cover MEMDIAG_A_SOCKET_MAX");
@@ -137,6 +138,7 @@ _Static_assert(ARRAY_SIZE(prefetch_attr_names) == MEMDIAG_A_PREFETCH_MAX + 1,
 static const char *const session_attr_names[] = {
 	[MEMDIAG_A_SESSION_ID] = "id",
 	[MEMDIAG_A_SESSION_INTERVAL_MS] = "interval-ms",
+	[MEMDIAG_A_SESSION_DF_CHANNELS] = "df-channels",
 	[MEMDIAG_A_SESSION_CORE_MODE] = "core-mode",
 };
 _Static_assert(ARRAY_SIZE(session_attr_names) == MEMDIAG_A_SESSION_MAX + 1,

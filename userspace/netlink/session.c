@@ -39,8 +39,8 @@ static int read_reply(const struct nlmsghdr *reply, uint32_t *id,
 }
 
 int session_start(struct nl *nl, const struct nl_family *fam,
-		  uint32_t interval_ms, uint32_t *id, uint32_t *core_mode,
-		  struct cli_error *err)
+		  uint32_t interval_ms, uint32_t df_channels, uint32_t *id,
+		  uint32_t *core_mode, struct cli_error *err)
 {
 	struct nlmsghdr *req, *reply;
 	struct nl_error e;
@@ -54,8 +54,14 @@ int session_start(struct nl *nl, const struct nl_family *fam,
 	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_SESSION_START,
 			   MEMDIAG_FAMILY_VERSION, 0);
 	mnl_attr_put_u32(req, MEMDIAG_A_SESSION_INTERVAL_MS, interval_ms);
+	if (df_channels)
+		mnl_attr_put_u32(req, MEMDIAG_A_SESSION_DF_CHANNELS,
+				 df_channels);
 	if (nl_do(nl, req, &reply, &e) < 0) {
 		msg = e.msg[0] ? e.msg : strerror(e.err);
+		if (e.kernel && e.bad_type == MEMDIAG_A_SESSION_DF_CHANNELS)
+			return cli_error_nl(err, "the module refused --df-channels",
+					    &e, name_session_attr);
 		if (e.kernel && (e.err == EOPNOTSUPP || e.err == ENODEV)) {
 			cli_error_set(err, MDC_EXIT_UNAVAILABLE,
 				      "no counter can be read on this machine",

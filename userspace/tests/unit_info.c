@@ -94,6 +94,7 @@ static struct nlmsghdr *reply_newer(char *buf)
 	mnl_attr_put_u32(nlh, MEMDIAG_A_SOCKET_ID, 0);
 	mnl_attr_put_strz(nlh, MEMDIAG_A_SOCKET_MAX + 3, "future");
 	mnl_attr_put_u32(nlh, MEMDIAG_A_SOCKET_PACKAGE_ID, 3);
+	mnl_attr_put_u32(nlh, MEMDIAG_A_SOCKET_NUMA_NODES, 2);	/* NPS2 */
 	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++)
 		mnl_attr_put_u32(nlh, MEMDIAG_A_SOCKET_CPU, cpus[i]);
 	mnl_attr_nest_end(nlh, nest);
@@ -144,7 +145,7 @@ static const char newer_text[] =
 	"uarch     unsupported: model 85 \"stepping\" 4 is?not supported\n"
 	"core mode 7\n"
 	"sockets   1\n"
-	"  socket 0  package 3  cpus 0-3,8-11 (8)\n"
+	"  socket 0  package 3  numa nodes 2  cpus 0-3,8-11 (8)\n"
 	"capability        available  reason\n"
 	"9                 no         C:\\path\n";
 
@@ -155,7 +156,8 @@ static const char newer_json[] =
 	"\"uarch\":\"unsupported\","
 	"\"uarch_reason\":\"model 85 \\\"stepping\\\" 4 is\\tnot supported\","
 	"\"platform\":9,\"core_mode\":7,\"nr_sockets\":1,"
-	"\"sockets\":[{\"id\":0,\"package_id\":3,\"cpus\":[0,1,2,3,8,9,10,11]}],"
+	"\"sockets\":[{\"id\":0,\"package_id\":3,\"numa_nodes\":2,"
+	"\"cpus\":[0,1,2,3,8,9,10,11]}],"
 	"\"capabilities\":[{\"id\":9,\"available\":false,\"reason\":\"C:\\\\path\"}]}\n";
 
 /*

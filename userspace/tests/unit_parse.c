@@ -57,6 +57,7 @@ TEST_F(parse, parse)
 	};
 	char want[200], err[200];
 	uint64_t v;
+	uint32_t m;
 	double d;
 	size_t i;
 
@@ -113,4 +114,22 @@ TEST_F(parse, parse)
 	is_str(err, "'abc' is not a number of cycles", "cycles: not a number");
 	parse_cycles("-5", &d, err, sizeof(err));
 	is_str(err, "'-5' is not a number of cycles", "cycles: no sign");
+
+	ok(parse_channel_set("0-3", 8, &m, err, sizeof(err)) == 0 && m == 0xf &&
+	   parse_channel_set("0,2,7", 8, &m, err, sizeof(err)) == 0 &&
+	   m == 0x85 && parse_channel_set("5-5", 8, &m, err, sizeof(err)) == 0 &&
+	   m == 0x20, "channels: 0-3, 0,2,7 and 5-5");
+	for (i = 0; i < 6; i++) {
+		static const char *const bad[] = { "", "x", "3-1", "0,", ",1", "1 " };
+
+		parse_channel_set(bad[i], 8, &m, err, sizeof(err));
+		snprintf(want, sizeof(want),
+			 "'%s' is not a channel list (such as 0-3 or 0,2,5)",
+			 bad[i]);
+		is_str(err, want, "channels: not a list");
+	}
+	parse_channel_set("6-8", 8, &m, err, sizeof(err));
+	is_str(err, "channel 8: channels are 0 to 7", "channels: beyond the last");
+	parse_channel_set("1,0-2", 8, &m, err, sizeof(err));
+	is_str(err, "channel 1 is listed twice", "channels: twice");
 }

@@ -40,6 +40,7 @@ struct watch {
 	bool all;		/* every socket, or only @socket */
 	uint32_t socket;
 	uint32_t interval_ms;
+	uint32_t df_channels;	/* --df-channels mask; 0: not asked */
 	uint64_t count;		/* rows per socket; 0: no limit */
 	double threshold;	/* cycles; 0: not asked for (no sat column) */
 	const char *curve_path;	/* --curve; NULL: the default places */
