@@ -31,11 +31,7 @@ if ! insmod "$simko" uarch=skx; then
 	tap_end
 	exit 1
 fi
-# originals that are not what memdiag writes: restored is not zeroed
-sim_preset
-for cpu in $(seq 0 $((ncpus - 1))); do
-	poke msr "$cpu" 0x1a4 "$(((cpu / 2) % 4 + 1))"
-done
+fuzz_preset
 # a register never written reads 0, as one written back to 0 does
 nonzero_controls() { sim_controls | awk '$4 != "0x0"'; }
 nonzero_controls > /tmp/fuzz.before
