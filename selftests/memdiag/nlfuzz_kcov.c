@@ -162,6 +162,9 @@ static void replace_bytes(char *buf, size_t *len, size_t at, size_t old,
 /* One mutation of the message in @buf (@len bytes, at least a header). */
 static void mutate_once(char *buf, size_t *len)
 {
+	static const uint16_t flag[] = {
+		NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST, NLM_F_ECHO,
+	};
 	struct nlmsghdr *h = (void *)buf;
 	struct genlmsghdr *g = (void *)(buf + NLMSG_HDRLEN);
 	bool has_genl = *len >= NLMSG_HDRLEN + GENL_HDRLEN;
@@ -232,8 +235,7 @@ static void mutate_once(char *buf, size_t *len)
 			g->cmd = below(MEMDIAG_CMD_MAX + 3);
 		break;
 	default:	/* a request flag toggled */
-		h->nlmsg_flags ^= (uint16_t[]){ NLM_F_ACK, NLM_F_DUMP,
-			NLM_F_REQUEST, NLM_F_ECHO }[below(4)];
+		h->nlmsg_flags ^= flag[below(sizeof(flag) / sizeof(flag[0]))];
 		break;
 	}
 }
