@@ -36,7 +36,7 @@ text_range() {
 	readelf -SW "$ko" | sed 's/^ *\[ *[0-9]*\]//' |
 	awk '$2 == "PROGBITS" && $7 ~ /X/ && $1 !~ /^\.init/ { print $1, $5 }' |
 	{
-		local name size addr lo= hi=
+		local name size addr lo='' hi=''
 		while read -r name size; do
 			addr=$(cat "/sys/module/memdiag/sections/$name") ||
 				continue
