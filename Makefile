@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check stress check-debug coverage check-debian run bench scale-check deps clean help install uninstall \
+	check stress check-debug coverage fuzz-guided check-debian run bench scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -30,6 +30,9 @@ help:
 	@echo "make coverage     line and branch coverage of module/ under those VM tests,"
 	@echo "                  on that kernel with gcov: a table, and HTML in"
 	@echo "                  build/coverage/html/ (Documentation/coverage.rst; long)"
+	@echo "make fuzz-guided  the random and the KCOV-guided netlink fuzzer on that kernel,"
+	@echo "                  COUNT messages each (default 20000): edges reached, and the"
+	@echo "                  corpus in build/kcov/corpus.txt (Documentation/coverage.rst)"
 	@echo "make check-debian the packages installed, loaded, served and purged by"
 	@echo "                  systemd and apt in a Debian 12 guest (TCG), per kernel;"
 	@echo "                  the guest image is built once into ~/.cache/memdiag/debian"
@@ -95,6 +98,10 @@ check-debug:
 # kernel plus gcov (build/coverage-kernel/); Documentation/coverage.rst
 coverage:
 	MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/coverage.sh
+# the random and the coverage-guided netlink fuzzer on the KCOV kernel
+# (build/coverage-kernel/), COUNT and SEED; Documentation/coverage.rst
+fuzz-guided:
+	$(if $(COUNT),MEMDIAG_FUZZ_COUNT="$(COUNT)") $(if $(SEED),MEMDIAG_FUZZ_SEED="$(SEED)") scripts/fuzz-guided.sh
 # the sysadmin's path in a Debian 12 system guest (selftests/debian/check.sh)
 check-debian:
 	selftests/debian/check.sh

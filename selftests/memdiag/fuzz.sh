@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # fuzz.sh - nlfuzz against memdiag on the simulated platform, inside a test
-# VM: as root, then as nobody (with a root session running, so that the
-# monitor group has something to send), then checks that the module still
-# answers, that every register is what the sim says it should be (the
-# prefetcher MSRs memdiag reports against the sim's own, each original
-# recorded, and after restore and rmmod every control register as before
-# the run), and run.sh checks dmesg. Prints TAP.
+# VM: first the guided fuzzer's corpus replayed (each message answered as
+# recorded), then random messages as root, then as nobody (with a root
+# session running, so that the monitor group has something to send), then
+# checks that the module still answers, that every register is what the
+# sim says it should be (the prefetcher MSRs memdiag reports against the
+# sim's own, each original recorded, and after restore and rmmod every
+# control register as before the run), and run.sh checks dmesg. Prints TAP.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_FUZZ_COUNT messages in
 # all (default 100000, half as root, half as nobody), MEMDIAG_FUZZ_SEED
@@ -31,15 +32,16 @@ if ! insmod "$simko" uarch=skx; then
 	tap_end
 	exit 1
 fi
-# originals that are not what memdiag writes: restored is not zeroed
-sim_preset
-for cpu in $(seq 0 $((ncpus - 1))); do
-	poke msr "$cpu" 0x1a4 "$(((cpu / 2) % 4 + 1))"
-done
+fuzz_preset
 # a register never written reads 0, as one written back to 0 does
 nonzero_controls() { sim_controls | awk '$4 != "0x0"'; }
 nonzero_controls > /tmp/fuzz.before
 check "insmod memdiag platform=sim" insmod "$ko" platform=sim
+
+# the guided fuzzer's corpus (make fuzz-guided), recorded from these
+# registers on a freshly loaded module: each message answered as then
+subtest "nlfuzz replays selftests/memdiag/nlfuzz.corpus, each answer as recorded" \
+	"$fuzz" --replay selftests/memdiag/nlfuzz.corpus
 
 subtest "nlfuzz as root, seed $seed" "$fuzz" --seed "$seed" --count $((count / 2))
 

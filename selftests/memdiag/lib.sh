@@ -239,3 +239,14 @@ check_inject() {
 	b=$(snap 0 "$2")
 	check "$1 ($a -> $b)" test "$((b - a))" = "$5"
 }
+
+# fuzz_preset: sim_preset, and prefetcher originals that are not what
+# memdiag writes (restored is then not zeroed): the registers fuzz.sh and
+# kcov-fuzz.sh start the fuzzer and the corpus replay from
+fuzz_preset() {
+	local cpu
+	sim_preset
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		poke msr "$cpu" 0x1a4 "$(((cpu / 2) % 4 + 1))"
+	done
+}

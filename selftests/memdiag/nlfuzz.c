@@ -28,8 +28,13 @@
  * Registers and dmesg are checked by the caller (fuzz.sh) afterwards.
  *
  * usage: nlfuzz [--seed N] [--count N] [--check N] [--timeout SEC]
+ *        [--kcov LO:HI [--guided] [--corpus-out FILE]]
+ *        [--replay FILE [--record FILE]]
  * The seed (default: from the clock) is printed first: the same seed, count
- * and kernel state send the same messages.
+ * and kernel state send the same messages. --kcov measures the edges of
+ * memdiag's text [LO, HI) the messages reach and --guided steers by them
+ * (nlfuzz_kcov.c); --replay sends a corpus and checks each answer against
+ * the recorded one (nlfuzz_corpus.c). Sending and checking: nlfuzz_send.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,8 +51,8 @@
 
 #include "kselftest.h"
 #include "mdnl.h"
+#include "nlfuzz.h"
 
-#define MSG_MAX		8192
 #define ATTRS_MAX	16
 
 enum kind { K_U8, K_U32, K_U64, K_STR, K_NEST, K_FLAG, K_NKINDS };
@@ -91,7 +96,7 @@ static const int kind_len[K_NKINDS] = { 1, 4, 8, 8, 0, 0 };
 
 /* splitmix64: small, seedable, the same sequence everywhere */
 static uint64_t rng_state;
-static uint64_t rnd(void)
+uint64_t rnd(void)
 {
 	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
 
@@ -99,10 +104,10 @@ static uint64_t rnd(void)
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
 }
-static uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
-static bool chance(int percent) { return below(100) < (uint32_t)percent; }
+uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
+bool chance(int percent) { return below(100) < (uint32_t)percent; }
 
-static long ncpus;
+long ncpus;
 
 /* Values at the edges of what the module parses, and plain random ones. */
 static uint64_t value(void)
@@ -120,22 +125,6 @@ static uint64_t value(void)
 	default: return rnd();
 	}
 }
-
-struct fuzz {
-	struct mdnl m;
-	uint32_t monitor_id;
-	bool unpriv;
-	unsigned int timeout;
-	unsigned long sent, answered, replies, errors[4096], ntf, enobufs;
-	unsigned long data_replies_unpriv;
-	uint32_t need[8];		/* requests of this send to be answered */
-	bool got[8];
-	char what[8][64];		/* cmd, flags, length */
-	int n_need;
-	int failures;
-	int dead;			/* liveness checks failed */
-	char diag[512];
-};
 
 static void put_attr(struct nlmsghdr *nlh, int op_max, const struct op *op,
 		     int depth);
@@ -208,6 +197,20 @@ static void put_attr(struct nlmsghdr *nlh, int op_max, const struct op *op,
 	mnl_attr_put(nlh, type, len, payload);
 }
 
+/* One attribute for a message of command @cmd, appended (the guided mode's
+ * insertions): the same choice of types, kinds and lengths as build's.
+ */
+void put_attr_of(struct nlmsghdr *nlh, uint8_t cmd)
+{
+	const struct op *op = NULL;
+	unsigned int i;
+
+	for (i = 0; i < N_OPS; i++)
+		if (ops[i].cmd == cmd)
+			op = &ops[i];
+	put_attr(nlh, op ? op->max_attr : MEMDIAG_A_SNAPSHOT_MAX, op, 0);
+}
+
 /* A well-formed request of @op (the seed of the mutations). */
 static void put_valid(struct nlmsghdr *nlh, const struct op *op)
 {
@@ -248,7 +251,7 @@ static void put_valid(struct nlmsghdr *nlh, const struct op *op)
  * differ from nlmsg_len: truncated or overlong headers). Sets *answer if
  * the kernel must answer it (a request it parses, with NLM_F_ACK).
  */
-static size_t build(struct fuzz *f, char *buf, bool *answer)
+size_t build(struct fuzz *f, char *buf, bool *answer)
 {
 	const struct op *op = NULL;
 	struct nlmsghdr *nlh;
@@ -326,282 +329,57 @@ static size_t build(struct fuzz *f, char *buf, bool *answer)
 		if (chance(50) && nlh->nlmsg_len <= true_len)
 			len = nlh->nlmsg_len;
 	}
-	/* netlink_rcv_skb answers a message it can delimit, with ACK or
-	 * on error; memdiag's ops may answer without ACK (a reply), which
-	 * the sync after it then follows
-	 */
-	*answer = nlh->nlmsg_len >= NLMSG_HDRLEN && nlh->nlmsg_len <= len &&
-		  (nlh->nlmsg_flags & NLM_F_REQUEST) &&
-		  (nlh->nlmsg_flags & NLM_F_ACK) && !(nlh->nlmsg_flags & NLM_F_DUMP);
+	*answer = must_answer(nlh, len);
 	return len;
 }
 
-static void fail(struct fuzz *f, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void fail(struct fuzz *f, const char *fmt, ...)
+/*
+ * netlink_rcv_skb answers a message it can delimit, with ACK or on error;
+ * memdiag's ops may answer without ACK (a reply), which the sync after it
+ * then follows.
+ */
+bool must_answer(const struct nlmsghdr *nlh, size_t len)
 {
-	va_list ap;
-
-	f->failures++;
-	if (f->failures > 10)
-		return;
-	va_start(ap, fmt);
-	printf("# FAIL: ");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
+	return len >= NLMSG_HDRLEN && nlh->nlmsg_len >= NLMSG_HDRLEN &&
+	       nlh->nlmsg_len <= len && (nlh->nlmsg_flags & NLM_F_REQUEST) &&
+	       (nlh->nlmsg_flags & NLM_F_ACK) &&
+	       !(nlh->nlmsg_flags & NLM_F_DUMP);
 }
 
-/* An answer (error, ack or done) to @seq has arrived. */
-static void mark(struct fuzz *f, uint32_t seq, uint32_t first, uint32_t last,
-		 uint32_t *acked)
+/*
+ * One step of the random fuzzer: a dump game (*len 0), or a message built
+ * into @buf (its size in *len), sent and its answer checked; now and then
+ * the socket (and its sessions) is replaced. 0, or -1 to stop.
+ */
+int random_step(struct fuzz *f, char *buf, size_t *len)
 {
-	int i;
+	bool answer;
 
-	/* a mutation may have changed a request's sequence number */
-	for (i = 0; i < f->n_need; i++)
-		if (f->need[i] == seq)
-			f->got[i] = true;
-	if (seq >= first && seq <= last)
-		*acked = seq;
-}
-
-/* Check one message from the kernel; count what it is. */
-static void inspect(struct fuzz *f, const struct nlmsghdr *h, uint32_t first,
-		    uint32_t last, uint32_t *acked)
-{
-	const struct nlattr *a;
-	size_t off;
-
-	if (h->nlmsg_type == NLMSG_ERROR) {
-		const struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
-
-		if (h->nlmsg_len < NLMSG_HDRLEN + sizeof(*e)) {
-			fail(f, "error message of %u bytes", h->nlmsg_len);
-			return;
-		}
-		if (e->error > 0 || e->error < -4095)
-			fail(f, "error value %d", e->error);
-		else
-			f->errors[-e->error]++;
-		mark(f, h->nlmsg_seq, first, last, acked);
-		return;
-	}
-	if (h->nlmsg_type == NLMSG_DONE) {
-		mark(f, h->nlmsg_seq, first, last, acked);
-		return;
-	}
-	if (h->nlmsg_type != f->m.family_id) {
-		fail(f, "message of type %u from the kernel", h->nlmsg_type);
-		return;
-	}
-	if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN) {
-		fail(f, "memdiag message of %u bytes", h->nlmsg_len);
-		return;
-	}
-	off = GENL_HDRLEN;
-	mnl_attr_for_each(a, h, off) {
-		if (a->nla_len < sizeof(*a))
-			break;
-	}
-	/* mnl_attr_for_each stops at the first attribute that does not fit:
-	 * it must stop exactly at the end
-	 */
-	if ((const char *)a != (const char *)h + NLMSG_ALIGN(h->nlmsg_len) &&
-	    (const char *)a != (const char *)h + h->nlmsg_len)
-		fail(f, "reply attributes overrun their message (seq %u)",
-		     h->nlmsg_seq);
-	if (h->nlmsg_seq == 0) {
-		f->ntf++;
-		return;
-	}
-	f->replies++;
-	if (f->unpriv) {
-		f->data_replies_unpriv++;
-		fail(f, "unprivileged request answered with data (cmd %u)",
-		     ((struct genlmsghdr *)mnl_nlmsg_get_payload(h))->cmd);
-	}
-}
-
-/* Read until the message with sequence @want is answered (or a DONE). */
-static int wait_for(struct fuzz *f, uint32_t first, uint32_t want)
-{
-	static char rx[65536];
-	uint32_t acked = 0;
-
-	while (acked != want) {
-		const struct nlmsghdr *h;
-		ssize_t n;
-		int left;
-
-		n = recv(mnl_socket_get_fd(f->m.nl), rx, sizeof(rx), 0);
-		if (n < 0 && errno == ENOBUFS) {
-			f->enobufs++;	/* multicast overran the socket */
-			continue;
-		}
-		if (n < 0) {
-			fail(f, "no answer to seq %u: %s", want,
-			     errno == EAGAIN ? "timeout" : strerror(errno));
-			return -1;
-		}
-		left = n;
-		for (h = (void *)rx; mnl_nlmsg_ok(h, left);
-		     h = mnl_nlmsg_next(h, &left))
-			inspect(f, h, first, want, &acked);
-		if (left > 0 && left >= (int)sizeof(*h))
-			fail(f, "%d trailing bytes in a datagram", left);
-	}
-	return 0;
-}
-
-/* A NOOP with ACK: the kernel acks it after everything sent before. */
-static int sync_sock(struct fuzz *f, uint32_t first)
-{
-	char buf[NLMSG_HDRLEN];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-
-	nlh->nlmsg_type = NLMSG_NOOP;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = ++f->m.seq;
-	if (mnl_socket_sendto(f->m.nl, buf, nlh->nlmsg_len) < 0) {
-		fail(f, "send: %s", strerror(errno));
+	*len = 0;
+	if (chance(1))
+		return dump_games(f);
+	*len = build(f, buf, &answer);
+	if (send_one(f, buf, *len, answer))
 		return -1;
-	}
-	return wait_for(f, first, nlh->nlmsg_seq);
-}
-
-static int open_sock(struct fuzz *f)
-{
-	struct timeval tv = { .tv_sec = f->timeout };
-	int err, i;
-
-	err = mdnl_open(&f->m, MEMDIAG_FAMILY_NAME);
-	if (err) {
-		fail(f, "cannot resolve the memdiag family: %s", strerror(-err));
-		return err;
-	}
-	setsockopt(mnl_socket_get_fd(f->m.nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
-	for (i = 0; i < f->m.n_mcgrps; i++)
-		if (!strcmp(f->m.mcgrp_name[i], MEMDIAG_MCGRP_MONITOR))
-			f->monitor_id = f->m.mcgrp_id[i];
-	/* the monitor group: joined by some sockets, refused or not */
-	if (f->monitor_id && chance(30)) {
-		int id = f->monitor_id;
-
-		setsockopt(mnl_socket_get_fd(f->m.nl), SOL_NETLINK,
-			   NETLINK_ADD_MEMBERSHIP, &id, sizeof(id));
-	}
-	return 0;
-}
-
-/* A snapshot dump left unfinished: half read, resumed, or abandoned. */
-static int dump_games(struct fuzz *f)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE], tiny[16];
-	struct nlmsghdr *nlh;
-	uint32_t first;
-
-	nlh = mdnl_req(&f->m, buf, MEMDIAG_CMD_SNAPSHOT, NLM_F_DUMP);
-	first = nlh->nlmsg_seq;
-	if (mnl_socket_sendto(f->m.nl, nlh, nlh->nlmsg_len) < 0)
-		return -1;
-	f->sent++;
-	switch (below(3)) {
-	case 0:		/* abandoned: the socket goes with the dump running */
+	/* sockets (and their sessions) live a few hundred messages */
+	if (chance(1)) {
 		mdnl_close(&f->m);
 		return open_sock(f);
-	case 1:		/* a truncated read loses a part, then a second dump */
-		recv(mnl_socket_get_fd(f->m.nl), tiny, sizeof(tiny), MSG_TRUNC);
-		nlh = mdnl_req(&f->m, buf, MEMDIAG_CMD_SNAPSHOT, NLM_F_DUMP);
-		mnl_socket_sendto(f->m.nl, nlh, nlh->nlmsg_len);
-		f->sent++;
-		break;
-	default:	/* resumed: read on after other requests */
-		nlh = mdnl_req(&f->m, buf, MEMDIAG_CMD_GET_INFO, 0);
-		mnl_socket_sendto(f->m.nl, nlh, nlh->nlmsg_len);
-		f->sent++;
-		break;
 	}
-	return sync_sock(f, first);
-}
-
-/* get-info must still work (root) or be refused with EPERM (unprivileged) */
-static void liveness(struct fuzz *f, const char *when)
-{
-	struct mdnl_reply *r = malloc(sizeof(*r));
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	struct mdnl m;
-	int err;
-
-	if (!r || mdnl_open(&m, MEMDIAG_FAMILY_NAME)) {
-		f->dead++;
-		fail(f, "%s: cannot open a netlink socket to memdiag", when);
-		free(r);
-		return;
-	}
-	nlh = mdnl_req(&m, buf, MEMDIAG_CMD_GET_INFO, 0);
-	mnl_attr_put_u32(nlh, MEMDIAG_A_INFO_PROTO_VERSION, 1);
-	err = mdnl_call(&m, nlh, r);
-	if (f->unpriv ? err != -EPERM : (err || !r->len))
-		f->dead++, fail(f, "%s: get-info answered %d (%s), not %s", when, err,
-		     r->extack, f->unpriv ? "EPERM" : "the info");
-	mdnl_close(&m);
-	free(r);
+	return 0;
 }
 
 static void run(struct fuzz *f, unsigned long count, unsigned long every)
 {
 	static char buf[MSG_MAX];
 	unsigned long i;
+	size_t len;
 
 	if (open_sock(f))
 		return;
 	for (i = 0; i < count && f->failures < 10; i++) {
-		uint32_t first = f->m.seq + 1;
-		bool answer;
-		size_t len;
-		int b;
-
-		if (chance(1)) {
-			if (dump_games(f))
-				break;
-			continue;
-		}
-		f->n_need = 0;
-		len = build(f, buf, &answer);
-		if (answer) {
-			struct nlmsghdr *h = (void *)buf;
-			struct genlmsghdr *g = mnl_nlmsg_get_payload(h);
-
-			snprintf(f->what[0], sizeof(f->what[0]),
-				 "cmd %u flags %#x len %u", g->cmd,
-				 h->nlmsg_flags, h->nlmsg_len);
-			f->got[0] = false;
-			f->need[f->n_need++] = h->nlmsg_seq;
-		}
-		f->sent++;
-		if (mnl_socket_sendto(f->m.nl, buf, len) < 0 &&
-		    errno != EINVAL && errno != ENOBUFS && errno != ENODATA) {
-			fail(f, "send of %zu bytes: %s", len, strerror(errno));
+		if (random_step(f, buf, &len))
 			break;
-		}
-		if (sync_sock(f, first))
-			break;
-		for (b = 0; b < f->n_need; b++) {
-			if (!f->got[b])
-				fail(f, "request seq %u (%s; %zu bytes sent) got no answer",
-				     f->need[b], f->what[b], len);
-			f->answered++;
-		}
-		f->n_need = 0;
-		/* sockets (and their sessions) live a few hundred messages */
-		if (chance(1)) {
-			mdnl_close(&f->m);
-			if (open_sock(f))
-				break;
-		}
 		if (every && i % every == every - 1)
 			liveness(f, "during the run");
 	}
@@ -615,13 +393,21 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "kcov", required_argument, NULL, 'k' },
+		{ "guided", no_argument, NULL, 'g' },
+		{ "corpus-out", required_argument, NULL, 'o' },
+		{ "replay", required_argument, NULL, 'r' },
+		{ "record", required_argument, NULL, 'R' },
 		{}
 	};
+	static struct kcov_opts kopt;
+	const char *replay = NULL, *record = NULL;
+	char *end;
 	static struct fuzz f;
 	unsigned long count = 100000, every = 1000, seed, e;
 	struct timespec t0, t1;
 	char hist[1024] = "";
-	int o;
+	int o, replay_err = 0;
 
 	clock_gettime(CLOCK_REALTIME, &t0);
 	seed = t0.tv_nsec ^ t0.tv_sec;
@@ -640,8 +426,27 @@ int main(int argc, char **argv)
 		case 't':
 			f.timeout = strtoul(optarg, NULL, 0);
 			break;
+		case 'k':
+			kopt.lo = strtoull(optarg, &end, 0);
+			kopt.hi = *end == ':' ? strtoull(end + 1, NULL, 0) : 0;
+			if (kopt.lo >= kopt.hi)
+				return fprintf(stderr, "nlfuzz: --kcov LO:HI\n"), 2;
+			break;
+		case 'g':
+			kopt.guided = true;
+			break;
+		case 'o':
+			kopt.corpus_out = optarg;
+			break;
+		case 'r':
+			replay = optarg;
+			break;
+		case 'R':
+			record = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: nlfuzz [--seed N] [--count N] [--check N] [--timeout SEC]\n");
+			fprintf(stderr, "usage: nlfuzz [--seed N] [--count N] [--check N] [--timeout SEC]\n"
+				"       [--kcov LO:HI [--guided] [--corpus-out FILE]] [--replay FILE [--record FILE]]\n");
 			return 2;
 		}
 	}
@@ -658,7 +463,12 @@ int main(int argc, char **argv)
 	       seed, count, geteuid(), seed, count);
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	run(&f, count, every);
+	if (replay)
+		replay_err = replay_run(&f, replay, record);
+	else if (kopt.hi)
+		kcov_run(&f, count, &kopt);
+	else
+		run(&f, count, every);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (e = 0; e < 4096; e++)
 		if (f.errors[e])
@@ -668,9 +478,14 @@ int main(int argc, char **argv)
 	       f.sent, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 	       f.answered, f.replies, f.ntf, f.enobufs);
 	printf("# answers:%s\n", hist);
-	ksft_test_result(f.failures == 0 && f.sent >= count,
-			 "%lu messages answered, well formed%s\n", f.sent,
-			 f.unpriv ? ", none with data" : "");
+	if (replay)
+		ksft_test_result(f.failures == 0 && !replay_err,
+				 "corpus %s: %lu messages answered as recorded, well formed\n",
+				 replay, f.sent);
+	else
+		ksft_test_result(f.failures == 0 && f.sent >= count,
+				 "%lu messages answered, well formed%s\n", f.sent,
+				 f.unpriv ? ", none with data" : "");
 	liveness(&f, "after the run");
 	ksft_test_result(f.dead == 0, "the module still answers get-info\n");
 	/* unprivileged sockets try to join the monitor group while a root

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nlfuzz.h - what nlfuzz.c's random generator and checks share with its
+ * coverage-guided mode (nlfuzz_kcov.c) and its corpus replay
+ * (nlfuzz_corpus.c).
+ */
+#ifndef NLFUZZ_H
+#define NLFUZZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mdnl.h"
+
+#define MSG_MAX		8192
+
+/* what the kernel answered a watched request first (else an errno, 0 ack) */
+#define OUTCOME_NONE	(-2)	/* nothing before the sync's ack */
+#define OUTCOME_DATA	(-1)	/* a reply with data */
+
+struct fuzz {
+	struct mdnl m;
+	uint32_t monitor_id;
+	bool unpriv;
+	unsigned int timeout;
+	unsigned long sent, answered, replies, errors[4096], ntf, enobufs;
+	unsigned long data_replies_unpriv;
+	uint32_t need[8];		/* requests of this send to be answered */
+	bool got[8];
+	char what[8][64];		/* cmd, flags, length */
+	int n_need;
+	int failures;
+	int dead;			/* liveness checks failed */
+	uint32_t watch_seq;		/* send_one's message */
+	int outcome;			/* its first answer: OUTCOME_* or errno */
+	char diag[512];
+};
+
+extern long ncpus;
+uint64_t rnd(void);
+uint32_t below(uint32_t n);
+bool chance(int percent);
+
+size_t build(struct fuzz *f, char *buf, bool *answer);
+bool must_answer(const struct nlmsghdr *nlh, size_t len);
+void put_attr_of(struct nlmsghdr *nlh, uint8_t cmd);
+
+void fail(struct fuzz *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int open_sock(struct fuzz *f);
+int dump_games(struct fuzz *f);
+void liveness(struct fuzz *f, const char *when);
+int send_one(struct fuzz *f, const char *buf, size_t len, bool answer);
+int random_step(struct fuzz *f, char *buf, size_t *len);
+
+/* nlfuzz_kcov.c: --kcov LO:HI measures, --guided also steers */
+struct kcov_opts {
+	uint64_t lo, hi;		/* memdiag.ko's text */
+	bool guided;
+	const char *corpus_out;		/* the kept messages, nlfuzz_corpus.c's form */
+};
+void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o);
+
+/* nlfuzz_corpus.c */
+struct corpus_msg {
+	char *buf;
+	size_t len;
+	char outcome[24];		/* recorded: "ack", "data", "none", "EINVAL"... */
+};
+const char *outcome_name(int outcome);
+int corpus_write(const char *path, const struct corpus_msg *c, size_t n);
+int corpus_read(const char *path, struct corpus_msg **c, size_t *n);
+int replay_run(struct fuzz *f, const char *path, const char *record);
+
+#endif
