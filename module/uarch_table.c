@@ -300,6 +300,45 @@ static const struct memdiag_l3_event zen5_l3_events[] = {
 ZEN_L3(zen4);
 ZEN_L3(zen5);
 
+/*
+ * Zen 2 and Zen 3: no sampled DRAM latency; recommended.json's
+ * l3_read_miss_latency is 16 x xi_sys_fill_latency (0x90, the cycles of
+ * every L3 miss over 16) / xi_ccx_sdp_req1 (0x9a, the L3 misses; Zen 3's
+ * JSON says it counts only with umask 0xff, Zen 2's names umask 0x3f
+ * all_l3_miss_req_typs). Every L3 miss, not only those served by DRAM.
+ */
+static const struct memdiag_l3_event zen2_l3_events[] = {
+	{ "xi_sys_fill_latency", 0x90, 0x00, MEMDIAG_L3_LATENCY, 16 },
+	{ "xi_ccx_sdp_req1.all_l3_miss_req_typs", 0x9a, 0x3f,
+	  MEMDIAG_L3_REQUESTS, 1 },
+};
+
+static const struct memdiag_l3_event zen3_l3_events[] = {
+	{ "xi_sys_fill_latency", 0x90, 0x00, MEMDIAG_L3_LATENCY, 16 },
+	{ "xi_ccx_sdp_req1", 0x9a, 0xff, MEMDIAG_L3_REQUESTS, 1 },
+};
+
+/*
+ * The slice and thread fields amd_uncore_l3_event_init() writes when the
+ * user gives none: family 0x17 (Zen 2) SliceMask (51:48) and ThreadMask
+ * (63:56) all ones; family 0x19 (Zen 3) as Zen 4, without a SliceId (the
+ * amdzen3 JSON names none). The JSON says both events ignore these
+ * fields; memdiag writes them as the kernel does.
+ */
+static const struct memdiag_l3_pmu zen2_l3 = {
+	.ctl0 = 0xc0010230, .ctr0 = 0xc0010231, .stride = 2,
+	.n_ctrs = 6, .ctr_bits = 48, .ctl_en = BIT_ULL(22),
+	.ctl_extra = 0xffULL << 56 | 0xfULL << 48,
+	.events = zen2_l3_events, .n_events = ARRAY_SIZE(zen2_l3_events),
+};
+
+static const struct memdiag_l3_pmu zen3_l3 = {
+	.ctl0 = 0xc0010230, .ctr0 = 0xc0010231, .stride = 2,
+	.n_ctrs = 6, .ctr_bits = 48, .ctl_en = BIT_ULL(22),
+	.ctl_extra = 0x3ULL << 56 | BIT_ULL(47) | BIT_ULL(46),
+	.events = zen3_l3_events, .n_events = ARRAY_SIZE(zen3_l3_events),
+};
+
 #define ZEN4(m0, m1)							\
 	{ AMD("AMD Zen 4", 0x19, m0, m1, "amdzen4"), ZEN_REASONS,	\
 	  .core = zen4_core, .core_fix = zen_fix, .l3 = &zen4_l3 }
@@ -374,27 +413,26 @@ static const struct memdiag_imc_desc zen23_df = {
 /*
  * Zen 1 is known but not supported: it has no event list memdiag checked.
  * Zen 2 and Zen 3 count DRAM bandwidth through the Data Fabric, whose
- * eight channels take turns on four counters (imc_df.c); their core
- * counters (no PerfMonV2) and L3 PMU are not programmed yet, and say so.
+ * eight channels take turns on four counters (imc_df.c), and the L3 miss
+ * latency per CCX; their core counters (no PerfMonV2) are not programmed
+ * yet, and say so.
  */
 #define ZEN_OLD(n, f, m0, m1, dir, why)					\
 	{ AMD(n, f, m0, m1, dir), .unsupported = why }
 static const struct memdiag_core_event zen23_core[MEMDIAG_EV_NR] = {};
 
-#define ZEN23_ROW(n, f, m0, m1, dir, core_why, l3_why)			\
+#define ZEN23_ROW(n, f, m0, m1, dir, core_why, l3pmu)			\
 	{ AMD(n, f, m0, m1, dir), .imc = &zen23_df, .core = zen23_core,	\
 	  .latency_reason = core_why, .offcore_reason = ZEN_NO_OFFCORE,	\
-	  .l3_reason = l3_why }
+	  .l3 = l3pmu }
 #define ZEN2_DF(m0, m1)							\
 	ZEN23_ROW("AMD Zen 2", 0x17, m0, m1, "amdzen2",			\
-		  "AMD Zen 2" ZEN23_NO_CORE, "AMD Zen 2" ZEN23_NO_L3)
+		  "AMD Zen 2" ZEN23_NO_CORE, &zen2_l3)
 #define ZEN3_DF(m0, m1)							\
 	ZEN23_ROW("AMD Zen 3", 0x19, m0, m1, "amdzen3",			\
-		  "AMD Zen 3" ZEN23_NO_CORE, "AMD Zen 3" ZEN23_NO_L3)
+		  "AMD Zen 3" ZEN23_NO_CORE, &zen3_l3)
 #define ZEN23_NO_CORE \
 	": memdiag does not program its core PMU yet (no PerfMonV2; the MAB occupancy needs Zen 3's merged counter pair)"
-#define ZEN23_NO_L3 \
-	": memdiag does not program its L3 PMU yet (xi_sys_fill_latency over xi_ccx_sdp_req1)"
 
 #define ZEN_DF_ONLY \
 	" has no UMC counters and memdiag has no event list for its Data Fabric checked against perf's (it supports AMD from Zen 2)"
