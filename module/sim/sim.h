@@ -122,6 +122,17 @@ struct mdsim_core_event {
 	s8 rsp;			/* OFFCORE_RSP_n it reads, or -1 */
 };
 
+/*
+ * What an L3 PMU counter counts for one (event, umask): the kinds (BIT(enum
+ * mdsim_l3_kind)s) summed, divided by @div (the hardware's scale-down:
+ * perf's metric multiplies the count back).
+ */
+struct mdsim_l3_event {
+	u8 event, umask;
+	u8 kinds;
+	u8 div;
+};
+
 /* What an IMC counter counts for one (event, umask). */
 struct mdsim_imc_event {
 	u8 event, umask;
@@ -189,6 +200,11 @@ struct mdsim_uarch {
 	u64 misc_bits;			/* prefetch control bits that exist */
 	u8 umc_per;			/* AMD: counters per UMC box, 0: none */
 	bool df;			/* AMD: Data Fabric PMU (Zen 2/3) */
+	/* AMD: the L3 PMU's events, and its control layout (l3.c) */
+	const struct mdsim_l3_event *l3_events;
+	unsigned int n_l3_events;
+	u64 l3_bits;			/* bits an L3 control holds */
+	u64 l3_all;			/* bits that make every core count */
 	/*
 	 * Channel i's share of the socket's CAS is chan_weight[i] over their
 	 * sum; NULL: all equal
@@ -255,7 +271,7 @@ struct mdsim_region {
 
 /* AMD's L3 PMU (l3.c): what its counters can count, per CCX */
 enum mdsim_l3_kind {
-	MDSIM_L3_LAT_NEAR,	/* a tenth of the near requests' core clocks */
+	MDSIM_L3_LAT_NEAR,	/* the near requests' core clocks */
 	MDSIM_L3_LAT_FAR,
 	MDSIM_L3_REQ_NEAR,	/* sampled requests served by near DRAM */
 	MDSIM_L3_REQ_FAR,
