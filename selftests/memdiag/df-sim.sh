@@ -11,7 +11,12 @@
 # snapshots) within 2 %, before and across a 48-bit counter wrap; the DF
 # controls regs lists while counting, and as preset after a killed client
 # and after rmmod; a DF counter someone else enabled refuses the session
-# and is left alone.
+# and is left alone. The L3 miss latency (xi_sys_fill_latency x 16 /
+# xi_ccx_sdp_req1) of each CCX's L3 PMU, summed into its socket, within
+# 1 % on both sockets, with the control layout of the family (Zen 2:
+# SliceMask and ThreadMask all ones; Zen 3: EnAllCores, EnAllSlices,
+# ThreadMask 3), a counter someone else enabled left alone, and every L3
+# control as preset after a killed client and after rmmod.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_DF_UARCHS (default
 # "zen3 zen2").
@@ -20,9 +25,22 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/memdiag/lib.sh
 
 : "${MEMDIAG_KO:?}" "${MEMDIAG_SIM_KO:?}"
+ncpus=$(nproc)
+# the sim's CCX is a core: CCXs of socket 0
+ccx0=$(for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+	[ "$(cat "$c/physical_package_id")" = 0 ] && cat "$c/core_id"
+done | sort -u | wc -l)
 
 declare -A NAME=([zen2]="AMD Zen 2" [zen3]="AMD Zen 3")
 declare -A FAMILY=([zen2]=23 [zen3]=25)
+# xi_sys_fill_latency (0x90) with EN (22) and the family's slice and
+# thread fields, as amd/uncore.c writes them
+declare -A L3_LAT=([zen2]=0xff0f000000400090 [zen3]=0x300c00000400090)
+
+L3=0xc0010230		# L3 PMU control 0 of the CPU's CCX; control i at +2i
+L3_IDLE=0x90		# its preset: the latency event, not enabled
+L3_5=0xc001023a		# L3 control 5: "someone else's" enabled event
+L3_FOREIGN=0x4000ff
 
 DF=0xc0010240		# DF control 0 of the CPU's socket; control i at +2i
 DF_PRESET=0x3807	# channel 0's event, not enabled: free, not zero
@@ -43,6 +61,49 @@ first_cpus() {
 df_preset() {
 	local cpu
 	for cpu in $(first_cpus); do poke "msr $cpu $DF $DF_PRESET"; done
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		poke "msr $cpu $L3 $L3_IDLE"
+		poke "msr $cpu $L3_5 $L3_FOREIGN"
+	done
+}
+
+# every CCX's L3 controls as df_preset left them, or what differs
+l3_restored() {
+	local cpu i v bad=
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		[ "$(peek msr "$cpu" $L3)" = $L3_IDLE ] ||
+			bad="$bad cpu$cpu:l3ctl0=$(peek msr "$cpu" $L3)"
+		for i in 0xc0010232 0xc0010234 0xc0010236 0xc0010238; do
+			v=$(peek msr "$cpu" $i)
+			[ "$v" = 0x0 ] || bad="$bad cpu$cpu:$i=$v"
+		done
+		[ "$(peek msr "$cpu" $L3_5)" = $L3_FOREIGN ] ||
+			bad="$bad cpu$cpu:l3ctl5=$(peek msr "$cpu" $L3_5)"
+	done
+	no_problems "$1" "$bad"
+}
+
+# L3 controls regs lists holding the latency event as the family writes it
+l3_counting() {
+	awk -v v="${L3_LAT[$1]}" '$1 == "msr" && $3 ~ /^0xc001023[02468a]$/ &&
+		$4 == v' $dbg/regs | wc -l
+}
+
+# L3_CHECK NAME A.json B.json SOCKET LATENCY REQ/S: between snapshots A
+# and B, SOCKET's L3 miss latency is LATENCY core clocks and its CCXs'
+# requests REQ/S a second, each within 1 %
+l3_check() {
+	local lat req dt v
+	lat=$(jq -n --slurpfile a "$2" --slurpfile b "$3" --argjson s "$4" \
+		'[$a[0][], $b[0][] | select(.socket == $s)] |
+		 (.[1].l3_sampled_dram_latency_cycles - .[0].l3_sampled_dram_latency_cycles),
+		 (.[1].l3_sampled_dram_requests - .[0].l3_sampled_dram_requests),
+		 (.[1].time_ns - .[0].time_ns)')
+	read -r lat req dt <<< "$(echo $lat)"
+	v=$(jq -n "$lat / $req")
+	check "$1: L3 miss latency $5 core clocks within 1% (got $v)" near "$v" "$5"
+	v=$(jq -n "$req / $dt * 1e9")
+	check "$1: L3 misses of every CCX, $6/s within 1% (got $v)" near "$v" "$6"
 }
 
 # every socket's DF controls as df_preset left them, or what differs
@@ -114,11 +175,15 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 		'.capabilities[] | select(.id == "imc-bandwidth") | .available' /tmp/info.json
 	check "$u: core latency unavailable, saying the core PMU is not programmed" jqt \
 		'.capabilities[] | select(.id == "core-latency") | (.available | not) and (.reason | test("core PMU"))' /tmp/info.json
-	check "$u: L3 latency unavailable, saying why" jqt \
-		'.capabilities[] | select(.id == "l3-dram-latency") | (.available | not) and (.reason | test("L3 PMU"))' /tmp/info.json
+	check "$u: L3 miss latency available" jqt \
+		'.capabilities[] | select(.id == "l3-dram-latency") | .available' /tmp/info.json
 
 	set_rates 0 3600 1800 0 0 0 0
 	set_rates 1 720 0 0 0 0 0
+	# each CCX: socket 0 1.25e6 L3 misses/s of 300 clocks, socket 1
+	# 5e5/s of 420 (near and far are one population on Zen 2/3)
+	l3_rates 0 300 1000000 250000
+	l3_rates 1 420 500000 0
 	w=/tmp/df.json
 	sim_watch "$u: watch --all --count 4 exits 0" $w --all --interval 500ms --count 4
 	check "$u: no interval is invalid" jq -s -e '[.[].valid] | all' $w
@@ -146,6 +211,13 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 		/tmp/dfa.json /tmp/dfb.json 1 $S1_GBPS
 	check "$u: while counting, regs lists 4 DF controls a socket holding a channel event" \
 		test "$(df_counting)" = $((4 * nsock))
+	l3_check "$u: socket 0" /tmp/dfa.json /tmp/dfb.json 0 300 $((ccx0 * 1250000))
+	l3_check "$u: socket 1" /tmp/dfa.json /tmp/dfb.json 1 420 $((ccx0 * 500000))
+	nccx=$(awk '$1 == "msr" && $3 == "0xc001023a"' $dbg/regs | wc -l)
+	check "$u: while counting, one L3 control of each of the $nccx CCXs holds ${L3_LAT[$u]}" \
+		test "$(l3_counting "$u")" = "$nccx"
+	check "$u: the L3 counter someone else enabled is left alone" \
+		test "$(peek msr 0 $L3_5)" = $L3_FOREIGN
 
 	# a wrap: socket 0's counters 2^48 - 3e7 (about 1.5 s at 21e6/s each);
 	# the poke itself is a reset (that interval is dropped), the wrap not
@@ -175,6 +247,7 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	kill -9 $W_PID; wait $W_PID 2>/dev/null; W_PID=
 	sleep 0.5
 	df_restored "$u: after a killed client every DF control is as preset"
+	l3_restored "$u: after a killed client every L3 control is as preset"
 
 	# someone else's DF counter: the session is refused, the counter kept
 	poke "msr $cpu0 0xc0010246 0x400007"
@@ -192,6 +265,7 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	check "$u: rmmod memdiag with a client" rmmod memdiag
 	kill $W_PID 2>/dev/null; wait $W_PID 2>/dev/null; W_PID=
 	df_restored "$u: after rmmod every DF control is as preset"
+	l3_restored "$u: after rmmod every L3 control is as preset"
 	rmmod memdiag_sim
 done
 tap_end
