@@ -367,13 +367,16 @@ static inline u64 mdsim_box_phys(const struct mdsim_socket *sock,
 	       MDSIM_CHAN_BASE + id % MDSIM_CHANS_PER_MC * MDSIM_CHAN_STRIDE;
 }
 
-/* core.c: the core PMU of every CPU */
+/* core.c: the core PMU registers of every CPU */
 int mdsim_core_init(void);
 void mdsim_core_exit(void);
-void mdsim_core_online(unsigned int cpu);
-void mdsim_core_offline(unsigned int cpu);
 int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 		    unsigned int n);
+/* core_count.c: what they count */
+#define MDSIM_FIXED_STATUS	32	/* GLOBAL_* bit of fixed counter 0 */
+void mdsim_core_advance(unsigned int cpu, u64 now);
+void mdsim_core_online(unsigned int cpu);
+void mdsim_core_offline(unsigned int cpu);
 int mdsim_core_rates(const u64 *knob, u64 *rate);
 void mdsim_core_knob_changed(unsigned int socket);
 int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
