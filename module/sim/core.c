@@ -35,6 +35,7 @@ static const struct mdsim_msr_row *msr_rows(void)
 }
 
 #define EVTSEL_BITS		GENMASK_ULL(33, 0)	/* 63:34 reserved */
+#define AMD_EVTSEL_BITS		GENMASK_ULL(35, 0)	/* + event bits 11:8 */
 #define FIXED_CTRL_BITS		GENMASK_ULL(11, 0)	/* 4 bits per counter */
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)		/* A_PMCi exist */
 
@@ -48,6 +49,11 @@ static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
 		if (r->kind == MK_UMC)
 			n = 2 * mdsim.ua->umc_per * mdsim.ua->n_chans;
 		if (r->kind == MK_DF && !mdsim.ua->df)
+			n = 0;
+		/* AMD before PerfMonV2: no global control or status */
+		if (mdsim.ua->legacy_core &&
+		    (r->kind == MK_GLOBAL_CTRL || r->kind == MK_STATUS ||
+		     r->kind == MK_OVF_CTRL))
 			n = 0;
 		step = r->stride ? r->stride : 1;
 		off = msr - r->msr;
@@ -124,7 +130,7 @@ static u64 msr_bits(const struct mdsim_msr_row *r, bool poke)
 	case MK_FIXED:
 		return MDSIM_CTR_MASK;
 	case MK_EVTSEL:
-		return EVTSEL_BITS;
+		return ua->amd ? AMD_EVTSEL_BITS : EVTSEL_BITS;
 	case MK_MISC:
 		return ua->misc_bits;
 	case MK_RSP:

@@ -4,6 +4,11 @@
  * socket's knobs as per-event clocks that never drift (see struct
  * mdsim_clock), added lazily to every counter whose controls select the
  * event, before any access to the CPU's PMU (core.c).
+ *
+ * AMD's Large Increment per Cycle events (Zen 3's ls_alloc_mab_count)
+ * count exactly only on an even counter whose odd neighbour holds the
+ * merge event (AMD_MERGE_EVENT_ENABLE, as amd/core.c writes it); alone,
+ * they count a quarter of the events, rounded down each cycle.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,35 +29,50 @@
 #define EVTSEL_RING		(ARCH_PERFMON_EVENTSEL_USR |	\
 				 ARCH_PERFMON_EVENTSEL_OS)
 #define FIXED_CTRL_RING		0x3ULL			/* OS | USR */
+/* amd/core.c's AMD_MERGE_EVENT: event bits 11:0 all ones */
+#define AMD_MERGE_EVENT		(0xfULL << 32 | 0xffULL)
 
 /* What fixed counter j counts */
 static const u8 fixed_kind[MDSIM_FIXED] = {
 	MDSIM_K_INSTR, MDSIM_K_CYCLES, MDSIM_K_REF
 };
 
-/* What general counter @i counts now: a mask of core kinds, 0 if nothing. */
-static u8 gp_kinds(const struct mdsim_cpu *c, unsigned int i)
+/* Is AMD's merge event on the counter above @i, merging the pair? */
+static bool merged(const struct mdsim_cpu *c, unsigned int i)
+{
+	u64 want = AMD_MERGE_EVENT | ARCH_PERFMON_EVENTSEL_ENABLE;
+
+	return mdsim.ua->amd && i % 2 == 0 && i + 1 < mdsim.ua->n_gp &&
+	       (c->evtsel[i + 1] & (AMD64_EVENTSEL_EVENT |
+				    ARCH_PERFMON_EVENTSEL_ENABLE)) == want;
+}
+
+/* The event general counter @i counts now, or NULL. */
+static const struct mdsim_core_event *gp_event(const struct mdsim_cpu *c,
+					       unsigned int i)
 {
 	const struct mdsim_uarch *ua = mdsim.ua;
 	u64 sel = c->evtsel[i];
+	u64 evmask = ua->amd ? AMD64_EVENTSEL_EVENT : ARCH_PERFMON_EVENTSEL_EVENT;
 	unsigned int e;
 
-	if (!(c->global_ctrl & BIT_ULL(i)) ||
+	/* before PerfMonV2 an AMD counter has no global enable */
+	if (!(ua->legacy_core || (c->global_ctrl & BIT_ULL(i))) ||
 	    !(sel & ARCH_PERFMON_EVENTSEL_ENABLE) || !(sel & EVTSEL_RING) ||
 	    (sel & EVTSEL_OTHER_EVENT))
-		return 0;
+		return NULL;
 	for (e = 0; e < ua->n_core_events; e++) {
 		const struct mdsim_core_event *ev = &ua->core_events[e];
 
-		if ((sel & ARCH_PERFMON_EVENTSEL_EVENT) != ev->event ||
+		if ((sel & evmask) != ev->event ||
 		    ((sel & ARCH_PERFMON_EVENTSEL_UMASK) >> 8) != ev->umask)
 			continue;
 		/* an offcore event counts only the response it is set up for */
 		if (ev->rsp >= 0 && c->rsp[ev->rsp] != ua->rsp_local_dram)
-			return 0;
-		return ev->kinds;
+			return NULL;
+		return ev;
 	}
-	return 0;
+	return NULL;
 }
 
 static u8 fixed_kinds(const struct mdsim_cpu *c, unsigned int j)
@@ -84,13 +104,32 @@ static u64 kinds_sum(u8 kinds, const u64 *d)
 	return sum;
 }
 
+/*
+ * What general counter @i adds for @d[kind] events: a Large Increment per
+ * Cycle event not merged with the counter above adds its events / 4,
+ * rounded down each cycle (the sim's occupancy is steady over @d), as
+ * amdzen3's ls_alloc_mab_count says.
+ */
+static u64 gp_delta(const struct mdsim_cpu *c, unsigned int i, const u64 *d)
+{
+	const struct mdsim_core_event *ev = gp_event(c, i);
+	u64 sum, cyc = d[MDSIM_K_CYCLES];
+
+	if (!ev)
+		return 0;
+	sum = kinds_sum(ev->kinds, d);
+	if (!ev->large || merged(c, i))
+		return sum;
+	return cyc ? div64_u64(sum, 4 * cyc) * cyc : 0;
+}
+
 /* Add @d[kind] events to every counter that counts them. */
 static void core_add(struct mdsim_cpu *c, const u64 *d)
 {
 	unsigned int i;
 
 	for (i = 0; i < mdsim.ua->n_gp; i++)
-		ctr_add(c, &c->pmc[i], kinds_sum(gp_kinds(c, i), d), BIT_ULL(i));
+		ctr_add(c, &c->pmc[i], gp_delta(c, i, d), BIT_ULL(i));
 	for (i = 0; i < MDSIM_FIXED; i++)
 		ctr_add(c, &c->fixed[i], kinds_sum(fixed_kinds(c, i), d),
 			BIT_ULL(MDSIM_FIXED_STATUS + i));

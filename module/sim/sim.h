@@ -120,6 +120,7 @@ struct mdsim_core_event {
 	u8 event, umask;
 	u8 kinds;		/* BIT(enum mdsim_core_kind)s summed */
 	s8 rsp;			/* OFFCORE_RSP_n it reads, or -1 */
+	bool large;		/* AMD Large Increment per Cycle (core_count.c) */
 };
 
 /*
@@ -200,6 +201,7 @@ struct mdsim_uarch {
 	u64 misc_bits;			/* prefetch control bits that exist */
 	u8 umc_per;			/* AMD: counters per UMC box, 0: none */
 	bool df;			/* AMD: Data Fabric PMU (Zen 2/3) */
+	bool legacy_core;		/* AMD: no PerfMonV2 global control */
 	/* AMD: the L3 PMU's events, and its control layout (l3.c) */
 	const struct mdsim_l3_event *l3_events;
 	unsigned int n_l3_events;

@@ -366,20 +366,33 @@ static const struct mdsim_uarch zen5 = {
  */
 static const u8 zen23_chan_weight[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 
-static const struct mdsim_core_event zen23_core[] = {
+/* Zen 2: no ls_alloc_mab_count in perf's amdzen2 JSON */
+static const struct mdsim_core_event zen2_core[] = {
 	{ 0x76, 0x00, K(CYCLES), -1 },		/* ls_not_halted_cyc */
 	{ 0xc0, 0x00, K(INSTR), -1 },		/* ex_ret_instr */
 };
 
+/*
+ * Zen 3 (amdzen3 memory.json): as Zen 4, but ls_alloc_mab_count is a
+ * Large Increment per Cycle event, exact only when merged (core_count.c)
+ */
+static const struct mdsim_core_event zen3_core[] = {
+	{ 0x5f, 0x00, K(PEND), -1, true },	/* ls_alloc_mab_count */
+	{ 0x41, 0x7f, K(L1_MISS) | K(LFB_HIT), -1 }, /* ls_mab_alloc.all_allocations */
+	{ 0x76, 0x00, K(CYCLES), -1 },		/* ls_not_halted_cyc */
+	{ 0xc0, 0x00, K(INSTR), -1 },		/* ex_ret_instr */
+};
+
+/* no PerfMonV2: six PerfCtl/PerfCtr pairs without a global control */
 #define ZEN_DF								\
 	.imc = MDSIM_IMC_PCI, .layout = &umc_box, .n_chans = 8,		\
-	.df = true, .chan_weight = zen23_chan_weight,			\
-	.core_events = zen23_core, .n_core_events = ARRAY_SIZE(zen23_core)
+	.df = true, .chan_weight = zen23_chan_weight, .legacy_core = true
 
 static const struct mdsim_uarch zen2 = {
 	.name = "zen2", .amd = true, .family = 0x17, .model = 0x31,
 	.stepping = 0, .n_gp = 6, .misc_bits = AMD_PF_BITS,
 	ZEN_DF, L3_F17H,
+	.core_events = zen2_core, .n_core_events = ARRAY_SIZE(zen2_core),
 	.l3_events = zen2_l3, .n_l3_events = ARRAY_SIZE(zen2_l3),
 };
 
@@ -387,6 +400,7 @@ static const struct mdsim_uarch zen3 = {
 	.name = "zen3", .amd = true, .family = 0x19, .model = 0x01,
 	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
 	ZEN_DF, L3_F19H,
+	.core_events = zen3_core, .n_core_events = ARRAY_SIZE(zen3_core),
 	.l3_events = zen3_l3, .n_l3_events = ARRAY_SIZE(zen3_l3),
 };
 
