@@ -6,6 +6,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+#include <linux/cpumask.h>
 
 #include "core_int.h"
 
@@ -78,12 +79,24 @@ static int assign_counters(void)
 static int count_amd(struct memdiag_state *st, const char *vm, char *reason,
 		     size_t len)
 {
+	struct memdiag_msr_op op;
+	unsigned int cpu;
+
 	/* before PerfMonV2 (Zen 2, Zen 3): the PMU's own counter count */
 	if (ccfg.pmu->n_ctrs) {
 		if (!st->ident.perfctr_core) {
 			snprintf(reason, len,
 				 "CPUID 0x80000001 ECX bit 23 (PerfCtrExtCore) is clear: the PerfCtl/PerfCtr MSRs memdiag programs are not there%s",
 				 vm);
+			return -ENODEV;
+		}
+		/* a hypervisor may say so and still fault the MSRs */
+		op = (struct memdiag_msr_op){ ccfg.pmu->evtsel };
+		cpu = cpumask_first(cpu_online_mask);
+		if (st->plat->msr_batch(cpu, &op, 1) || op.err) {
+			snprintf(reason, len,
+				 "reading PerfCtl0 (MSR 0x%x) on CPU %u faulted: no core counters here%s",
+				 ccfg.pmu->evtsel, cpu, vm);
 			return -ENODEV;
 		}
 		ccfg.n_gp = min_t(unsigned int, ccfg.pmu->n_ctrs, MAX_GP);
