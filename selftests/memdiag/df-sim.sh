@@ -22,7 +22,8 @@
 # above it, else a quarter of the in-flight misses rounded down each
 # cycle (0 at these rates); the pair is programmed while counting, and
 # every PerfCtl is as preset after a killed client and after rmmod. Zen 2
-# says why it has no L1 miss latency.
+# says why it has no L1 miss latency. regs, compared before and after
+# (killed client, rmmod), has every PerfCtl, L3 and DF control as it was.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_DF_UARCHS (default
 # "zen3 zen2").
@@ -78,10 +79,29 @@ df_preset() {
 	done
 }
 
-# every CPU's PerfCtl as df_preset left it (0x76, 0xc0, the rest 0)
+# every control memdiag can write here that regs lists: PerfCtl 0-5, L3
+# controls 0-5, DF controls 0-3 (counters move on their own)
+df_controls() {
+	awk '$1 == "msr" && $3 ~ /^0xc00102(0[02468a]|3[02468a]|4[0246])$/' $dbg/regs
+}
+
+# each control in /tmp/df_before.regs has its value again in regs, and
+# one first written since (unset: 0) holds 0
+df_regs_restored() {
+	df_controls > /tmp/df_after.regs
+	awk 'FILENAME == ARGV[1] { b[$1 " " $2 " " $3] = $4; next }
+	     { k = $1 " " $2 " " $3
+	       if ((k in b) ? b[k] != $4 : $4 != "0x0") { print "changed: " $0; bad = 1 }
+	       delete b[k] }
+	     END { for (k in b) { print "gone: " k; bad = 1 }; exit bad }' \
+		/tmp/df_before.regs /tmp/df_after.regs
+}
+
+# every CPU's PerfCtl as df_preset left it (0x76, 0xc0, the rest 0); the
+# CPUs in $CPUS only, if set
 core_restored() {
 	local cpu i v bad=
-	for cpu in $(seq 0 $((ncpus - 1))); do
+	for cpu in ${CPUS:-$(seq 0 $((ncpus - 1)))}; do
 		[ "$(peek msr "$cpu" $CTL)" = 0x76 ] || bad="$bad cpu$cpu:ctl0=$(peek msr "$cpu" $CTL)"
 		[ "$(peek msr "$cpu" 0xc0010202)" = 0xc0 ] ||
 			bad="$bad cpu$cpu:ctl1=$(peek msr "$cpu" 0xc0010202)"
@@ -105,10 +125,11 @@ mab_merged() {
 	return 1
 }
 
-# every CCX's L3 controls as df_preset left them, or what differs
+# every CCX's L3 controls as df_preset left them, or what differs (those
+# of the CPUs in $CPUS only, if set)
 l3_restored() {
 	local cpu i v bad=
-	for cpu in $(seq 0 $((ncpus - 1))); do
+	for cpu in ${CPUS:-$(seq 0 $((ncpus - 1)))}; do
 		[ "$(peek msr "$cpu" $L3)" = $L3_IDLE ] ||
 			bad="$bad cpu$cpu:l3ctl0=$(peek msr "$cpu" $L3)"
 		for i in 0xc0010232 0xc0010234 0xc0010236 0xc0010238; do
@@ -207,6 +228,7 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	sim_load "$u: " "$u" df_preset || continue
 	check "$u: regs lists DF control 0 as preset, once a socket" \
 		test "$(awk -v v=$DF_PRESET '$1 == "msr" && $3 == "0xc0010240" && $4 == v' $dbg/regs | wc -l)" = "$nsock"
+	df_controls > /tmp/df_before.regs
 	check "$u: info: AuthenticAMD family ${FAMILY[$u]}, ${NAME[$u]}" jqt \
 		".vendor == \"AuthenticAMD\" and .family == ${FAMILY[$u]} and .uarch == \"${NAME[$u]}\"" /tmp/info.json
 	check "$u: DRAM bandwidth (Data Fabric) available" jqt \
@@ -274,6 +296,15 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 		check "$u: while counting, CPU 1 has ls_alloc_mab_count merged with the counter above ($MERGE)" \
 			mab_merged 1
 	fi
+	# hotplug: CPU 1 (a CCX of its own) going offline puts its L3 and
+	# core controls back; back online, its CCX counts again
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	CPUS=1 l3_restored "$u: CPU 1 offline: its CCX's L3 controls are as preset"
+	CPUS=1 core_restored "$u: CPU 1 offline: its PerfCtls are as preset"
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	sleep 0.5
+	check "$u: CPU 1 online again: one L3 control of each of the $nccx CCXs counts" \
+		test "$(l3_counting "$u")" = "$nccx"
 
 	# a wrap: socket 0's counters 2^48 - 3e7 (about 1.5 s at 21e6/s each);
 	# the poke itself is a reset (that interval is dropped), the wrap not
@@ -305,6 +336,8 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	df_restored "$u: after a killed client every DF control is as preset"
 	l3_restored "$u: after a killed client every L3 control is as preset"
 	core_restored "$u: after a killed client every PerfCtl is as preset"
+	check "$u: after a killed client regs has every PerfCtl, L3 and DF control as before" \
+		df_regs_restored
 
 	# someone else's DF counter: the session is refused, the counter kept
 	poke "msr $cpu0 0xc0010246 0x400007"
@@ -324,6 +357,8 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	df_restored "$u: after rmmod every DF control is as preset"
 	l3_restored "$u: after rmmod every L3 control is as preset"
 	core_restored "$u: after rmmod every PerfCtl is as preset"
+	check "$u: after rmmod regs has every PerfCtl, L3 and DF control as before" \
+		df_regs_restored
 	rmmod memdiag_sim
 done
 tap_end
