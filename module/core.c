@@ -470,6 +470,12 @@ static bool cpu_sample(unsigned int cpu, u64 max)
 			if (ccfg.pmc_of[e] >= 0 && op[i++].val != core_evtsel_of(e) &&
 			    (op[i - 1].val & ARCH_PERFMON_EVENTSEL_ENABLE))
 				c->lost = true;
+		/* the merge events' controls come next (core_ctrl_reads()) */
+		for (e = 0; e < ccfg.n_gp; e++)
+			if ((ccfg.merge_used & BIT(e)) &&
+			    op[i++].val != ccfg.pmu->merge_evtsel &&
+			    (op[i - 1].val & ARCH_PERFMON_EVENTSEL_ENABLE))
+				c->lost = true;
 		if (c->lost || cpu_apply(cpu, msg, sizeof(msg))) {
 			pr_warn_ratelimited("memdiag: core counters of CPU %u were taken over by another agent; no longer counting it\n",
 					    cpu);

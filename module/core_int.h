@@ -17,6 +17,7 @@ struct core_cfg {
 	const struct memdiag_core_event *fix;	/* [MEMDIAG_GPFIX_NR] or NULL */
 	s8 pmc_of[MEMDIAG_CORE_NR];	/* general counter of each, -1 none */
 	u64 gp_used;			/* mask of general counters used */
+	u64 merge_used;			/* of those, the merge event's */
 	unsigned int n_gp, ctr_bits;
 };
 

@@ -54,6 +54,12 @@ u64 core_global_bits(void)
 bool core_ctrls_ok(const struct memdiag_msr_op *op, unsigned int *i)
 {
 	bool ok = true;
+	unsigned int k;
+
+	for (k = 0; k < ccfg.n_gp; k++)
+		if ((ccfg.merge_used & BIT(k)) &&
+		    op[(*i)++].val != ccfg.pmu->merge_evtsel)
+			ok = false;
 
 	if (ccfg.pmu->fixed_ctrl &&
 	    (op[(*i)++].val & FIXED_CTRL_OS_USR) != FIXED_CTRL_OS_USR)
@@ -64,10 +70,14 @@ bool core_ctrls_ok(const struct memdiag_msr_op *op, unsigned int *i)
 	return ok;
 }
 
-/* The fixed and global control reads, for the PMU's that exist. */
+/* The merge event, fixed and global control reads, for those that exist. */
 unsigned int core_ctrl_reads(struct memdiag_msr_op *op)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, k;
+
+	for (k = 0; k < ccfg.n_gp; k++)
+		if (ccfg.merge_used & BIT(k))
+			op[n++] = (struct memdiag_msr_op){ evtsel_msr(k) };
 
 	if (ccfg.pmu->fixed_ctrl)
 		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->fixed_ctrl };
@@ -98,12 +108,17 @@ unsigned int core_read_ops(struct memdiag_msr_op *op)
 /* What memdiag writes to a CPU, in the order it writes it. */
 unsigned int core_write_ops(struct core_cpu *c, struct memdiag_msr_op *op)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, k;
 	int e;
 
 	if (core_ev_used(MEMDIAG_EV_OFFCORE) && ccfg.pmu->offcore_rsp)
 		op[n++] = (struct memdiag_msr_op){ ccfg.pmu->offcore_rsp, true,
 						   ccfg.events[MEMDIAG_EV_OFFCORE].offcore_rsp };
+	/* the merge event first, as amd/core.c enables a pair */
+	for (k = 0; k < ccfg.n_gp; k++)
+		if (ccfg.merge_used & BIT(k))
+			op[n++] = (struct memdiag_msr_op){ evtsel_msr(k), true,
+							   ccfg.pmu->merge_evtsel };
 	for (e = 0; e < MEMDIAG_CORE_NR; e++)
 		if (ccfg.pmc_of[e] >= 0)
 			op[n++] = (struct memdiag_msr_op){ evtsel_msr(ccfg.pmc_of[e]),

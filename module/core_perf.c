@@ -37,12 +37,17 @@ static const struct memdiag_core_event *raw_event(int e)
 	return fix_events ? &fix_events[e - MEMDIAG_EV_NR] : NULL;
 }
 
-/* Whether counter @e is counted: AMD has no reference-cycles event. */
+/*
+ * Whether counter @e is counted: AMD has no reference-cycles event, and
+ * perf pairs only the events amd_is_pair_event_code() names, so a merged
+ * event (Zen 3's ls_alloc_mab_count) would count a quarter, rounded down
+ * each cycle: left out, and with it the L1 miss latency.
+ */
 static bool counted(int e)
 {
 	const struct memdiag_core_event *d = raw_event(e);
 
-	return d ? !!d->perf : e >= MEMDIAG_EV_NR;
+	return d ? d->perf && !d->merge : e >= MEMDIAG_EV_NR;
 }
 
 /* The perf attributes of counter @e: raw event, or a generic fixed one. */

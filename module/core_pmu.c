@@ -6,6 +6,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/bitops.h>
+#include <linux/cpumask.h>
 
 #include "core_int.h"
 
@@ -23,6 +24,18 @@ const struct memdiag_core_event *core_ev_desc(int e)
 	return d && d->perf ? d : NULL;
 }
 
+/*
+ * Is general counter @i free for @d? A merged event also needs the
+ * counter above it, for the merge event.
+ */
+static bool ctr_fits(const struct memdiag_core_event *d, unsigned int i)
+{
+	if (!(d->counters & BIT(i)) || (ccfg.gp_used & BIT(i)))
+		return false;
+	return !d->merge || (ccfg.pmu->merge_evtsel && i + 1 < ccfg.n_gp &&
+			     !(ccfg.gp_used & BIT(i + 1)));
+}
+
 /* Give each event a counter, most constrained event first. */
 static int assign_counters(void)
 {
@@ -31,6 +44,7 @@ static int assign_counters(void)
 
 	memset(ccfg.pmc_of, -1, sizeof(ccfg.pmc_of));
 	ccfg.gp_used = 0;
+	ccfg.merge_used = 0;
 	for (placed = 0; placed < MEMDIAG_CORE_NR; placed++) {
 		best = -1;
 		for (e = 0; e < MEMDIAG_CORE_NR; e++) {
@@ -44,13 +58,16 @@ static int assign_counters(void)
 			break;
 		done[best] = true;
 		for (i = 0; i < ccfg.n_gp; i++)
-			if ((core_ev_desc(best)->counters & BIT(i)) &&
-			    !(ccfg.gp_used & BIT(i)))
+			if (ctr_fits(core_ev_desc(best), i))
 				break;
 		if (i == ccfg.n_gp)
 			return -ENOSPC;
 		ccfg.pmc_of[best] = i;
 		ccfg.gp_used |= BIT(i);
+		if (core_ev_desc(best)->merge) {
+			ccfg.gp_used |= BIT(i + 1);
+			ccfg.merge_used |= BIT(i + 1);
+		}
 	}
 	return 0;
 }
@@ -62,6 +79,30 @@ static int assign_counters(void)
 static int count_amd(struct memdiag_state *st, const char *vm, char *reason,
 		     size_t len)
 {
+	struct memdiag_msr_op op;
+	unsigned int cpu;
+
+	/* before PerfMonV2 (Zen 2, Zen 3): the PMU's own counter count */
+	if (ccfg.pmu->n_ctrs) {
+		if (!st->ident.perfctr_core) {
+			snprintf(reason, len,
+				 "CPUID 0x80000001 ECX bit 23 (PerfCtrExtCore) is clear: the PerfCtl/PerfCtr MSRs memdiag programs are not there%s",
+				 vm);
+			return -ENODEV;
+		}
+		/* a hypervisor may say so and still fault the MSRs */
+		op = (struct memdiag_msr_op){ ccfg.pmu->evtsel };
+		cpu = cpumask_first(cpu_online_mask);
+		if (st->plat->msr_batch(cpu, &op, 1) || op.err) {
+			snprintf(reason, len,
+				 "reading PerfCtl0 (MSR 0x%x) on CPU %u faulted: no core counters here%s",
+				 ccfg.pmu->evtsel, cpu, vm);
+			return -ENODEV;
+		}
+		ccfg.n_gp = min_t(unsigned int, ccfg.pmu->n_ctrs, MAX_GP);
+		ccfg.ctr_bits = ccfg.pmu->ctr_bits;
+		return 0;
+	}
 	if (!(st->ident.cpuid_ext22_eax & BIT(0))) {
 		snprintf(reason, len,
 			 "CPUID leaf 0x80000022 reports no PerfMonV2, which memdiag needs on AMD%s",

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * l3.c - the DRAM latency AMD's L3 samples: the uarch row's events
- * (l3_xi_sampled_latency and its requests, DRAM near and far) in free
- * counters of every CCX's L3 PMU, summed into the CCX's socket.
+ * l3.c - the L3 miss latency AMD's L3 PMU measures: the uarch row's
+ * events (Zen 4/5: l3_xi_sampled_latency and its requests, DRAM near and
+ * far; Zen 2/3: xi_sys_fill_latency over xi_ccx_sdp_req1, every L3 miss)
+ * in free counters of every CCX's L3 PMU, summed into the CCX's socket.
  *
  * The L3 PMU is one register set per CCX, shared by the CCX's cores:
  * amd/uncore.c groups CPUs by their LLC id and programs it from one of
@@ -110,7 +111,7 @@ int memdiag_l3_init(struct memdiag_state *st, char *reason, size_t len)
 
 	if (!st->uarch->l3) {
 		snprintf(reason, len, "%s", st->uarch->l3_reason ?:
-			 "no L3 PMU with a sampled DRAM latency in memdiag's table for this processor (AMD Zen 4 and Zen 5 have one)");
+			 "no L3 PMU with a miss latency in memdiag's table for this processor (AMD Zen 2 to Zen 5 have one)");
 		return -ENODEV;
 	}
 	if (!st->ident.perfctr_llc) {

@@ -53,6 +53,8 @@ struct memdiag_cpu_ident {
 	bool perfctr_llc;
 	/* AMD: CPUID 0x80000001 ECX bit 24, the Data Fabric (NB) counters */
 	bool perfctr_nb;
+	/* AMD: CPUID 0x80000001 ECX bit 23, the six PerfCtl/PerfCtr pairs */
+	bool perfctr_core;
 };
 
 struct memdiag_platform_ops {

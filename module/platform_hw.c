@@ -36,6 +36,7 @@ static void hw_cpu_ident(struct memdiag_cpu_ident *id)
 		      &id->cpuid_ext22_ecx, &dummy);
 	id->perfctr_llc = boot_cpu_has(X86_FEATURE_PERFCTR_LLC);
 	id->perfctr_nb = boot_cpu_has(X86_FEATURE_PERFCTR_NB);
+	id->perfctr_core = boot_cpu_has(X86_FEATURE_PERFCTR_CORE);
 }
 
 static int hw_llc_id(unsigned int cpu)

@@ -167,6 +167,12 @@ struct memdiag_core_event {
 	u8 event, umask;
 	u8 counters;		/* general counters it may run on (mask) */
 	u64 offcore_rsp;	/* MSR_OFFCORE_RSP_0 value, offcore only */
+	/*
+	 * AMD's Large Increment per Cycle event: exact only with the PMU's
+	 * merge_evtsel on the counter above its (even) one, which then
+	 * counts nothing of its own
+	 */
+	bool merge;
 };
 
 /*
@@ -181,6 +187,9 @@ struct memdiag_core_pmu {
 	u32 fixed_ctrl, fixed_ctr;	/* 0: no fixed counters */
 	u32 offcore_rsp;	/* OFFCORE_RSP_0; 0: none */
 	u8 ctr_bits;		/* 0: from CPUID leaf 0xA */
+	/* general counters where no CPUID leaf counts them; 0: CPUID */
+	u8 n_ctrs;
+	u64 merge_evtsel;	/* AMD: the MergeEvent's control; 0: none */
 };
 
 /*

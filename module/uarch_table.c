@@ -222,6 +222,18 @@ static const struct memdiag_core_event zen5_core[MEMDIAG_EV_NR] = {
 	[MEMDIAG_EV_MAB_ALLOC] = { "ls_mab_alloc.all_allocations", 0x41, 0x0f, 0x3f },
 };
 
+/*
+ * Zen 3: as Zen 4 (the same events in amdzen3 memory.json), but the JSON
+ * says ls_alloc_mab_count counts the in-flight misses divided by 4 and
+ * rounded down each cycle unless merged: memdiag runs it on an even
+ * counter (amd/core.c's pair_constraint) with the merge event above it.
+ */
+static const struct memdiag_core_event zen3_core[MEMDIAG_EV_NR] = {
+	[MEMDIAG_EV_MAB_OCC] = { "ls_alloc_mab_count", 0x5f, 0x00, 0x15, 0,
+				 true },
+	[MEMDIAG_EV_MAB_ALLOC] = { "ls_mab_alloc.all_allocations", 0x41, 0x7f, 0x3f },
+};
+
 /* AMD has no fixed counters and no reference-cycles event */
 static const struct memdiag_core_event zen_fix[MEMDIAG_GPFIX_NR] = {
 	[MEMDIAG_GPFIX_INSTR] = { "ex_ret_instr", 0xc0, 0x00, 0x3f },
@@ -248,16 +260,32 @@ static const struct memdiag_core_pmu amd_pmu = {
 	.ctr_bits = 48,
 };
 
+/*
+ * AMD family 0x17 and 0x19 before PerfMonV2 (Zen 2, Zen 3): the same
+ * pairs, no global control, AMD64_NUM_COUNTERS_CORE counters
+ * (amd/core.c without X86_FEATURE_PERFMON_V2). Family 0x17 on merges an
+ * even counter with the odd one above it for Large Increment per Cycle
+ * events: the odd one's control is AMD_MERGE_EVENT_ENABLE (amd/core.c:
+ * event bits 11:0 all ones, enabled).
+ */
+static const struct memdiag_core_pmu amd_legacy_pmu = {
+	.name = "AMD PerfCtl/PerfCtr",
+	.evtsel = 0xc0010200, .ctr = 0xc0010201, .stride = 2,
+	.ctr_bits = 48, .n_ctrs = 6,
+	.merge_evtsel = 0xfULL << 32 | 0xff | BIT_ULL(22),
+};
+
 #define INTEL_GP(n, m, s0, s1, dir, gp)					\
 	.name = n, .vendor = "GenuineIntel", .family = 6, .model = m,	\
 	.stepping_min = s0, .stepping_max = s1, .pmu_events = dir,	\
 	.pmu = &intel_pmu, .gp_counters_min = gp
 #define INTEL(n, m, s0, s1, dir)	INTEL_GP(n, m, s0, s1, dir, 4)
 
-#define AMD(n, f, m0, m1, dir)						\
+#define AMD_PMU(n, f, m0, m1, dir, core_pmu)				\
 	.name = n, .vendor = "AuthenticAMD", .family = f,		\
 	.model = m0, .model_max = m1, .stepping_max = 0xf,		\
-	.pmu_events = dir, .pmu = &amd_pmu, .gp_counters_min = 4
+	.pmu_events = dir, .pmu = core_pmu, .gp_counters_min = 4
+#define AMD(n, f, m0, m1, dir)	AMD_PMU(n, f, m0, m1, dir, &amd_pmu)
 
 /*
  * The L3 PMU of a CCX (amd/uncore.c "amd_l3"): MSR_F16H_L2I_PERF_CTL/CTR
@@ -299,6 +327,45 @@ static const struct memdiag_l3_event zen5_l3_events[] = {
 
 ZEN_L3(zen4);
 ZEN_L3(zen5);
+
+/*
+ * Zen 2 and Zen 3: no sampled DRAM latency; recommended.json's
+ * l3_read_miss_latency is 16 x xi_sys_fill_latency (0x90, the cycles of
+ * every L3 miss over 16) / xi_ccx_sdp_req1 (0x9a, the L3 misses; Zen 3's
+ * JSON says it counts only with umask 0xff, Zen 2's names umask 0x3f
+ * all_l3_miss_req_typs). Every L3 miss, not only those served by DRAM.
+ */
+static const struct memdiag_l3_event zen2_l3_events[] = {
+	{ "xi_sys_fill_latency", 0x90, 0x00, MEMDIAG_L3_LATENCY, 16 },
+	{ "xi_ccx_sdp_req1.all_l3_miss_req_typs", 0x9a, 0x3f,
+	  MEMDIAG_L3_REQUESTS, 1 },
+};
+
+static const struct memdiag_l3_event zen3_l3_events[] = {
+	{ "xi_sys_fill_latency", 0x90, 0x00, MEMDIAG_L3_LATENCY, 16 },
+	{ "xi_ccx_sdp_req1", 0x9a, 0xff, MEMDIAG_L3_REQUESTS, 1 },
+};
+
+/*
+ * The slice and thread fields amd_uncore_l3_event_init() writes when the
+ * user gives none: family 0x17 (Zen 2) SliceMask (51:48) and ThreadMask
+ * (63:56) all ones; family 0x19 (Zen 3) as Zen 4, without a SliceId (the
+ * amdzen3 JSON names none). The JSON says both events ignore these
+ * fields; memdiag writes them as the kernel does.
+ */
+static const struct memdiag_l3_pmu zen2_l3 = {
+	.ctl0 = 0xc0010230, .ctr0 = 0xc0010231, .stride = 2,
+	.n_ctrs = 6, .ctr_bits = 48, .ctl_en = BIT_ULL(22),
+	.ctl_extra = 0xffULL << 56 | 0xfULL << 48,
+	.events = zen2_l3_events, .n_events = ARRAY_SIZE(zen2_l3_events),
+};
+
+static const struct memdiag_l3_pmu zen3_l3 = {
+	.ctl0 = 0xc0010230, .ctr0 = 0xc0010231, .stride = 2,
+	.n_ctrs = 6, .ctr_bits = 48, .ctl_en = BIT_ULL(22),
+	.ctl_extra = 0x3ULL << 56 | BIT_ULL(47) | BIT_ULL(46),
+	.events = zen3_l3_events, .n_events = ARRAY_SIZE(zen3_l3_events),
+};
 
 #define ZEN4(m0, m1)							\
 	{ AMD("AMD Zen 4", 0x19, m0, m1, "amdzen4"), ZEN_REASONS,	\
@@ -374,27 +441,25 @@ static const struct memdiag_imc_desc zen23_df = {
 /*
  * Zen 1 is known but not supported: it has no event list memdiag checked.
  * Zen 2 and Zen 3 count DRAM bandwidth through the Data Fabric, whose
- * eight channels take turns on four counters (imc_df.c); their core
- * counters (no PerfMonV2) and L3 PMU are not programmed yet, and say so.
+ * eight channels take turns on four counters (imc_df.c), and the L3 miss
+ * latency per CCX; Zen 3 the exact MAB latency from a merged counter
+ * pair, Zen 2 (no MAB occupancy event) none, and says so.
  */
 #define ZEN_OLD(n, f, m0, m1, dir, why)					\
 	{ AMD(n, f, m0, m1, dir), .unsupported = why }
-static const struct memdiag_core_event zen23_core[MEMDIAG_EV_NR] = {};
+static const struct memdiag_core_event zen2_core[MEMDIAG_EV_NR] = {};
 
-#define ZEN23_ROW(n, f, m0, m1, dir, core_why, l3_why)			\
-	{ AMD(n, f, m0, m1, dir), .imc = &zen23_df, .core = zen23_core,	\
-	  .latency_reason = core_why, .offcore_reason = ZEN_NO_OFFCORE,	\
-	  .l3_reason = l3_why }
 #define ZEN2_DF(m0, m1)							\
-	ZEN23_ROW("AMD Zen 2", 0x17, m0, m1, "amdzen2",			\
-		  "AMD Zen 2" ZEN23_NO_CORE, "AMD Zen 2" ZEN23_NO_L3)
+	{ AMD("AMD Zen 2", 0x17, m0, m1, "amdzen2"), .imc = &zen23_df,	\
+	  .core = zen2_core, .latency_reason = ZEN2_NO_MAB,		\
+	  .offcore_reason = ZEN_NO_OFFCORE, .l3 = &zen2_l3 }
 #define ZEN3_DF(m0, m1)							\
-	ZEN23_ROW("AMD Zen 3", 0x19, m0, m1, "amdzen3",			\
-		  "AMD Zen 3" ZEN23_NO_CORE, "AMD Zen 3" ZEN23_NO_L3)
-#define ZEN23_NO_CORE \
-	": memdiag does not program its core PMU yet (no PerfMonV2; the MAB occupancy needs Zen 3's merged counter pair)"
-#define ZEN23_NO_L3 \
-	": memdiag does not program its L3 PMU yet (xi_sys_fill_latency over xi_ccx_sdp_req1)"
+	{ AMD_PMU("AMD Zen 3", 0x19, m0, m1, "amdzen3", &amd_legacy_pmu), \
+	  .imc = &zen23_df, .core = zen3_core, .core_fix = zen_fix,	\
+	  .offcore_reason = ZEN_NO_OFFCORE, .l3 = &zen3_l3 }
+/* amdzen2 memory.json has ls_mab_alloc but no ls_alloc_mab_count */
+#define ZEN2_NO_MAB \
+	"AMD Zen 2 has no count of in-flight L1D misses (perf's amdzen2 JSON has no ls_alloc_mab_count, 0x5F), so no L1-miss latency; its L3 PMU gives the L3 miss latency (l3-dram-latency)"
 
 #define ZEN_DF_ONLY \
 	" has no UMC counters and memdiag has no event list for its Data Fabric checked against perf's (it supports AMD from Zen 2)"

@@ -4,9 +4,8 @@
  * counters, global control and status, offcore response, prefetch control.
  *
  * Counters advance lazily: before any access to a CPU's PMU state, the
- * counters that count are brought up to date for the time elapsed since
- * the last access, from per-event clocks that never drift (see struct
- * mdsim_clock). An access to an MSR the model does not have, or a write
+ * counters that count are brought up to date (core_count.c). An access to
+ * an MSR the model does not have, or a write
  * setting a reserved bit, fails with -EIO and changes nothing, as a #GP
  * would on the hardware.
  *
@@ -36,20 +35,9 @@ static const struct mdsim_msr_row *msr_rows(void)
 }
 
 #define EVTSEL_BITS		GENMASK_ULL(33, 0)	/* 63:34 reserved */
-#define EVTSEL_OTHER_EVENT	(ARCH_PERFMON_EVENTSEL_EDGE |	\
-				 ARCH_PERFMON_EVENTSEL_INV |	\
-				 ARCH_PERFMON_EVENTSEL_CMASK)
-#define EVTSEL_RING		(ARCH_PERFMON_EVENTSEL_USR |	\
-				 ARCH_PERFMON_EVENTSEL_OS)
+#define AMD_EVTSEL_BITS		GENMASK_ULL(35, 0)	/* + event bits 11:8 */
 #define FIXED_CTRL_BITS		GENMASK_ULL(11, 0)	/* 4 bits per counter */
-#define FIXED_CTRL_RING		0x3ULL			/* OS | USR */
 #define PERF_CAP_FW_WRITE	BIT_ULL(13)		/* A_PMCi exist */
-#define FIXED_STATUS		32			/* GLOBAL_* bit of fixed 0 */
-
-/* What fixed counter j counts */
-static const u8 fixed_kind[MDSIM_FIXED] = {
-	MDSIM_K_INSTR, MDSIM_K_CYCLES, MDSIM_K_REF
-};
 
 static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
 {
@@ -61,6 +49,11 @@ static const struct mdsim_msr_row *msr_find(u32 msr, unsigned int *idx)
 		if (r->kind == MK_UMC)
 			n = 2 * mdsim.ua->umc_per * mdsim.ua->n_chans;
 		if (r->kind == MK_DF && !mdsim.ua->df)
+			n = 0;
+		/* AMD before PerfMonV2: no global control or status */
+		if (mdsim.ua->legacy_core &&
+		    (r->kind == MK_GLOBAL_CTRL || r->kind == MK_STATUS ||
+		     r->kind == MK_OVF_CTRL))
 			n = 0;
 		step = r->stride ? r->stride : 1;
 		off = msr - r->msr;
@@ -90,7 +83,7 @@ static u64 status_bits(void)
 	/* AMD has no fixed counters */
 	return GENMASK_ULL(mdsim.ua->n_gp - 1, 0) |
 	       (mdsim.ua->amd ? 0 :
-		GENMASK_ULL(FIXED_STATUS + MDSIM_FIXED - 1, FIXED_STATUS));
+		GENMASK_ULL(MDSIM_FIXED_STATUS + MDSIM_FIXED - 1, MDSIM_FIXED_STATUS));
 }
 
 /* The register behind an MSR; NULL for OVF_CTRL, which holds nothing. */
@@ -137,7 +130,7 @@ static u64 msr_bits(const struct mdsim_msr_row *r, bool poke)
 	case MK_FIXED:
 		return MDSIM_CTR_MASK;
 	case MK_EVTSEL:
-		return EVTSEL_BITS;
+		return ua->amd ? AMD_EVTSEL_BITS : EVTSEL_BITS;
 	case MK_MISC:
 		return ua->misc_bits;
 	case MK_RSP:
@@ -154,209 +147,6 @@ static u64 msr_bits(const struct mdsim_msr_row *r, bool poke)
 	default:
 		return 0;
 	}
-}
-
-/* What general counter @i counts now: a mask of core kinds, 0 if nothing. */
-static u8 gp_kinds(const struct mdsim_cpu *c, unsigned int i)
-{
-	const struct mdsim_uarch *ua = mdsim.ua;
-	u64 sel = c->evtsel[i];
-	unsigned int e;
-
-	if (!(c->global_ctrl & BIT_ULL(i)) ||
-	    !(sel & ARCH_PERFMON_EVENTSEL_ENABLE) || !(sel & EVTSEL_RING) ||
-	    (sel & EVTSEL_OTHER_EVENT))
-		return 0;
-	for (e = 0; e < ua->n_core_events; e++) {
-		const struct mdsim_core_event *ev = &ua->core_events[e];
-
-		if ((sel & ARCH_PERFMON_EVENTSEL_EVENT) != ev->event ||
-		    ((sel & ARCH_PERFMON_EVENTSEL_UMASK) >> 8) != ev->umask)
-			continue;
-		/* an offcore event counts only the response it is set up for */
-		if (ev->rsp >= 0 && c->rsp[ev->rsp] != ua->rsp_local_dram)
-			return 0;
-		return ev->kinds;
-	}
-	return 0;
-}
-
-static u8 fixed_kinds(const struct mdsim_cpu *c, unsigned int j)
-{
-	if (!(c->global_ctrl & BIT_ULL(FIXED_STATUS + j)) ||
-	    !((c->fixed_ctrl >> (4 * j)) & FIXED_CTRL_RING))
-		return 0;
-	return BIT(fixed_kind[j]);
-}
-
-/* Add @d to a counter; a carry out of bit 47 sets its overflow bit. */
-static void ctr_add(struct mdsim_cpu *c, u64 *ctr, u64 d, u64 status)
-{
-	if (!d)
-		return;
-	if (d > MDSIM_CTR_MASK - *ctr)
-		c->status |= status;
-	*ctr = (*ctr + d) & MDSIM_CTR_MASK;
-}
-
-static u64 kinds_sum(u8 kinds, const u64 *d)
-{
-	u64 sum = 0;
-	unsigned int k;
-
-	for (k = 0; k < MDSIM_CORE_NR; k++)
-		if (kinds & BIT(k))
-			sum += d[k];
-	return sum;
-}
-
-/* Add @d[kind] events to every counter that counts them. */
-static void core_add(struct mdsim_cpu *c, const u64 *d)
-{
-	unsigned int i;
-
-	for (i = 0; i < mdsim.ua->n_gp; i++)
-		ctr_add(c, &c->pmc[i], kinds_sum(gp_kinds(c, i), d), BIT_ULL(i));
-	for (i = 0; i < MDSIM_FIXED; i++)
-		ctr_add(c, &c->fixed[i], kinds_sum(fixed_kinds(c, i), d),
-			BIT_ULL(FIXED_STATUS + i));
-}
-
-/* Bring @cpu's counters up to @now. */
-static void core_advance(unsigned int cpu, u64 now)
-{
-	struct mdsim_cpu *c = &mdsim.cpus[cpu];
-	u64 d[MDSIM_CORE_NR], v;
-	unsigned int k;
-
-	lockdep_assert_held(&mdsim.lock);
-	if (!c->running)
-		return;
-	for (k = 0; k < MDSIM_CORE_NR; k++) {
-		v = mdsim_clock_at(&c->clk[k], now);
-		d[k] = v - c->last[k];
-		c->last[k] = v;
-	}
-	core_add(c, d);
-}
-
-/**
- * mdsim_core_rates() - events per second each CPU of a socket counts
- * @knob: the socket's knobs
- * @rate: filled in, indexed by enum mdsim_core_kind
- *
- * Return: 0, or -EOVERFLOW if a rate does not fit 64 bits.
- */
-int mdsim_core_rates(const u64 *knob, u64 *rate)
-{
-	u64 loads;
-
-	if (check_add_overflow(knob[MDSIM_KNOB_L1_MISS],
-			       knob[MDSIM_KNOB_LFB_HIT], &loads) ||
-	    check_mul_overflow(knob[MDSIM_KNOB_LATENCY], loads,
-			       &rate[MDSIM_K_PEND]) ||
-	    check_mul_overflow(knob[MDSIM_KNOB_OFFCORE], 1000000ULL / 64,
-			       &rate[MDSIM_K_OFFCORE]))
-		return -EOVERFLOW;
-	rate[MDSIM_K_L1_MISS] = knob[MDSIM_KNOB_L1_MISS];
-	rate[MDSIM_K_LFB_HIT] = knob[MDSIM_KNOB_LFB_HIT];
-	rate[MDSIM_K_INSTR] = 1000000000ULL;
-	rate[MDSIM_K_CYCLES] = 2000000000ULL;
-	rate[MDSIM_K_REF] = 2000000000ULL;
-	return 0;
-}
-
-static struct mdsim_socket *cpu_socket(unsigned int cpu)
-{
-	unsigned int s = topology_logical_package_id(cpu);
-
-	return s < mdsim.n_sockets ? &mdsim.sockets[s] : NULL;
-}
-
-/* Restart @cpu's clocks at @now with its socket's rates (after an advance). */
-static void core_set_rates(unsigned int cpu, u64 now)
-{
-	struct mdsim_cpu *c = &mdsim.cpus[cpu];
-	struct mdsim_socket *sock = cpu_socket(cpu);
-	u64 rate[MDSIM_CORE_NR] = {};
-	unsigned int k;
-
-	if (!sock || mdsim_core_rates(sock->knob, rate))
-		memset(rate, 0, sizeof(rate));
-	for (k = 0; k < MDSIM_CORE_NR; k++) {
-		c->clk[k].num = rate[k];
-		c->clk[k].den = NSEC_PER_SEC;
-		c->clk[k].epoch = now;
-		c->clk[k].base = c->last[k];
-	}
-}
-
-void mdsim_core_online(unsigned int cpu)
-{
-	mutex_lock(&mdsim.lock);
-	mdsim.cpus[cpu].running = true;
-	core_set_rates(cpu, ktime_get_ns());
-	mutex_unlock(&mdsim.lock);
-}
-
-void mdsim_core_offline(unsigned int cpu)
-{
-	mutex_lock(&mdsim.lock);
-	core_advance(cpu, ktime_get_ns());
-	mdsim.cpus[cpu].running = false;
-	mutex_unlock(&mdsim.lock);
-}
-
-static bool in_socket(unsigned int cpu, unsigned int socket)
-{
-	return mdsim.cpus[cpu].running &&
-	       topology_logical_package_id(cpu) == socket;
-}
-
-/* Bring a socket's CPUs up to date at the old rates, then use the new. */
-void mdsim_core_knob_changed(unsigned int socket)
-{
-	u64 now = ktime_get_ns();
-	unsigned int cpu;
-
-	lockdep_assert_held(&mdsim.lock);
-	for_each_possible_cpu(cpu) {
-		if (!in_socket(cpu, socket))
-			continue;
-		core_advance(cpu, now);
-		core_set_rates(cpu, now);
-	}
-}
-
-/**
- * mdsim_core_inject() - add @count events at once to a socket's counters
- * @socket: the socket
- * @kind: what happened
- * @count: how many times, spread over the socket's online CPUs, the
- *	remainder going to the lowest-numbered ones
- *
- * Return: 0, or -ENODEV if the socket has no online CPU.
- */
-int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
-		      u64 count)
-{
-	u64 now = ktime_get_ns(), share, rem, d[MDSIM_CORE_NR] = {};
-	unsigned int cpu, n = 0, i = 0;
-
-	lockdep_assert_held(&mdsim.lock);
-	for_each_possible_cpu(cpu)
-		n += in_socket(cpu, socket);
-	if (!n)
-		return -ENODEV;
-	share = div64_u64_rem(count, n, &rem);
-	for_each_possible_cpu(cpu) {
-		if (!in_socket(cpu, socket))
-			continue;
-		core_advance(cpu, now);
-		d[kind] = share + (i++ < rem);
-		core_add(&mdsim.cpus[cpu], d);
-	}
-	return 0;
 }
 
 /* regs lists a per-core register under every CPU of the core. */
@@ -437,7 +227,7 @@ int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 	}
 	for (i = 0; i < n; i++) {
 		/* each access sees the counts up to its own moment */
-		core_advance(cpu, ktime_get_ns());
+		mdsim_core_advance(cpu, ktime_get_ns());
 		if (ops[i].write && mdsim_fault(MDSIM_FAULT_MSR_WRITE, ops[i].msr))
 			ops[i].err = -EIO;
 		else if (ops[i].write &&
@@ -485,7 +275,7 @@ int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
 		return -EINVAL;
 	}
 	c = &mdsim.cpus[cpu];
-	core_advance(cpu, ktime_get_ns());
+	mdsim_core_advance(cpu, ktime_get_ns());
 	*msr_reg(c, r, i) = val;
 	mark_written(c, r, i);
 	return 0;
@@ -504,7 +294,7 @@ int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val)
 		pr_err("peek: MSR 0x%x is not modelled\n", msr);
 		return -EINVAL;
 	}
-	core_advance(cpu, ktime_get_ns());
+	mdsim_core_advance(cpu, ktime_get_ns());
 	return msr_read(&mdsim.cpus[cpu], msr, val);
 }
 
@@ -541,7 +331,7 @@ void mdsim_core_show(struct seq_file *m)
 	for_each_possible_cpu(cpu) {
 		struct mdsim_cpu *c = &mdsim.cpus[cpu];
 
-		core_advance(cpu, now);
+		mdsim_core_advance(cpu, now);
 		for (r = msr_rows(), row = 0; r->msr; r++, row++) {
 			if (r->kind == MK_L3) {
 				if (first_of(cpu, true))

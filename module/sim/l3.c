@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * l3.c - AMD Zen 4/5's L3 PMU (uarch zen4, zen5): six control/counter
- * pairs per CCX at MSR_F16H_L2I_PERF_CTL/CTR + 2i, reached from any CPU of
- * the CCX, counting l3_xi_sampled_latency (0xac) and its requests (0xad),
- * DRAM near (umask bit 0) and far (bit 1).
+ * l3.c - AMD's L3 PMU (uarch zen2 to zen5): six control/counter pairs
+ * per CCX at MSR_F16H_L2I_PERF_CTL/CTR + 2i, reached from any CPU of the
+ * CCX, counting the uarch's events (uarch.c): Zen 4/5's
+ * l3_xi_sampled_latency (0xac) and its requests (0xad), DRAM near (umask
+ * bit 0) and far (bit 1); Zen 2/3's xi_sys_fill_latency (0x90) and
+ * xi_ccx_sdp_req1 (0x9a), near and far together.
  *
  * The sim's CCX is one core (the guests have two cores a socket, so a
  * socket has two CCXs to add up; Genoa's CCX has eight). Each CCX's
- * sampled DRAM requests arrive at the socket's knobs' rates, each taking
- * l3_dram_latency_cycles core clocks; the latency counter adds a tenth of
- * that (perf's metric multiplies it by 10). A counter whose control lacks
- * any of EnAllCores, EnAllSlices and ThreadMask 3 sees only one in
- * MDSIM_L3_PART of the events, as a real one sees only some cores' or
- * slices' share, so that a missing bit shows.
+ * requests arrive at the socket's knobs' rates, each taking
+ * l3_dram_latency_cycles core clocks; a latency counter adds those clocks
+ * divided by the event's scale-down (10 on Zen 4/5, 16 on Zen 2/3). A
+ * control setting a bit outside its family's layout fails, and one that
+ * lacks any bit of the layout that makes every core, thread and slice
+ * count (Zen 3 on: EnAllCores, EnAllSlices, ThreadMask 3; Zen 2:
+ * SliceMask 0xf, ThreadMask 0xff) sees only one in MDSIM_L3_PART of the
+ * events, as a real one sees only some cores' or slices' share, so that a
+ * missing bit shows. (perf's JSON says Zen 2/3's two events ignore the
+ * masks; the sim checks them anyway, so that memdiag's layout is what the
+ * kernel's amd/uncore.c writes.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/topology.h>
@@ -25,10 +33,6 @@
 #include "sim.h"
 
 #define L3_EN		BIT_ULL(22)
-#define L3_ALL		(0x3ULL << 56 | BIT_ULL(47) | BIT_ULL(46))
-/* event, umask, EN, CoreId, EnAllSlices, EnAllCores, SliceId, ThreadMask */
-#define L3_CTL_BITS	(GENMASK_ULL(15, 0) | L3_EN | GENMASK_ULL(44, 42) | \
-			 GENMASK_ULL(50, 46) | GENMASK_ULL(57, 56))
 #define MDSIM_L3_PART	8
 
 /*
@@ -46,21 +50,19 @@ int mdsim_llc_id(unsigned int cpu)
 	       ccx_of(cpu);
 }
 
-/* Which kinds (BIT(enum mdsim_l3_kind)) a control counts. */
-static unsigned int ctl_kinds(u64 ctl)
+/* The uarch's event a control counts, or NULL. */
+static const struct mdsim_l3_event *ctl_event(u64 ctl)
 {
-	unsigned int um = (ctl >> 8) & 0x3;
+	const struct mdsim_uarch *ua = mdsim.ua;
+	unsigned int i;
 
 	if (!(ctl & L3_EN))
-		return 0;
-	switch (ctl & 0xff) {
-	case 0xac:
-		return um;				/* LAT_NEAR, LAT_FAR */
-	case 0xad:
-		return um << MDSIM_L3_REQ_NEAR;		/* REQ_NEAR, REQ_FAR */
-	default:
-		return 0;
-	}
+		return NULL;
+	for (i = 0; i < ua->n_l3_events; i++)
+		if (ua->l3_events[i].event == (ctl & 0xff) &&
+		    ua->l3_events[i].umask == ((ctl >> 8) & 0xff))
+			return &ua->l3_events[i];
+	return NULL;
 }
 
 static void ccx_advance(struct mdsim_ccx *x, u64 now)
@@ -71,13 +73,15 @@ static void ccx_advance(struct mdsim_ccx *x, u64 now)
 	for (k = 0; k < MDSIM_L3_KINDS; k++)
 		v[k] = mdsim_clock_at(&x->clk[k], now);
 	for (i = 0; i < MDSIM_L3_CTRS; i++) {
-		unsigned long kinds = ctl_kinds(x->ctl[i]);
-		bool all = (x->ctl[i] & L3_ALL) == L3_ALL;
-		u64 d = 0;
+		const struct mdsim_l3_event *e = ctl_event(x->ctl[i]);
+		unsigned long kinds = e ? e->kinds : 0;
+		u64 all = mdsim.ua->l3_all, d = 0, div;
 
+		if (!e)
+			continue;
+		div = e->div * ((x->ctl[i] & all) == all ? 1 : MDSIM_L3_PART);
 		for_each_set_bit(k, &kinds, MDSIM_L3_KINDS)
-			d += all ? v[k] - x->last[k] :
-			     v[k] / MDSIM_L3_PART - x->last[k] / MDSIM_L3_PART;
+			d += div_u64(v[k], div) - div_u64(x->last[k], div);
 		x->ctr[i] = (x->ctr[i] + d) & MDSIM_CTR_MASK;
 	}
 	memcpy(x->last, v, sizeof(v));
@@ -108,7 +112,7 @@ int mdsim_l3_access(unsigned int cpu, unsigned int idx, bool write, u64 *val)
 		*val = *reg;
 		return 0;
 	}
-	if (*val & ~(idx % 2 ? MDSIM_CTR_MASK : L3_CTL_BITS))
+	if (*val & ~(idx % 2 ? MDSIM_CTR_MASK : mdsim.ua->l3_bits | L3_EN))
 		return -EIO;
 	*reg = *val;
 	x->written |= BIT(idx);
@@ -162,15 +166,15 @@ void mdsim_l3_knob_changed(unsigned int socket)
 		struct mdsim_ccx *x = &sock->ccx[i];
 
 		ccx_advance(x, now);
-		/* requests per ns; tenths of core clocks per ns */
+		/* requests and core clocks per ns */
 		mdsim_clock_set(&x->clk[MDSIM_L3_REQ_NEAR], now, near,
 				NSEC_PER_SEC);
 		mdsim_clock_set(&x->clk[MDSIM_L3_REQ_FAR], now, far,
 				NSEC_PER_SEC);
 		mdsim_clock_set(&x->clk[MDSIM_L3_LAT_NEAR], now, near * lat,
-				10 * NSEC_PER_SEC);
+				NSEC_PER_SEC);
 		mdsim_clock_set(&x->clk[MDSIM_L3_LAT_FAR], now, far * lat,
-				10 * NSEC_PER_SEC);
+				NSEC_PER_SEC);
 	}
 }
 

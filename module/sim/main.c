@@ -132,6 +132,7 @@ static void mdsim_cpu_ident(struct memdiag_cpu_ident *id)
 		id->perfctr_llc = true;	/* the L3 PMU of l3.c */
 		/* Zen 2/3: the DF counters, no PerfMonV2 (leaf 0x80000022) */
 		id->perfctr_nb = ua->df;
+		id->perfctr_core = true;
 		if (ua->df)
 			return;
 		/* Zen 4/5: PerfMonV2 (EAX bit 0), core and UMC counters */

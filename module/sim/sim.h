@@ -120,6 +120,18 @@ struct mdsim_core_event {
 	u8 event, umask;
 	u8 kinds;		/* BIT(enum mdsim_core_kind)s summed */
 	s8 rsp;			/* OFFCORE_RSP_n it reads, or -1 */
+	bool large;		/* AMD Large Increment per Cycle (core_count.c) */
+};
+
+/*
+ * What an L3 PMU counter counts for one (event, umask): the kinds (BIT(enum
+ * mdsim_l3_kind)s) summed, divided by @div (the hardware's scale-down:
+ * perf's metric multiplies the count back).
+ */
+struct mdsim_l3_event {
+	u8 event, umask;
+	u8 kinds;
+	u8 div;
 };
 
 /* What an IMC counter counts for one (event, umask). */
@@ -189,6 +201,12 @@ struct mdsim_uarch {
 	u64 misc_bits;			/* prefetch control bits that exist */
 	u8 umc_per;			/* AMD: counters per UMC box, 0: none */
 	bool df;			/* AMD: Data Fabric PMU (Zen 2/3) */
+	bool legacy_core;		/* AMD: no PerfMonV2 global control */
+	/* AMD: the L3 PMU's events, and its control layout (l3.c) */
+	const struct mdsim_l3_event *l3_events;
+	unsigned int n_l3_events;
+	u64 l3_bits;			/* bits an L3 control holds */
+	u64 l3_all;			/* bits that make every core count */
 	/*
 	 * Channel i's share of the socket's CAS is chan_weight[i] over their
 	 * sum; NULL: all equal
@@ -255,7 +273,7 @@ struct mdsim_region {
 
 /* AMD's L3 PMU (l3.c): what its counters can count, per CCX */
 enum mdsim_l3_kind {
-	MDSIM_L3_LAT_NEAR,	/* a tenth of the near requests' core clocks */
+	MDSIM_L3_LAT_NEAR,	/* the near requests' core clocks */
 	MDSIM_L3_LAT_FAR,
 	MDSIM_L3_REQ_NEAR,	/* sampled requests served by near DRAM */
 	MDSIM_L3_REQ_FAR,
@@ -351,13 +369,16 @@ static inline u64 mdsim_box_phys(const struct mdsim_socket *sock,
 	       MDSIM_CHAN_BASE + id % MDSIM_CHANS_PER_MC * MDSIM_CHAN_STRIDE;
 }
 
-/* core.c: the core PMU of every CPU */
+/* core.c: the core PMU registers of every CPU */
 int mdsim_core_init(void);
 void mdsim_core_exit(void);
-void mdsim_core_online(unsigned int cpu);
-void mdsim_core_offline(unsigned int cpu);
 int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 		    unsigned int n);
+/* core_count.c: what they count */
+#define MDSIM_FIXED_STATUS	32	/* GLOBAL_* bit of fixed counter 0 */
+void mdsim_core_advance(unsigned int cpu, u64 now);
+void mdsim_core_online(unsigned int cpu);
+void mdsim_core_offline(unsigned int cpu);
 int mdsim_core_rates(const u64 *knob, u64 *rate);
 void mdsim_core_knob_changed(unsigned int socket);
 int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,

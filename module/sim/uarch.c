@@ -292,6 +292,51 @@ static const struct mdsim_box_layout umc_box = {
 	.umc_per = 4, .ctl_en = BIT(31),				\
 	.imc_events = zen_umc, .n_imc_events = ARRAY_SIZE(zen_umc)
 
+#define L3K(x)	BIT(MDSIM_L3_##x)
+#define L3_LAT	(L3K(LAT_NEAR) | L3K(LAT_FAR))
+#define L3_REQ	(L3K(REQ_NEAR) | L3K(REQ_FAR))
+
+/*
+ * Zen 4/5 (amdzen4 cache.json, amdzen5 l3-cache.json):
+ * l3_xi_sampled_latency and its requests, dram_near umask 1, dram_far 2;
+ * the latency in tenths of core clocks (recommended.json's x 10)
+ */
+static const struct mdsim_l3_event zen45_l3[] = {
+	{ 0xac, 0x01, L3K(LAT_NEAR), 10 }, { 0xac, 0x02, L3K(LAT_FAR), 10 },
+	{ 0xac, 0x03, L3_LAT, 10 },
+	{ 0xad, 0x01, L3K(REQ_NEAR), 1 }, { 0xad, 0x02, L3K(REQ_FAR), 1 },
+	{ 0xad, 0x03, L3_REQ, 1 },
+};
+
+/*
+ * Zen 2/3 (amdzen2/amdzen3 cache.json): xi_sys_fill_latency, the cycles
+ * over 16, and xi_ccx_sdp_req1, which on Zen 3 counts only with umask
+ * 0xff; Zen 2's all_l3_miss_req_typs is umask 0x3f. Another umask counts
+ * nothing here (the sim's choice).
+ */
+static const struct mdsim_l3_event zen2_l3[] = {
+	{ 0x90, 0x00, L3_LAT, 16 }, { 0x9a, 0x3f, L3_REQ, 1 },
+};
+
+static const struct mdsim_l3_event zen3_l3[] = {
+	{ 0x90, 0x00, L3_LAT, 16 }, { 0x9a, 0xff, L3_REQ, 1 },
+};
+
+/*
+ * L3 control layouts (perf_event.h's AMD64_L3_*), each with the bits
+ * amd/uncore.c sets so that every core, thread and slice counts.
+ * Family 0x19 on: CoreId 44:42, EnAllSlices 46, EnAllCores 47, SliceId
+ * 50:48, ThreadMask 57:56. Family 0x17: SliceMask 51:48, ThreadMask 63:56.
+ */
+#define L3_F19H								\
+	.l3_bits = GENMASK_ULL(15, 0) | GENMASK_ULL(44, 42) |		\
+		   GENMASK_ULL(50, 46) | GENMASK_ULL(57, 56),		\
+	.l3_all = 0x3ULL << 56 | BIT_ULL(47) | BIT_ULL(46)
+#define L3_F17H								\
+	.l3_bits = GENMASK_ULL(15, 0) | GENMASK_ULL(51, 48) |		\
+		   GENMASK_ULL(63, 56),					\
+	.l3_all = 0xffULL << 56 | 0xfULL << 48
+
 /* PrefetchControl 0xC0000108: bits 0-3 and 5; bit 4 is reserved */
 #define AMD_PF_BITS	(GENMASK_ULL(3, 0) | BIT_ULL(5))
 
@@ -300,14 +345,16 @@ static const struct mdsim_uarch zen4 = {
 	.name = "zen4", .amd = true, .family = 0x19, .model = 0x11,
 	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
 	.core_events = zen4_core, .n_core_events = ARRAY_SIZE(zen4_core),
-	ZEN_UMC,
+	ZEN_UMC, L3_F19H,
+	.l3_events = zen45_l3, .n_l3_events = ARRAY_SIZE(zen45_l3),
 };
 
 static const struct mdsim_uarch zen5 = {
 	.name = "zen5", .amd = true, .family = 0x1a, .model = 0x02,
 	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
 	.core_events = zen5_core, .n_core_events = ARRAY_SIZE(zen5_core),
-	ZEN_UMC,
+	ZEN_UMC, L3_F19H,
+	.l3_events = zen45_l3, .n_l3_events = ARRAY_SIZE(zen45_l3),
 };
 
 /*
@@ -319,26 +366,42 @@ static const struct mdsim_uarch zen5 = {
  */
 static const u8 zen23_chan_weight[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 
-static const struct mdsim_core_event zen23_core[] = {
+/* Zen 2: no ls_alloc_mab_count in perf's amdzen2 JSON */
+static const struct mdsim_core_event zen2_core[] = {
 	{ 0x76, 0x00, K(CYCLES), -1 },		/* ls_not_halted_cyc */
 	{ 0xc0, 0x00, K(INSTR), -1 },		/* ex_ret_instr */
 };
 
+/*
+ * Zen 3 (amdzen3 memory.json): as Zen 4, but ls_alloc_mab_count is a
+ * Large Increment per Cycle event, exact only when merged (core_count.c)
+ */
+static const struct mdsim_core_event zen3_core[] = {
+	{ 0x5f, 0x00, K(PEND), -1, true },	/* ls_alloc_mab_count */
+	{ 0x41, 0x7f, K(L1_MISS) | K(LFB_HIT), -1 }, /* ls_mab_alloc.all_allocations */
+	{ 0x76, 0x00, K(CYCLES), -1 },		/* ls_not_halted_cyc */
+	{ 0xc0, 0x00, K(INSTR), -1 },		/* ex_ret_instr */
+};
+
+/* no PerfMonV2: six PerfCtl/PerfCtr pairs without a global control */
 #define ZEN_DF								\
 	.imc = MDSIM_IMC_PCI, .layout = &umc_box, .n_chans = 8,		\
-	.df = true, .chan_weight = zen23_chan_weight,			\
-	.core_events = zen23_core, .n_core_events = ARRAY_SIZE(zen23_core)
+	.df = true, .chan_weight = zen23_chan_weight, .legacy_core = true
 
 static const struct mdsim_uarch zen2 = {
 	.name = "zen2", .amd = true, .family = 0x17, .model = 0x31,
 	.stepping = 0, .n_gp = 6, .misc_bits = AMD_PF_BITS,
-	ZEN_DF,
+	ZEN_DF, L3_F17H,
+	.core_events = zen2_core, .n_core_events = ARRAY_SIZE(zen2_core),
+	.l3_events = zen2_l3, .n_l3_events = ARRAY_SIZE(zen2_l3),
 };
 
 static const struct mdsim_uarch zen3 = {
 	.name = "zen3", .amd = true, .family = 0x19, .model = 0x01,
 	.stepping = 1, .n_gp = 6, .misc_bits = AMD_PF_BITS,
-	ZEN_DF,
+	ZEN_DF, L3_F19H,
+	.core_events = zen3_core, .n_core_events = ARRAY_SIZE(zen3_core),
+	.l3_events = zen3_l3, .n_l3_events = ARRAY_SIZE(zen3_l3),
 };
 
 const struct mdsim_uarch * const mdsim_uarchs[] = {

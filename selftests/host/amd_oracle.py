@@ -238,6 +238,61 @@ for r in amd:
            ('requests', 'dram_far'), ('requests', 'dram_near')],
           '%s: DRAM near and far, latency and requests, each once' % n)
 
+# Zen 2 and Zen 3: the same L3 PMU registers, the slice and thread fields
+# amd_uncore_l3_event_init writes when none is given (family <= 0x18:
+# SliceMask and ThreadMask all ones; 0x19: as Zen 4), and the events of
+# recommended.json's l3_read_miss_latency, (xi_sys_fill_latency * 16) /
+# xi_ccx_sdp_req1[.all_l3_miss_req_typs], against the cache JSON
+l3_f17 = re.search(r'if \(boot_cpu_data\.x86 <= 0x18\)\s*mask = \(\(config & AMD64_L3_SLICE_MASK\) \? : '
+                   r'AMD64_L3_SLICE_MASK\) \|\s*\(\(config & AMD64_L3_THREAD_MASK\) \? : '
+                   r'AMD64_L3_THREAD_MASK\);', uncore_l3)
+l3_f19 = re.search(r'else if \(!\(config & AMD64_L3_F19H_THREAD_MASK\)\)\s*mask = '
+                   r'AMD64_L3_F19H_THREAD_MASK \| AMD64_L3_EN_ALL_SLICES \|\s*AMD64_L3_EN_ALL_CORES;',
+                   uncore_l3)
+for r in amd:
+    if r['unsupported'] or r['name'] not in ('AMD Zen 2', 'AMD Zen 3'):
+        continue
+    n, d, l3 = r['name'], r['pmu_events'], r.get('l3')
+    where = '%s 0x%02x-0x%02x' % (n, r['model'], r['model_max'])
+    check(l3 is not None, '%s: the L3 PMU is described' % where)
+    if not l3:
+        continue
+    check(l3['ctl0'] == define(msr_h, 'MSR_F16H_L2I_PERF_CTL') and
+          l3['ctr0'] == define(msr_h, 'MSR_F16H_L2I_PERF_CTR') and l3['stride'] == 2 and
+          l3['n_ctrs'] == define(uncore, 'NUM_COUNTERS_L3') and
+          l3['ctr_bits'] == 64 - define(uncore, 'COUNTER_SHIFT') and
+          l3['ctl_en'] == ctl_en,
+          '%s: L3 registers, counters, width and enable as on Zen 4' % where)
+    if r['family'] <= 0x18:
+        want = l3_field('SLICE_MASK') | l3_field('THREAD_MASK')
+        src = l3_f17
+    else:
+        want = (l3_field('F19H_THREAD_MASK') | l3_field('EN_ALL_SLICES') |
+                l3_field('EN_ALL_CORES'))
+        src = l3_f19
+    check(src and l3['ctl_extra'] == want,
+          '%s: L3 controls carry 0x%x, what amd_uncore_l3_event_init writes for family 0x%x'
+          % (where, want, r['family']), 'ctl_extra 0x%x' % l3['ctl_extra'])
+    ev = perf_events(d)
+    rec = {e.get('MetricName'): e.get('MetricExpr', '') for e in json.load(
+        open(os.path.join(pmu_dir, d, 'recommended.json')))}
+    m = re.fullmatch(r'\((\w+) \* (\d+)\) / ([\w.]+)', rec.get('l3_read_miss_latency', ''))
+    check(m, '%s: recommended.json l3_read_miss_latency is (LAT * N) / REQ' % where,
+          'perf: %s' % rec.get('l3_read_miss_latency'))
+    if not m:
+        continue
+    want_ev = {(m.group(1), 'latency', int(m.group(2))), (m.group(3), 'requests', 1)}
+    check({(e['perf'], e['meaning'], e['scale']) for e in l3['events']} == want_ev and
+          len(l3['events']) == 2,
+          '%s: the L3 events are l3_read_miss_latency\'s %s' % (where, sorted(want_ev)),
+          'table: %s' % [(e['perf'], e['meaning'], e['scale']) for e in l3['events']])
+    for e in l3['events']:
+        j = ev.get(e['perf'])
+        check(j and int(j['EventCode'], 16) == e['event'] and
+              int(j.get('UMask', '0'), 16) == e['umask'] and j.get('Unit') == 'L3PMC',
+              '%s: %s is L3 event 0x%02x umask 0x%02x' % (where, e['perf'], e['event'], e['umask']),
+              'perf: %s' % j)
+
 # Zen 1, 2 and 3: each row's models are exactly amd.c's X86_FEATURE_ZEN1/2/3
 # ranges, each range mapped by perf's mapfile to the row's directory
 for fam, feat, name in [(0x17, 'ZEN1', 'AMD Zen 1'), (0x17, 'ZEN2', 'AMD Zen 2'),
@@ -291,9 +346,10 @@ for r in df_rows:
     n, d, imc = r['name'], r['pmu_events'], r['imc']
     box = imc['box']
     where = '%s 0x%02x-0x%02x' % (n, r['model'], r['model_max'])
-    check(not r['unsupported'] and not r.get('l3') and
-          not r['core'] and r['latency_reason'],
-          '%s: supported for DRAM bandwidth; core latency and L3 say why not'
+    check(not r['unsupported'] and r.get('l3') and
+          bool(r['core']) == (n == 'AMD Zen 3') and
+          bool(r['latency_reason']) == (n == 'AMD Zen 2'),
+          '%s: supported for DRAM bandwidth and L3 latency; core latency on Zen 3, a reason on Zen 2'
           % where)
     check(box['ctl0'] == define(msr_h, 'MSR_F15H_NB_PERF_CTL') and
           box['ctr0'] == define(msr_h, 'MSR_F15H_NB_PERF_CTR') and
@@ -338,6 +394,58 @@ for r in df_rows:
         check(e['bytes'] == 64 and e['meaning'] == 'rdwr' and j and
               'Requests with Data (64B)' in j.get('PublicDescription', ''),
               '%s: %s counts 64-byte requests, reads and writes together' % (where, e['perf']))
+
+# Zen 2 and Zen 3's core PMU before PerfMonV2 (amd/core.c: no global
+# control, AMD64_NUM_COUNTERS_CORE counters, family 0x17+ pairs an even
+# counter with the odd one above it, whose control is
+# AMD_MERGE_EVENT_ENABLE), and Zen 3's MAB events against amdzen3's JSON:
+# the event whose description asks for the MergeEvent is merged, on an
+# even counter; Zen 2 has no ls_alloc_mab_count and says so
+m = re.search(r'#define AMD_MERGE_EVENT \(\(0x([0-9A-F]+)ULL << (\d+)\) \| 0x([0-9A-F]+)ULL\)',
+              amd_core)
+merge_ctl = ((int(m.group(1), 16) << int(m.group(2)) | int(m.group(3), 16)) | ctl_en
+             if m and ctl_en and re.search(r'#define AMD_MERGE_EVENT_ENABLE \(AMD_MERGE_EVENT \| '
+                                           r'ARCH_PERFMON_EVENTSEL_ENABLE\)', amd_core) and
+             'x86_pmu.perf_ctr_pair_en = AMD_MERGE_EVENT_ENABLE' in amd_core else None)
+ncore = define(pe_h, 'AMD64_NUM_COUNTERS_CORE')
+even = sum(1 << i for i in range(0, ncore - 1, 2)) if re.search(
+    r'for \(i = 0; i < x86_pmu_max_num_counters\(NULL\) - 1; i \+= 2\)\s*even_ctr_mask \|= BIT_ULL\(i\);',
+    amd_core) else None
+for r in df_rows:
+    n, d = r['name'], r['pmu_events']
+    where = '%s 0x%02x-0x%02x' % (n, r['model'], r['model_max'])
+    ev = perf_events(d)
+    if n == 'AMD Zen 2':
+        check(not r['core'] and 'ls_alloc_mab_count' not in ev and
+              'ls_alloc_mab_count' in r['latency_reason'],
+              '%s: no L1-miss latency: amdzen2 has no ls_alloc_mab_count, and the reason says so'
+              % where)
+        continue
+    p = r['pmu']
+    check(p['evtsel'] == define(msr_h, 'MSR_F15H_PERF_CTL') and
+          p['ctr'] == define(msr_h, 'MSR_F15H_PERF_CTR') and p['stride'] == 2 and
+          p['global_ctrl'] == 0 and p['n_ctrs'] == ncore and p['ctr_bits'] == 48,
+          '%s: PerfCtl/PerfCtr + 2i, no global control, AMD64_NUM_COUNTERS_CORE (%d) counters'
+          % (where, ncore), 'pmu: %s' % p)
+    check(merge_ctl is not None and p['merge_evtsel'] == merge_ctl,
+          '%s: the merge event control is AMD_MERGE_EVENT_ENABLE (0x%x)' % (where, merge_ctl or 0),
+          'table: 0x%x' % p['merge_evtsel'])
+    check('mab_occ' in r['core'] and 'mab_alloc' in r['core'] and 'cycles' in r['core_fix'],
+          '%s: the MAB latency events and cycles are in the table' % where)
+    for group in ('core', 'core_fix'):
+        for role, c in r[group].items():
+            j = ev.get(c['perf'])
+            check(j and int(j['EventCode'], 16) == c['event'] and
+                  int(j.get('UMask', '0'), 16) == c['umask'],
+                  '%s: %s (%s) is event 0x%02x umask 0x%02x'
+                  % (where, c['perf'], role, c['event'], c['umask']), 'perf: %s' % j)
+            wants_merge = bool(j) and 'MergeEvent' in j.get('PublicDescription', '')
+            check(c['merge'] == wants_merge and
+                  c['counters'] == (even if wants_merge else (1 << ncore) - 1),
+                  '%s: %s %s, on %s' % (where, c['perf'], 'merged' if wants_merge else
+                                        'not merged', 'the even counters (pair_constraint)'
+                                        if wants_merge else 'any counter'),
+                  'merge %s counters 0x%x' % (c['merge'], c['counters']))
 
 # the core PMU descriptions against msr-index.h and amd/core.c
 pmus = {r['pmu']['name']: r['pmu'] for r in rows if 'pmu' in r}

@@ -49,7 +49,7 @@ static const char *const fix_names[MEMDIAG_GPFIX_NR] = {
 	[MEMDIAG_GPFIX_REF] = "ref_cycles",
 };
 
-/* "key":{role:{perf, event, umask, counters, offcore_rsp}, ...} */
+/* "key":{role:{perf, event, umask, counters, offcore_rsp, merge}, ...} */
 static void dump_events(const char *key, const struct memdiag_core_event *ev,
 			const char *const *roles, int n)
 {
@@ -62,9 +62,11 @@ static void dump_events(const char *key, const struct memdiag_core_event *ev,
 		if (!c->perf)
 			continue;
 		printf("%s\"%s\":{\"perf\":\"%s\",\"event\":%u,"
-		       "\"umask\":%u,\"counters\":%u,\"offcore_rsp\":%" PRIu64 "}",
+		       "\"umask\":%u,\"counters\":%u,\"offcore_rsp\":%" PRIu64
+		       ",\"merge\":%s}",
 		       first ? "" : ",", roles[e], c->perf, c->event,
-		       c->umask, c->counters, (uint64_t)c->offcore_rsp);
+		       c->umask, c->counters, (uint64_t)c->offcore_rsp,
+		       c->merge ? "true" : "false");
 		first = 0;
 	}
 	printf("}");
@@ -74,9 +76,11 @@ static void dump_pmu(const struct memdiag_core_pmu *p)
 {
 	printf(",\"pmu\":{\"name\":\"%s\",\"evtsel\":%u,\"ctr\":%u,"
 	       "\"stride\":%u,\"global_ctrl\":%u,\"fixed_ctrl\":%u,"
-	       "\"fixed_ctr\":%u,\"offcore_rsp\":%u,\"ctr_bits\":%u}",
+	       "\"fixed_ctr\":%u,\"offcore_rsp\":%u,\"ctr_bits\":%u,"
+	       "\"n_ctrs\":%u,\"merge_evtsel\":%" PRIu64 "}",
 	       p->name, p->evtsel, p->ctr, p->stride, p->global_ctrl,
-	       p->fixed_ctrl, p->fixed_ctr, p->offcore_rsp, p->ctr_bits);
+	       p->fixed_ctrl, p->fixed_ctr, p->offcore_rsp, p->ctr_bits,
+	       p->n_ctrs, (uint64_t)p->merge_evtsel);
 }
 
 static void dump_imc(const struct memdiag_imc_desc *d)

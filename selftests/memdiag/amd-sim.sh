@@ -53,14 +53,6 @@ amd_preset() {
 	done
 }
 
-# l3_rates SOCKET LATENCY NEAR/S FAR/S: every CCX of SOCKET's sampled DRAM
-# requests per second and the core clocks each takes
-l3_rates() {
-	echo "$2" > "$dbg/socket$1/l3_dram_latency_cycles"
-	echo "$3" > "$dbg/socket$1/l3_dram_near_per_sec"
-	echo "$4" > "$dbg/socket$1/l3_dram_far_per_sec"
-}
-
 # the L3 PMU controls of CPU $1's CCX as amd_preset left them, or why not
 l3_ccx_restored() {
 	local i v bad=

@@ -13,7 +13,19 @@
 # and after rmmod; a DF counter someone else enabled refuses the session
 # and is left alone; hotplug of socket 1 (its first CPU, then all of it,
 # then back): rates within 2 % across it, its controls as preset while it
-# is offline, counting again when it returns.
+# is offline, counting again when it returns. The L3 miss latency (xi_sys_fill_latency x 16 /
+# xi_ccx_sdp_req1) of each CCX's L3 PMU, summed into its socket, within
+# 1 % on both sockets, with the control layout of the family (Zen 2:
+# SliceMask and ThreadMask all ones; Zen 3: EnAllCores, EnAllSlices,
+# ThreadMask 3), a counter someone else enabled left alone, and every L3
+# control as preset after a killed client and after rmmod. Zen 3's L1
+# miss latency from the Miss Address Buffer within 1 %: the sim counts
+# ls_alloc_mab_count exactly only with the merge event on the counter
+# above it, else a quarter of the in-flight misses rounded down each
+# cycle (0 at these rates); the pair is programmed while counting, and
+# every PerfCtl is as preset after a killed client and after rmmod. Zen 2
+# says why it has no L1 miss latency. regs, compared before and after
+# (killed client, rmmod), has every PerfCtl, L3 and DF control as it was.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_DF_UARCHS (default
 # "zen3 zen2").
@@ -22,9 +34,25 @@ cd "$(dirname "$0")/../.." || exit 1
 . selftests/memdiag/lib.sh
 
 : "${MEMDIAG_KO:?}" "${MEMDIAG_SIM_KO:?}"
+ncpus=$(nproc)
+# the sim's CCX is a core: CCXs of socket 0
+ccx0=$(for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+	[ "$(cat "$c/physical_package_id")" = 0 ] && cat "$c/core_id"
+done | sort -u | wc -l)
 
 declare -A NAME=([zen2]="AMD Zen 2" [zen3]="AMD Zen 3")
 declare -A FAMILY=([zen2]=23 [zen3]=25)
+# xi_sys_fill_latency (0x90) with EN (22) and the family's slice and
+# thread fields, as amd/uncore.c writes them
+declare -A L3_LAT=([zen2]=0xff0f000000400090 [zen3]=0x300c00000400090)
+
+L3=0xc0010230		# L3 PMU control 0 of the CPU's CCX; control i at +2i
+L3_IDLE=0x90		# its preset: the latency event, not enabled
+L3_5=0xc001023a		# L3 control 5: "someone else's" enabled event
+L3_FOREIGN=0x4000ff
+CTL=0xc0010200		# PerfCtl0; PerfCtl i at +2i
+MAB_OCC=0x43005f	# ls_alloc_mab_count, OS, USR, EN
+MERGE=0xf004000ff	# amd/core.c AMD_MERGE_EVENT_ENABLE
 
 DF=0xc0010240		# DF control 0 of the CPU's socket; control i at +2i
 DF_PRESET=0x3807	# channel 0's event, not enabled: free, not zero
@@ -59,6 +87,98 @@ set_online() {
 df_preset() {
 	local cpu
 	for cpu in $(first_cpus); do poke "msr $cpu $DF $DF_PRESET"; done
+	for cpu in $(seq 0 $((ncpus - 1))); do
+		poke "msr $cpu $L3 $L3_IDLE"
+		poke "msr $cpu $L3_5 $L3_FOREIGN"
+		poke "msr $cpu $CTL 0x76"
+		poke "msr $cpu 0xc0010202 0xc0"
+	done
+}
+
+# every control memdiag can write here that regs lists: PerfCtl 0-5, L3
+# controls 0-5, DF controls 0-3 (counters move on their own)
+df_controls() {
+	awk '$1 == "msr" && $3 ~ /^0xc00102(0[02468a]|3[02468a]|4[0246])$/' $dbg/regs
+}
+
+# each control in /tmp/df_before.regs has its value again in regs, and
+# one first written since (unset: 0) holds 0
+df_regs_restored() {
+	df_controls > /tmp/df_after.regs
+	awk 'FILENAME == ARGV[1] { b[$1 " " $2 " " $3] = $4; next }
+	     { k = $1 " " $2 " " $3
+	       if ((k in b) ? b[k] != $4 : $4 != "0x0") { print "changed: " $0; bad = 1 }
+	       delete b[k] }
+	     END { for (k in b) { print "gone: " k; bad = 1 }; exit bad }' \
+		/tmp/df_before.regs /tmp/df_after.regs
+}
+
+# every CPU's PerfCtl as df_preset left it (0x76, 0xc0, the rest 0); the
+# CPUs in $CPUS only, if set
+core_restored() {
+	local cpu i v bad=
+	for cpu in ${CPUS:-$(seq 0 $((ncpus - 1)))}; do
+		[ "$(peek msr "$cpu" $CTL)" = 0x76 ] || bad="$bad cpu$cpu:ctl0=$(peek msr "$cpu" $CTL)"
+		[ "$(peek msr "$cpu" 0xc0010202)" = 0xc0 ] ||
+			bad="$bad cpu$cpu:ctl1=$(peek msr "$cpu" 0xc0010202)"
+		for i in 0xc0010204 0xc0010206 0xc0010208 0xc001020a; do
+			v=$(peek msr "$cpu" $i)
+			[ "$v" = 0x0 ] || bad="$bad cpu$cpu:$i=$v"
+		done
+	done
+	no_problems "$1" "$bad"
+}
+
+# does CPU $1 count ls_alloc_mab_count on an even PerfCtl with the merge
+# event on the odd one above it?
+mab_merged() {
+	local i
+	for i in 0 2 4; do
+		[ "$(peek msr "$1" $(printf 0x%x $((CTL + 2 * i))))" = $MAB_OCC ] &&
+			[ "$(peek msr "$1" $(printf 0x%x $((CTL + 2 * i + 2))))" = $MERGE ] &&
+			return 0
+	done
+	return 1
+}
+
+# every CCX's L3 controls as df_preset left them, or what differs (those
+# of the CPUs in $CPUS only, if set)
+l3_restored() {
+	local cpu i v bad=
+	for cpu in ${CPUS:-$(seq 0 $((ncpus - 1)))}; do
+		[ "$(peek msr "$cpu" $L3)" = $L3_IDLE ] ||
+			bad="$bad cpu$cpu:l3ctl0=$(peek msr "$cpu" $L3)"
+		for i in 0xc0010232 0xc0010234 0xc0010236 0xc0010238; do
+			v=$(peek msr "$cpu" $i)
+			[ "$v" = 0x0 ] || bad="$bad cpu$cpu:$i=$v"
+		done
+		[ "$(peek msr "$cpu" $L3_5)" = $L3_FOREIGN ] ||
+			bad="$bad cpu$cpu:l3ctl5=$(peek msr "$cpu" $L3_5)"
+	done
+	no_problems "$1" "$bad"
+}
+
+# L3 controls regs lists holding the latency event as the family writes it
+l3_counting() {
+	awk -v v="${L3_LAT[$1]}" '$1 == "msr" && $3 ~ /^0xc001023[02468a]$/ &&
+		$4 == v' $dbg/regs | wc -l
+}
+
+# L3_CHECK NAME A.json B.json SOCKET LATENCY REQ/S: between snapshots A
+# and B, SOCKET's L3 miss latency is LATENCY core clocks and its CCXs'
+# requests REQ/S a second, each within 1 %
+l3_check() {
+	local lat req dt v
+	lat=$(jq -n --slurpfile a "$2" --slurpfile b "$3" --argjson s "$4" \
+		'[$a[0][], $b[0][] | select(.socket == $s)] |
+		 (.[1].l3_sampled_dram_latency_cycles - .[0].l3_sampled_dram_latency_cycles),
+		 (.[1].l3_sampled_dram_requests - .[0].l3_sampled_dram_requests),
+		 (.[1].time_ns - .[0].time_ns)')
+	read -r lat req dt <<< "$(echo $lat)"
+	v=$(jq -n "$lat / $req")
+	check "$1: L3 miss latency $5 core clocks within 1% (got $v)" near "$v" "$5"
+	v=$(jq -n "$req / $dt * 1e9")
+	check "$1: L3 misses of every CCX, $6/s within 1% (got $v)" near "$v" "$6"
 }
 
 # every socket's DF controls as df_preset left them, or what differs
@@ -197,17 +317,27 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	sim_load "$u: " "$u" df_preset || continue
 	check "$u: regs lists DF control 0 as preset, once a socket" \
 		test "$(awk -v v=$DF_PRESET '$1 == "msr" && $3 == "0xc0010240" && $4 == v' $dbg/regs | wc -l)" = "$nsock"
+	df_controls > /tmp/df_before.regs
 	check "$u: info: AuthenticAMD family ${FAMILY[$u]}, ${NAME[$u]}" jqt \
 		".vendor == \"AuthenticAMD\" and .family == ${FAMILY[$u]} and .uarch == \"${NAME[$u]}\"" /tmp/info.json
 	check "$u: DRAM bandwidth (Data Fabric) available" jqt \
 		'.capabilities[] | select(.id == "imc-bandwidth") | .available' /tmp/info.json
-	check "$u: core latency unavailable, saying the core PMU is not programmed" jqt \
-		'.capabilities[] | select(.id == "core-latency") | (.available | not) and (.reason | test("core PMU"))' /tmp/info.json
-	check "$u: L3 latency unavailable, saying why" jqt \
-		'.capabilities[] | select(.id == "l3-dram-latency") | (.available | not) and (.reason | test("L3 PMU"))' /tmp/info.json
+	check "$u: L3 miss latency available" jqt \
+		'.capabilities[] | select(.id == "l3-dram-latency") | .available' /tmp/info.json
+	if [ "$u" = zen3 ]; then
+		check "$u: core latency available, core mode msr" jqt \
+			'(.capabilities[] | select(.id == "core-latency") | .available) and .core_mode == "msr"' /tmp/info.json
+	else
+		check "$u: core latency unavailable, saying there is no ls_alloc_mab_count" jqt \
+			'.capabilities[] | select(.id == "core-latency") | (.available | not) and (.reason | test("ls_alloc_mab_count"))' /tmp/info.json
+	fi
 
 	set_rates 0 3600 1800 0 0 0 0
 	set_rates 1 720 0 0 0 0 0
+	# each CCX: socket 0 1.25e6 L3 misses/s of 300 clocks, socket 1
+	# 5e5/s of 420 (near and far are one population on Zen 2/3)
+	l3_rates 0 300 1000000 250000
+	l3_rates 1 420 500000 0
 	w=/tmp/df.json
 	sim_watch "$u: watch --all --count 4 exits 0" $w --all --interval 500ms --count 4
 	check "$u: no interval is invalid" jq -s -e '[.[].valid] | all' $w
@@ -219,6 +349,15 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 		jq -s -e 'all(.[]; .read_gbps == null and .nr_channels == 8 and
 			  (.unmeasured_channels == 4 or .unmeasured_channels == 0)) and
 			  ([.[] | select(.unmeasured_channels == 4)] | length) >= 4' $w
+
+	if [ "$u" = zen3 ]; then
+		# 200 cycles x 1.5e6 misses/s: 0.15 in flight a cycle, which
+		# the unmerged event would count as 0
+		set_rates 0 3600 1800 200 1000000 500000 0
+		sim_watch "$u: watch for the MAB latency" /tmp/mab.json --socket 0 --interval 500ms --count 3
+		check_rate "$u: L1 miss latency (merged MAB occupancy / allocations) 200 cycles" \
+			/tmp/mab.json 0 l1_miss_latency_cycles 200
+	fi
 
 	# per channel: the sampler turns the channels every 100 ms meanwhile
 	"$ctl" -j watch --all --interval 100ms > /dev/null 2>&1 &
@@ -235,6 +374,26 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 		/tmp/dfa.json /tmp/dfb.json 1 $S1_GBPS
 	check "$u: while counting, regs lists 4 DF controls a socket holding a channel event" \
 		test "$(df_counting)" = $((4 * nsock))
+	l3_check "$u: socket 0" /tmp/dfa.json /tmp/dfb.json 0 300 $((ccx0 * 1250000))
+	l3_check "$u: socket 1" /tmp/dfa.json /tmp/dfb.json 1 420 $((ccx0 * 500000))
+	nccx=$(awk '$1 == "msr" && $3 == "0xc001023a"' $dbg/regs | wc -l)
+	check "$u: while counting, one L3 control of each of the $nccx CCXs holds ${L3_LAT[$u]}" \
+		test "$(l3_counting "$u")" = "$nccx"
+	check "$u: the L3 counter someone else enabled is left alone" \
+		test "$(peek msr 0 $L3_5)" = $L3_FOREIGN
+	if [ "$u" = zen3 ]; then
+		check "$u: while counting, CPU 1 has ls_alloc_mab_count merged with the counter above ($MERGE)" \
+			mab_merged 1
+	fi
+	# hotplug: CPU 1 (a CCX of its own) going offline puts its L3 and
+	# core controls back; back online, its CCX counts again
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	CPUS=1 l3_restored "$u: CPU 1 offline: its CCX's L3 controls are as preset"
+	CPUS=1 core_restored "$u: CPU 1 offline: its PerfCtls are as preset"
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	sleep 0.5
+	check "$u: CPU 1 online again: one L3 control of each of the $nccx CCXs counts" \
+		test "$(l3_counting "$u")" = "$nccx"
 
 	# a wrap: socket 0's counters 2^48 - 3e7 (about 1.5 s at 21e6/s each);
 	# the poke itself is a reset (that interval is dropped), the wrap not
@@ -313,6 +472,10 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	kill -9 $W_PID; wait $W_PID 2>/dev/null; W_PID=
 	sleep 0.5
 	df_restored "$u: after a killed client every DF control is as preset"
+	l3_restored "$u: after a killed client every L3 control is as preset"
+	core_restored "$u: after a killed client every PerfCtl is as preset"
+	check "$u: after a killed client regs has every PerfCtl, L3 and DF control as before" \
+		df_regs_restored
 
 	# a fixed channel set: 1, 3, 4 and 6 counted all the time, exactly;
 	# the others unmeasured, and no socket total
@@ -367,6 +530,10 @@ for u in ${MEMDIAG_DF_UARCHS:-zen3 zen2}; do
 	check "$u: rmmod memdiag with a client" rmmod memdiag
 	kill $W_PID 2>/dev/null; wait $W_PID 2>/dev/null; W_PID=
 	df_restored "$u: after rmmod every DF control is as preset"
+	l3_restored "$u: after rmmod every L3 control is as preset"
+	core_restored "$u: after rmmod every PerfCtl is as preset"
+	check "$u: after rmmod regs has every PerfCtl, L3 and DF control as before" \
+		df_regs_restored
 	rmmod memdiag_sim
 done
 tap_end

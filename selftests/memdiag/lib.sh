@@ -122,6 +122,14 @@ check_value() {
 	check "$1 within $2% (got $v)" within "$2" "$v" "$5"
 }
 
+# l3_rates SOCKET LATENCY NEAR/S FAR/S: every CCX of SOCKET's L3 (DRAM)
+# requests per second and the core clocks each takes
+l3_rates() {
+	echo "$2" > "$dbg/socket$1/l3_dram_latency_cycles"
+	echo "$3" > "$dbg/socket$1/l3_dram_near_per_sec"
+	echo "$4" > "$dbg/socket$1/l3_dram_far_per_sec"
+}
+
 # The simulated platform (memdiag_sim.ko), see "memdiag_sim" in
 # Documentation/memdiag.rst for the formats.
 # poke KIND WHERE ADDR VALUE: set a register
