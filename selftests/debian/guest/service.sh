@@ -128,11 +128,18 @@ fi
 check "the exporter is stopped and its unit gone" sh -c \
 	"! pgrep -x memdiagctl && ! systemctl cat $unit >/dev/null 2>&1"
 check "dkms knows no memdiag" sh -c "[ -z \"\$(dkms status -m memdiag)\" ]"
-for b in /usr/lib/modules/*/build; do
-	k=${b#/usr/lib/modules/}
-	k=${k%/build}
-	check "no memdiag.ko for $k" sh -c "! modinfo -k $k memdiag >/dev/null 2>&1"
+for m in /usr/lib/modules/*/; do
+	k=$(basename "$m")
+	check "no memdiag.ko for $k (modinfo, updates/dkms)" sh -c \
+		"! modinfo -k $k memdiag >/dev/null 2>&1 &&
+		 [ -z \"\$(find $m -name 'memdiag.ko*')\" ]"
 done
+check "no unit file, no enablement link" sh -c \
+	"[ -z \"\$(find /etc/systemd /lib/systemd /usr/lib/systemd -name 'memdiag*' ! -name 'memdiag-guest-test*')\" ]"
+check "the users and groups are those of before the install" \
+	cmp -s "$out/accounts.before" <(accounts)
+check "no state directory (/var/lib/memdiag*, /var/lib/private/memdiag*)" sh -c \
+	"! ls -d /var/lib/memdiag* /var/lib/private/memdiag* 2>/dev/null"
 listing > "$out/after"
 left=$(comm -13 "$out/before" "$out/after")
 # shellcheck disable=SC2086 # one path per word
