@@ -114,7 +114,7 @@ check "it serves after the restart" wait_for 300 sh -c \
 # the exporter's own note once per process this boot started (at boot,
 # after the kill, at the restart): each one's stderr reaches the journal
 j=$(journalctl -b -u "$unit" --no-pager)
-notes=$(printf '%s\n' "$j" | grep -c "memdiagctl export: note: serving http://127.0.0.1:9473/metrics")
+notes=$(printf '%s\n' "$j" | grep -c "memdiagctl\[[0-9]*\]: memdiagctl: export: note: serving http://127.0.0.1:9473/metrics")
 check "journalctl -u: the exporter's note from each of its 3 starts ($notes), the kill, the scheduled restart" sh -c '
 	[ "$2" = 3 ] &&
 	printf "%s\n" "$1" | grep -q "Main process exited, code=killed, status=9/KILL" &&
