@@ -28,6 +28,9 @@ out=$top/build/debian-guest
 kept=$top/build/debian-installed
 kernels=${MEMDIAG_DEBIAN_KERNELS:-$(scripts/kernels.sh | grep -v -- '-rt-' | sort -rV)}
 ver=$(sed -n '1s/^memdiag (\([^)-]*\).*/\1/p' debian/changelog)
+# the commit the packages are built from, for the kept disk's note
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+[ -z "$(git status --porcelain 2>/dev/null)" ] || commit="$commit (modified)"
 failed=0
 t() { date +%s; }
 
@@ -119,7 +122,7 @@ for k in $kernels; do
 		mkdir -p "$kept/$k/out"
 		cp "$share/out/before" "$share/out/accounts.before" "$kept/$k/out/"
 		cp "$share/version" "$kept/$k/"
-		echo "$(date -u '+%F %H:%M UTC'), memdiag $ver, $(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
+		echo "$(date -u '+%F %H:%M UTC'), memdiag $ver, $commit" \
 			> "$kept/$k/made"
 	else
 		rm -rf "${kept:?}/$k"
