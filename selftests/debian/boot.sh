@@ -7,17 +7,28 @@
 # SHARE/boot.sh once systemd reaches multi-user.target; the guest may
 # reboot (each boot runs it again) and powers off at the end. The guest's
 # disk is a throwaway qcow2 overlay on the cached image, so every run
-# starts from the same system. The serial console is kept in
-# SHARE/console.log.
+# starts from the same system. The serial console of every boot is kept
+# in SHARE/console.log.
+#
+# A reboot ends QEMU (-no-reboot) and this script starts it again on the
+# same disk: the guest's boot.sh leaves SHARE/out/reboot before it asks
+# systemd to reboot, so a QEMU that ends without it (a power-off, a panic)
+# ends the run. Between the first boot and the second the disk is at rest,
+# which is when it can be kept (MEMDIAG_DEBIAN_SAVE).
 #
 # Exit: 0 when the guest powered off by itself, 124 on TIMEOUT (seconds,
-# default 1800), 1 on a QEMU error. What the guest found is in SHARE (its
-# TAP): this script does not judge it.
+# default 1800, all boots together), 1 on a QEMU error. What the guest
+# found is in SHARE (its TAP): this script does not judge it.
 #
 # Environment: MEMDIAG_VM_QEMU, MEMDIAG_DEBIAN_SMP (1: TCG is one thread
 # anyway and the host's CPUs are shared), MEMDIAG_DEBIAN_MEM (MiB, 2048),
 # MEMDIAG_DEBIAN_CPU (Skylake-Server-v1, the CPU the simulated platform
 # is), MEMDIAG_DEBIAN_APPEND (more kernel arguments).
+# MEMDIAG_DEBIAN_BASE: the qcow2 the overlay is made on (default the
+# cached image's root.qcow2; a disk kept by MEMDIAG_DEBIAN_SAVE boots the
+# system as the first boot left it). MEMDIAG_DEBIAN_SAVE: a path; the disk
+# as the first boot left it is moved there (an overlay on the base, which
+# must stay where it is) and the later boots run on an overlay of it.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kver=$1
@@ -32,9 +43,12 @@ img=$("$top/scripts/debian-guest.sh")
 [ -f "$img/vmlinuz-$kver" ] || { echo "boot.sh: the image has no kernel $kver" >&2; exit 1; }
 [ -x "$share/boot.sh" ] || { echo "boot.sh: no executable $share/boot.sh" >&2; exit 1; }
 
+base=${MEMDIAG_DEBIAN_BASE:-$img/root.qcow2}
+save=${MEMDIAG_DEBIAN_SAVE:-}
+[ -f "$base" ] || { echo "boot.sh: no disk $base" >&2; exit 1; }
 run=$(mktemp -d)
 trap 'rm -rf "$run"' EXIT
-qemu-img create -q -f qcow2 -b "$img/root.qcow2" -F qcow2 "$run/disk.qcow2"
+qemu-img create -q -f qcow2 -b "$(realpath "$base")" -F qcow2 "$run/disk.qcow2"
 
 # ro: systemd-fsck checks the root and systemd-remount-fs makes it rw,
 # as on an installed system. The console at ttyS0 is the only output.
@@ -42,22 +56,37 @@ cmdline="root=LABEL=memdiag-root ro console=ttyS0 panic=-1 ${MEMDIAG_DEBIAN_APPE
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 qargs=(
 	-accel tcg,thread=single -machine q35 -cpu "$cpu" -smp "$smp" -m "$mem"
-	-nographic -nodefaults -nic none
+	-nographic -nodefaults -nic none -no-reboot
 	-kernel "$img/vmlinuz-$kver" -initrd "$img/initrd.img-$kver"
 	-append "$cmdline"
 	-drive "file=$run/disk.qcow2,if=virtio,format=qcow2"
 	-virtfs "local,path=$share,mount_tag=memdiagtest,security_model=none"
-	-serial "file:$share/console.log"
+	-chardev "file,id=console,path=$share/console.log,append=on"
+	-serial chardev:console
 )
-rc=0
-timeout "$timeout" "$qemu" "${qargs[@]}" </dev/null >"$run/qemu.out" 2>&1 || rc=$?
-if [ "$rc" = 124 ]; then
-	echo "boot.sh: $kver: no power-off within $timeout s; console tail:" >&2
-	tail -n 40 "$share/console.log" >&2
-	exit 124
-elif [ "$rc" != 0 ]; then
-	echo "boot.sh: $kver: QEMU exited with $rc:" >&2
-	cat "$run/qemu.out" >&2
-	exit 1
-fi
-exit 0
+by=$(($(date +%s) + timeout))
+rm -f "$share/out/reboot" "$share/console.log"
+while :; do
+	left=$((by - $(date +%s)))
+	rc=0
+	[ "$left" -gt 0 ] || rc=124
+	[ "$rc" = 124 ] || timeout "$left" "$qemu" "${qargs[@]}" \
+		</dev/null >"$run/qemu.out" 2>&1 || rc=$?
+	if [ "$rc" = 124 ]; then
+		echo "boot.sh: $kver: no power-off within $timeout s; console tail:" >&2
+		tail -n 40 "$share/console.log" >&2
+		exit 124
+	elif [ "$rc" != 0 ]; then
+		echo "boot.sh: $kver: QEMU exited with $rc:" >&2
+		cat "$run/qemu.out" >&2
+		exit 1
+	fi
+	[ -e "$share/out/reboot" ] || exit 0
+	rm -f "$share/out/reboot"
+	if [ -n "$save" ]; then
+		mv "$run/disk.qcow2" "$save"
+		qemu-img create -q -f qcow2 -b "$(realpath "$save")" -F qcow2 \
+			"$run/disk.qcow2"
+		save=
+	fi
+done

@@ -4,8 +4,10 @@
 # boot (as /test/boot.sh): the first boot installs the packages
 # (install.sh), the second checks what a reboot must bring back and the
 # service under systemd, then purges (service.sh). Each writes its TAP
-# to /test/out/STEP.tap and its exit status to /test/out/STEP.rc. The
-# step to run is kept on the guest's disk, outside what the tests list.
+# to /test/out/STEP.tap and its exit status to /test/out/STEP.rc, and
+# leaves /test/out/reboot before a reboot (the host's QEMU runs with
+# -no-reboot: see selftests/debian/boot.sh). The step to run is kept on
+# the guest's disk, outside what the tests list.
 set -u
 out=/test/out
 state=/root/memdiag-guest-step
@@ -18,8 +20,15 @@ install)
 	rc=$?
 	echo "$rc" > "$out/install.rc"
 	sync
-	# exit 2: the packages are not installed, nothing to reboot for
-	if [ "$rc" = 2 ]; then systemctl poweroff; else systemctl reboot; fi
+	# exit 2: the packages are not installed, nothing to reboot for.
+	# The host's QEMU ends at a reboot; the mark says to start it again.
+	if [ "$rc" = 2 ]; then
+		systemctl poweroff
+	else
+		touch "$out/reboot"
+		sync
+		systemctl reboot
+	fi
 	;;
 service)
 	echo finished > "$state"

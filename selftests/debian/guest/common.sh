@@ -25,6 +25,10 @@ listing() {
 		grep -Ev '^/var/lib/dkms/mok\.(key|pub)$' | sort
 }
 
+# The system's users and groups (a package may add them: this one's unit
+# has systemd make a transient user instead)
+accounts() { getent passwd; getent group; }
+
 # The administrator's side of the simulated platform (the tests need
 # numbers; the package ships no memdiag_sim.ko): the module the host
 # built for this kernel, loaded before memdiag, which is told to use it.

@@ -11,6 +11,7 @@ set -u
 . /test/common.sh
 
 listing > "$out/before"
+accounts > "$out/accounts.before"
 rm -rf /root/debs && mkdir /root/debs && cp /test/debs/*.deb /root/debs/
 cd /root/debs || exit 2
 t0=$(date +%s)

@@ -111,11 +111,14 @@ check "systemctl restart gives a new process that serves" sh -c \
 	"systemctl restart $unit && [ \"\$(systemctl show -p MainPID --value $unit)\" != $old ]"
 check "it serves after the restart" wait_for 300 sh -c \
 	"curl -sf --max-time 5 http://127.0.0.1:9473/metrics | grep -qx 'memdiag_up 1'"
+# the exporter's own note once per process this boot started (at boot,
+# after the kill, at the restart): each one's stderr reaches the journal
 j=$(journalctl -b -u "$unit" --no-pager)
-check "journalctl -u: the exporter's own note, the kill and the restart" sh -c '
-	printf "%s\n" "$1" | grep -q "memdiagctl export: note: serving http://127.0.0.1:9473/metrics" &&
+notes=$(printf '%s\n' "$j" | grep -c "memdiagctl\[[0-9]*\]: memdiagctl: export: note: serving http://127.0.0.1:9473/metrics")
+check "journalctl -u: the exporter's note from each of its 3 starts ($notes), the kill, the scheduled restart" sh -c '
+	[ "$2" = 3 ] &&
 	printf "%s\n" "$1" | grep -q "Main process exited, code=killed, status=9/KILL" &&
-	printf "%s\n" "$1" | grep -q "Scheduled restart job"' - "$j"
+	printf "%s\n" "$1" | grep -q "Scheduled restart job"' - "$j" "$notes"
 
 # purge: the packages take everything of theirs; what is left over from
 # before the install is exactly the administrator's own files
@@ -128,11 +131,18 @@ fi
 check "the exporter is stopped and its unit gone" sh -c \
 	"! pgrep -x memdiagctl && ! systemctl cat $unit >/dev/null 2>&1"
 check "dkms knows no memdiag" sh -c "[ -z \"\$(dkms status -m memdiag)\" ]"
-for b in /usr/lib/modules/*/build; do
-	k=${b#/usr/lib/modules/}
-	k=${k%/build}
-	check "no memdiag.ko for $k" sh -c "! modinfo -k $k memdiag >/dev/null 2>&1"
+for m in /usr/lib/modules/*/; do
+	k=$(basename "$m")
+	check "no memdiag.ko for $k (modinfo, updates/dkms)" sh -c \
+		"! modinfo -k $k memdiag >/dev/null 2>&1 &&
+		 [ -z \"\$(find $m -name 'memdiag.ko*')\" ]"
 done
+check "no unit file, no enablement link" sh -c \
+	"[ -z \"\$(find /etc/systemd /lib/systemd /usr/lib/systemd -name 'memdiag*' ! -name 'memdiag-guest-test*')\" ]"
+check "the users and groups are those of before the install" \
+	cmp -s "$out/accounts.before" <(accounts)
+check "no state directory (/var/lib/memdiag*, /var/lib/private/memdiag*)" sh -c \
+	"! ls -d /var/lib/memdiag* /var/lib/private/memdiag* 2>/dev/null"
 listing > "$out/after"
 left=$(comm -13 "$out/before" "$out/after")
 # shellcheck disable=SC2086 # one path per word
