@@ -23,16 +23,10 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "bench-peer.h"
+
 #define LINE 64
 #define MIN_LOADS (1ul << 21)
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -52,25 +46,13 @@ static int cmp(const void *a, const void *b)
 
 static size_t parse_size(const char *s)
 {
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
+	size_t v;
 
-	switch (*end) {
-	case 'K': case 'k':
-		v <<= 10, end++;
-		break;
-	case 'M': case 'm':
-		v <<= 20, end++;
-		break;
-	case 'G': case 'g':
-		v <<= 30, end++;
-		break;
-	}
-	if (*end || v < 2 * LINE) {
+	if (bench_size(s, &v) || v < 2 * LINE) {
 		fprintf(stderr, "bench-chase: '%s' is not a size of at least 128 bytes\n", s);
 		exit(1);
 	}
-	return (size_t)v;
+	return v;
 }
 
 /* The loop under test: nothing but dependent loads. */
@@ -120,10 +102,10 @@ static int measure(size_t bytes, int huge, int reps, double *ns)
 	loads = lines > MIN_LOADS ? lines : MIN_LOADS;
 	p = chase(buf, lines);		/* warm-up lap */
 	for (r = 0; r < reps; r++) {
-		double t0 = now();
+		double t0 = bench_now();
 
 		p = chase(p, loads);
-		t[r] = (now() - t0) * 1e9 / (double)loads;
+		t[r] = (bench_now() - t0) * 1e9 / (double)loads;
 	}
 	sink = p;
 	qsort(t, (size_t)reps, sizeof(*t), cmp);

@@ -36,6 +36,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-peer.h"
+
 #define LINE 64
 #define WORDS (LINE / sizeof(uint64_t))
 #define GAP_LINES ((4096 + LINE) / LINE)
@@ -55,33 +57,6 @@ struct reader {
 	int bad;		/* a sweep's sum was wrong */
 	char err[96];
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-
-	switch (*end) {
-	case 'K': case 'k':
-		v <<= 10, end++;
-		break;
-	case 'M': case 'm':
-		v <<= 20, end++;
-		break;
-	case 'G': case 'g':
-		v <<= 30, end++;
-		break;
-	}
-	return *end ? 0 : (size_t)v;
-}
 
 /* the first word of line @i of stream @s */
 static uint64_t *word(const struct reader *r, unsigned int s, size_t i)
@@ -131,12 +106,12 @@ static void *reader_main(void *arg)
 	if (r->err[0])
 		return NULL;
 	sweep(r);		/* untimed: the caches and TLB settle */
-	t0 = now();
+	t0 = bench_now();
 	do {
 		if (sweep(r) != want)
 			r->bad = 1;
 		r->swept += (uint64_t)r->lines * r->streams;
-		r->elapsed = now() - t0;
+		r->elapsed = bench_now() - t0;
 	} while (r->elapsed < r->seconds);
 	return NULL;
 }
@@ -182,7 +157,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[a], "--cpus") && a + 1 < argc)
 			n = parse_cpus(argv[++a], cpu, MAX_THREADS);
 		else if (!size && argv[a][0] != '-')
-			size = parse_size(argv[a]);
+			bench_size(argv[a], &size);	/* size 0: usage */
 		else
 			return usage();
 	}
