@@ -183,28 +183,28 @@ l3_check() {
 
 # every socket's DF controls as df_preset left them, or what differs
 df_restored() {
-	local cpu i v bad=
+	local cpu bad=
 	for cpu in $(first_cpus); do
-		[ "$(peek msr "$cpu" $DF)" = $DF_PRESET ] ||
-			bad="$bad cpu$cpu:ctl0=$(peek msr "$cpu" $DF)"
-		for i in 0xc0010242 0xc0010244 0xc0010246; do
-			v=$(peek msr "$cpu" $i)
-			[ "$v" = 0x0 ] || bad="$bad cpu$cpu:$i=$v"
-		done
+		bad="$bad$(df_ctl_problems "$cpu")"
 	done
 	no_problems "$1" "$bad"
 }
 
+# df_ctl_problems CPU: each DF control of CPU's socket not as preset
+# (" cpuN:MSR=value"), nothing when all are
+df_ctl_problems() {
+	local i v
+	v=$(peek msr "$1" $DF)
+	[ "$v" = $DF_PRESET ] || printf ' cpu%s:ctl0=%s' "$1" "$v"
+	for i in 0xc0010242 0xc0010244 0xc0010246; do
+		v=$(peek msr "$1" $i)
+		[ "$v" = 0x0 ] || printf ' cpu%s:%s=%s' "$1" "$i" "$v"
+	done
+}
+
 # socket_restored NAME CPU: the DF controls of CPU's socket as preset
 socket_restored() {
-	local i v bad=
-	[ "$(peek msr "$2" $DF)" = $DF_PRESET ] ||
-		bad="ctl0=$(peek msr "$2" $DF)"
-	for i in 0xc0010242 0xc0010244 0xc0010246; do
-		v=$(peek msr "$2" $i)
-		[ "$v" = 0x0 ] || bad="$bad $i=$v"
-	done
-	no_problems "$1" "$bad"
+	no_problems "$1" "$(df_ctl_problems "$2")"
 }
 
 # total_delta_check NAME A.json B.json SOCKET WANT_GBPS: the socket's
