@@ -38,7 +38,7 @@ import time
 
 import bench_pair
 import bench_plan
-from bench_readers import PAGE_NOTES, read_value
+from bench_readers import PAGE_NOTES, fmt_size, read_latency, read_value
 from bench_machine import describe, machine
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -184,13 +184,6 @@ class Bench:
     def chase_run(self, sizes):
         p = self.run(self.chase_argv(sizes))
         return self.chase_values(p.returncode, p.stdout, p.stderr)
-
-
-def fmt_size(v):
-    for unit, m in (("G", 1 << 30), ("M", M), ("K", K)):
-        if v >= m and v % m == 0:
-            return "%d%s" % (v // m, unit)
-    return str(v)
 
 
 def pair_ratio(by_trial, lower_better):

@@ -32,7 +32,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle coverage-report completion layout install rules deb"
+host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle coverage-report completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -185,6 +185,9 @@ hstep checkpatch "checkpatch --strict on module/" sh -c '
 	# the compat header exists to compare kernel versions
 	$cp --strict --no-tree --quiet \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h'
+# an undefined name in a Python script fails only when its line runs
+hstep pyflakes "pyflakes3 finds nothing in the Python scripts and tests" sh -c '
+	pyflakes3 $(git ls-files "*.py")'
 
 kernels=${MEMDIAG_KERNELS:-$(scripts/kernels.sh)}
 hstep kernels "Debian 6.1 and 6.12 kernels, stock and PREEMPT_RT, with headers are installed" sh -c "
