@@ -248,11 +248,12 @@ hstep rules "alerting rules: promtool check rules and test rules" sh -c \
 	 promtool test rules selftests/fleet/rules-test.yml'
 hstep deb "Debian package: build, lintian, install with DKMS, purge" \
 	selftests/fleet/deb.sh
-hstep bench-ratio "make bench pairs each trial's two sides for its ratio, over its quiet trials; its pair list follows the CPU's widths and socket 0's CPUs; bench-read reads every line it counts" \
+hstep bench-ratio "make bench pairs each trial's two sides for its ratio, over its quiet trials; its pair list follows the CPU's widths and socket 0's CPUs; bench-read reads every line it counts; scale-check reads calibrate's curve at a load" \
 	sh -c '/usr/bin/python3 selftests/host/bench_ratio_test.py &&
 	/usr/bin/python3 selftests/host/bench_quiet_test.py &&
 	/usr/bin/python3 selftests/host/bench_plan_test.py &&
-	sh selftests/host/bench_read_test.sh'
+	sh selftests/host/bench_read_test.sh &&
+	sh selftests/host/scale_curve_test.sh'
 hstep dmesg-check "the VM dmesg check flags kernel problems, not the command line" \
 	selftests/host/dmesg_check_test.sh
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
