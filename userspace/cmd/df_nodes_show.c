@@ -2,6 +2,7 @@
 /* df_nodes_show.c - info's and snapshot's per-node lines (df_nodes_show.h). */
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "cpulist.h"
@@ -28,6 +29,27 @@ void df_nodes_json(struct printer *p, const struct df_nodes *d, bool bytes)
 			print_string(p, PRINT_JSON, "rdwr_bytes", "%s", NULL);
 		print_close_object(p);
 	}
+	print_close_array(p);
+}
+
+void df_nodes_watch_json(struct printer *p, const struct df_nodes *d,
+			 uint64_t interval_ns)
+{
+	size_t i;
+
+	if (d->why[0])
+		print_string(p, PRINT_JSON, "df_nodes_reason", "%s", d->why);
+	if (!d->n)
+		return;
+	print_open_array(p, "df_node_ids");
+	for (i = 0; i < d->n; i++)
+		print_uint(p, PRINT_JSON, NULL, "%u", d->node[i].id);
+	print_close_array(p);
+	print_open_array(p, "df_node_total_gbps");
+	for (i = 0; i < d->n; i++)
+		print_double(p, PRINT_JSON, NULL, "%f",
+			     d->node[i].have_bytes && interval_ns ?
+			     (double)d->node[i].rdwr_bytes / interval_ns : NAN);
 	print_close_array(p);
 }
 

@@ -19,6 +19,14 @@
  */
 void df_nodes_json(struct printer *p, const struct df_nodes *d, bool bytes);
 
+/*
+ * watch's JSON (flat, for --csv): "df_node_ids" and "df_node_total_gbps"
+ * (null where unmeasured), the node's bytes over @interval_ns; or
+ * "df_nodes_reason".
+ */
+void df_nodes_watch_json(struct printer *p, const struct df_nodes *d,
+			 uint64_t interval_ns);
+
 /* info's text: "  numa node N  channels 0-3" lines, or the reason. */
 void df_nodes_info_text(struct printer *p, const struct df_nodes *d);
 

@@ -59,3 +59,22 @@ int df_nodes_take(struct df_nodes *d, const struct nlattr *attr,
 	d->why[sizeof(d->why) - 1] = '\0';
 	return 1;
 }
+
+void df_nodes_delta(const struct df_nodes *a, const struct df_nodes *b,
+		    bool ok, struct df_nodes *d)
+{
+	const struct df_node *p;
+	size_t i, k;
+
+	*d = *b;
+	for (i = 0; i < d->n; i++) {
+		struct df_node *n = &d->node[i];
+
+		for (k = 0, p = NULL; k < a->n && !p; k++)
+			if (a->node[k].id == n->id)
+				p = &a->node[k];
+		n->have_bytes = ok && p && p->have_bytes && n->have_bytes &&
+				n->rdwr_bytes >= p->rdwr_bytes;
+		n->rdwr_bytes = n->have_bytes ? n->rdwr_bytes - p->rdwr_bytes : 0;
+	}
+}

@@ -38,4 +38,12 @@ struct df_nodes {
 int df_nodes_take(struct df_nodes *d, const struct nlattr *attr,
 		  uint16_t node_type, uint16_t why_type);
 
+/*
+ * The interval from @a to @b: @b's nodes, each with the bytes it moved
+ * since @a (have_bytes when both snapshots measured it, @ok and its count
+ * did not go backwards), and @b's reason.
+ */
+void df_nodes_delta(const struct df_nodes *a, const struct df_nodes *b,
+		    bool ok, struct df_nodes *d);
+
 #endif /* MEMDIAGCTL_DF_NODES_H */

@@ -140,6 +140,8 @@ struct interval {
 	double channel_imbalance;
 	uint32_t busiest_channel;	/* id; valid when imbalance is */
 	double busiest_channel_gbps;
+	/* AMD Zen 2/3: each NUMA node's bytes in the interval (deltas) */
+	struct df_nodes df;
 };
 
 /*
