@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <libmnl/libmnl.h>
+
 #include <linux/memdiag.h>
 
 #include "df_nodes.h"

@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <libmnl/libmnl.h>
+/* no libmnl here: metrics.h, pure computation, includes this header */
+struct nlattr;
 
 /* The module sends at most this many (MEMDIAG_DF_MAX_NODES). */
 #define DF_NODES_MAX 8
