@@ -28,7 +28,7 @@
 
 #include "sim.h"
 
-#define MAP_GRAIN	(1ULL << 28)	/* DramBase/LimitAddr granularity */
+#define MAP_GRAIN	BIT_ULL(28)	/* DramBase/LimitAddr granularity */
 /* each socket's CS fabric ids: the socket in the node id bits above */
 #define FABRIC_ID(s, c)	((s) << 5 | (c))
 
@@ -82,12 +82,12 @@ static void chan_map(unsigned int socket, unsigned int c, u32 *base,
 	u32 mode = df_map_mode >= 0 ? df_map_mode : cod_mode[nps];
 
 	socket_span(socket, &lo, &hi);
-	if (lo >= hi) {		/* no CPU online: no valid map */
+	part = lo < hi ? round_down((hi - lo) / nps, MAP_GRAIN) : 0;
+	if (!part) {	/* no CPU online, or parts under 256 MB: no map */
 		*base = 0;
 		*limit = 0;
 		return;
 	}
-	part = round_down((hi - lo) / nps, MAP_GRAIN);
 	*base = (u32)((lo + k * part) >> 28) << 12 | mode << 2 | 1;
 	*limit = (u32)(((lo + (k + 1) * part) >> 28) - 1) << 12 |
 		 FABRIC_ID(socket, k * per);
