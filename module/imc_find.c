@@ -208,9 +208,11 @@ static int find_df_nodes(struct memdiag_state *st, char *reason, size_t len)
 			 " (this is a virtual machine; the hypervisor does not expose them)" : "");
 		return -ENODEV;
 	}
-	for (s = 0; s < memdiag_nr_sockets(); s++)
+	for (s = 0; s < memdiag_nr_sockets(); s++) {
 		if (!box_add(s, 0))
 			return -ENOMEM;
+		memdiag_df_nodes_init(s, st->uarch->imc->n_events);
+	}
 	return 0;
 }
 

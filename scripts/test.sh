@@ -32,7 +32,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle coverage-report completion layout install rules deb"
+host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -266,6 +266,8 @@ hstep coverage-report "make coverage merges each boot's gcov counters with lcov 
 	selftests/host/coverage_report_test.sh
 hstep df-rotate "Zen 2/3 DF channel rotation: per-channel and socket rates within 2 % across turns, a wrap, a reset" \
 	selftests/host/df_rotate_test.bin
+hstep df-map "Zen 2/3 DF3 DRAM address maps decoded into channel -> NUMA node for NPS1/2/4, refusing what is not one node's" \
+	selftests/host/df_map_test.bin
 hstep prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
 	/usr/bin/python3 selftests/host/prefetch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_prefetch.bin
