@@ -53,6 +53,9 @@ void liveness(struct fuzz *f, const char *when);
 int send_one(struct fuzz *f, const char *buf, size_t len, bool answer);
 int random_step(struct fuzz *f, char *buf, size_t *len);
 
+/* nlfuzz_mutate.c: one mutation of the message of @len bytes in @buf */
+void mutate_once(char *buf, size_t *len);
+
 /* nlfuzz_kcov.c: --kcov LO:HI measures, --guided also steers */
 struct kcov_opts {
 	uint64_t lo, hi;		/* memdiag.ko's text */
