@@ -15,12 +15,9 @@
  * Coverage is counted two ways: PCs (distinct addresses in memdiag's text)
  * and edges, a pair of PCs one after the other in one message's trace
  * (the first PC of a message pairs with "start"), kept exactly, not
- * hashed. The guided mode keeps a message in its corpus when it reached
- * an edge no earlier message did, and sends mostly mutations of the
- * corpus (bit flips outside the type and sequence fields, attributes
- * inserted, deleted or duplicated, lengths edited, attribute types and the
- * command swapped, flags toggled), the rest fresh messages of the random
- * generator, which it shares with the random mode.
+ * hashed, after each message (cov_end), whichever mode made it. The
+ * random mode sends random_step's messages; the guided one's steps, its
+ * bandit and its corpus of sequences are nlfuzz_guided.c's.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -36,7 +33,6 @@
 
 #define KCOV_WORDS	(1UL << 18)	/* PCs one message may record */
 #define SET_BITS	20		/* room for 2^20 PCs or edges */
-#define CORPUS_MAX	512
 
 struct kcov {
 	int fd;
@@ -122,52 +118,6 @@ static unsigned long kcov_collect(struct kcov *k, struct set *pcs,
 	return fresh;
 }
 
-struct guided {
-	struct corpus_msg c[CORPUS_MAX];
-	size_t n;
-};
-
-/* One mutant of a corpus message, sent; its bytes stay in @buf. */
-static int guided_step(struct fuzz *f, struct guided *gd, char *buf,
-		       size_t *len)
-{
-	const struct corpus_msg *parent = &gd->c[below(gd->n)];
-	struct nlmsghdr *h = (void *)buf;
-	int i, n = 1 + below(3);
-
-	memcpy(buf, parent->buf, parent->len);
-	*len = parent->len;
-	for (i = 0; i < n && *len >= NLMSG_HDRLEN; i++)
-		mutate_once(buf, len);
-	if (*len >= 6)
-		h->nlmsg_type = f->m.family_id;
-	if (*len >= 12)
-		h->nlmsg_seq = ++f->m.seq;
-	if (send_one(f, buf, *len, must_answer(h, *len)))
-		return -1;
-	if (chance(1)) {	/* sockets live as long as the random mode's */
-		mdnl_close(&f->m);
-		return open_sock(f);
-	}
-	return 0;
-}
-
-static void keep(struct guided *gd, const char *buf, size_t len)
-{
-	struct corpus_msg *c;
-
-	if (gd->n >= CORPUS_MAX || !len)
-		return;
-	c = &gd->c[gd->n];
-	c->buf = malloc(len);
-	if (!c->buf)
-		return;
-	memcpy(c->buf, buf, len);
-	c->len = len;
-	c->outcome[0] = 0;
-	gd->n++;
-}
-
 /* 1, 2, 5, 10, 20, 50... */
 static bool checkpoint(unsigned long i)
 {
@@ -176,51 +126,83 @@ static bool checkpoint(unsigned long i)
 	return i == 1 || i == 2 || i == 5;
 }
 
+struct measure {
+	struct kcov k;
+	struct set pcs, edges;
+};
+
+void cov_begin(struct cov *c)
+{
+	kcov_reset(&((struct measure *)c->priv)->k);
+}
+
+/* The message since cov_begin counted: the edges it reached first. */
+unsigned long cov_end(struct cov *c)
+{
+	struct measure *m = c->priv;
+	unsigned long fresh = kcov_collect(&m->k, &m->pcs, &m->edges);
+
+	c->msgs++;
+	if (checkpoint(c->msgs) || c->msgs == c->count) {
+		printf("# kcov: %s %lu messages: %lu edges, %lu pcs",
+		       c->mode, c->msgs, m->edges.n, m->pcs.n);
+		if (c->guided)
+			printf(", corpus %zu sequences of %zu messages, %lu fresh",
+			       c->corpus_seqs, c->corpus_msgs, c->fresh_msgs);
+		printf("\n");
+	}
+	return fresh;
+}
+
 void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 {
-	static struct set pcs, edges;
+	static struct measure m;
 	static char buf[MSG_MAX];
-	static struct guided gd;
-	struct kcov k = { .lo = o->lo, .hi = o->hi };
-	unsigned long i;
-	size_t len;
-	int err;
+	struct cov c = {
+		.mode = o->guided ? "guided" : "random", .count = count,
+		.guided = o->guided, .priv = &m,
+	};
+	struct guided *gd = NULL;
+	struct corpus_msg *flat;
+	size_t len, n;
+	int err = 0;
 
-	pcs.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
-	edges.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
-	if (!pcs.slot || !edges.slot || kcov_open(&k)) {
+	m.k.lo = o->lo;
+	m.k.hi = o->hi;
+	m.pcs.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
+	m.edges.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
+	if (!m.pcs.slot || !m.edges.slot || kcov_open(&m.k)) {
 		fail(f, "KCOV: cannot set up /sys/kernel/debug/kcov (CONFIG_KCOV, debugfs mounted?)");
 		return;
 	}
+	/* the first socket as the random mode's, then the guided streams */
 	if (open_sock(f))
 		return;
-	printf("# kcov: %s, memdiag text [%#llx, %#llx)\n",
-	       o->guided ? "guided" : "random", (unsigned long long)o->lo,
-	       (unsigned long long)o->hi);
-	for (i = 0; i < count && f->failures < 10; i++) {
-		unsigned long fresh;
-		bool fresh_msg = !o->guided || !gd.n || chance(20);
-
-		kcov_reset(&k);
-		err = fresh_msg ? random_step(f, buf, &len) :
-				  guided_step(f, &gd, buf, &len);
-		fresh = kcov_collect(&k, &pcs, &edges);
-		if (err)
-			break;
-		if (o->guided && fresh)
-			keep(&gd, buf, len);
-		if (checkpoint(i + 1) || i + 1 == count)
-			printf("# kcov: %s %lu messages: %lu edges, %lu pcs, corpus %zu\n",
-			       o->guided ? "guided" : "random", i + 1,
-			       edges.n, pcs.n, gd.n);
+	if (o->guided && !(gd = guided_new())) {
+		fail(f, "no memory for the guided mode's corpus");
+		return;
+	}
+	printf("# kcov: %s, memdiag text [%#llx, %#llx)\n", c.mode,
+	       (unsigned long long)o->lo, (unsigned long long)o->hi);
+	while (c.msgs < count && f->failures < 10 && !err) {
+		if (gd) {
+			err = guided_step(f, &c, gd, buf);
+			continue;
+		}
+		cov_begin(&c);
+		err = random_step(f, buf, &len);
+		cov_end(&c);
 	}
 	printf("# kcov: pcs %#llx to %#llx; %lu pcs outside memdiag's text; %lu traces overflowed\n",
-	       (unsigned long long)k.min_pc, (unsigned long long)k.max_pc,
-	       k.outside, k.overflows);
+	       (unsigned long long)m.k.min_pc, (unsigned long long)m.k.max_pc,
+	       m.k.outside, m.k.overflows);
 	fflush(stdout);
-	if (!edges.n)
+	if (!m.edges.n)
 		fail(f, "KCOV recorded no PC in memdiag's text: is it built with KCOV_INSTRUMENT=y?");
-	if (o->corpus_out && corpus_write(o->corpus_out, gd.c, gd.n))
-		fail(f, "cannot write the corpus to %s", o->corpus_out);
+	if (gd && o->corpus_out) {
+		n = guided_corpus(gd, &flat);
+		if (corpus_write(o->corpus_out, flat, n))
+			fail(f, "cannot write the corpus to %s", o->corpus_out);
+	}
 	mdnl_close(&f->m);
 }
