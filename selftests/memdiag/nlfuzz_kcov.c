@@ -178,9 +178,12 @@ void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 	/* the first socket as the random mode's, then the guided streams */
 	if (open_sock(f))
 		return;
-	if (o->guided && !(gd = guided_new())) {
-		fail(f, "no memory for the guided mode's corpus");
-		return;
+	if (o->guided) {
+		gd = guided_new();
+		if (!gd) {
+			fail(f, "no memory for the guided mode's corpus");
+			return;
+		}
 	}
 	printf("# kcov: %s, memdiag text [%#llx, %#llx)\n", c.mode,
 	       (unsigned long long)o->lo, (unsigned long long)o->hi);
