@@ -18,9 +18,9 @@
  * a mutation; which is a two-armed bandit: the arm with more new edges per
  * message lately (decayed sums, a horizon of some 50 steps of that arm),
  * and one step in ten the other arm, so that its estimate stays current.
- * At the start, while the random generator still reaches new code with
- * most messages, nearly every step is fresh; mutations take over when they
- * pay more. The fresh messages come from a random stream of their own,
+ * While the fresh arm still reaches more than one new edge a message (the
+ * random generator's first few hundred messages here) every step is
+ * fresh; mutations take over when they pay more. The fresh messages come from a random stream of their own,
  * seeded as the random mode's: the guided run's k-th fresh message is the
  * random run's k-th message, so that the two differ only by what the
  * mutation steps add and displace.
@@ -36,6 +36,7 @@
 #define PREFIX_MAX	6	/* state-changing messages before a kept one */
 #define DECAY		0.98	/* per step of an arm */
 #define EXPLORE		10	/* percent of steps to the other arm */
+#define FRESH_PAYS	1.0	/* new edges a message: fresh steps only */
 
 enum arm { FRESH, MUTATE };
 
@@ -246,7 +247,10 @@ int guided_step(struct fuzz *f, struct cov *c, struct guided *gd, char *buf)
 	follow_socket(f, gd);
 	if (chance(EXPLORE))
 		a = a == FRESH ? MUTATE : FRESH;
-	if (!gd->n)
+	/* while most random messages still reach new code, a mutation step
+	 * (its prefix included) could only delay them
+	 */
+	if (!gd->n || yield(gd, FRESH) >= FRESH_PAYS)
 		a = FRESH;
 	if (a == FRESH) {
 		sent = fresh_step(f, c, gd, buf);
