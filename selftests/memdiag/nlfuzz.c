@@ -104,6 +104,14 @@ uint64_t rnd(void)
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
 }
+/* Switch to the stream @state; returns where the current one was. */
+uint64_t rng_swap(uint64_t state)
+{
+	uint64_t old = rng_state;
+
+	rng_state = state;
+	return old;
+}
 uint32_t below(uint32_t n) { return n ? rnd() % n : 0; }
 bool chance(int percent) { return below(100) < (uint32_t)percent; }
 
@@ -209,6 +217,20 @@ void put_attr_of(struct nlmsghdr *nlh, uint8_t cmd)
 		if (ops[i].cmd == cmd)
 			op = &ops[i];
 	put_attr(nlh, op ? op->max_attr : MEMDIAG_A_SNAPSHOT_MAX, op, 0);
+}
+
+/*
+ * Whether a request of @cmd, answered without error, leaves state behind
+ * (a session of its socket, a prefetcher change) that later messages can
+ * find: the guided mode keeps those as the prefix of a sequence. The reads
+ * (get-info, snapshots, prefetch-get) leave none.
+ */
+bool changes_state(uint8_t cmd)
+{
+	return cmd == MEMDIAG_CMD_SESSION_START ||
+	       cmd == MEMDIAG_CMD_SESSION_STOP ||
+	       cmd == MEMDIAG_CMD_PREFETCH_SET ||
+	       cmd == MEMDIAG_CMD_PREFETCH_RESTORE;
 }
 
 /* A well-formed request of @op (the seed of the mutations). */

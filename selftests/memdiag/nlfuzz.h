@@ -34,24 +34,32 @@ struct fuzz {
 	uint32_t watch_seq;		/* send_one's message */
 	int outcome;			/* its first answer: OUTCOME_* or errno */
 	char diag[512];
+	unsigned long sock_gen;		/* sockets opened so far */
+	bool joined;			/* the socket joined the monitor group */
 };
 
 extern long ncpus;
 uint64_t rnd(void);
+uint64_t rng_swap(uint64_t state);
 uint32_t below(uint32_t n);
 bool chance(int percent);
 
 size_t build(struct fuzz *f, char *buf, bool *answer);
+bool changes_state(uint8_t cmd);
 bool must_answer(const struct nlmsghdr *nlh, size_t len);
 void put_attr_of(struct nlmsghdr *nlh, uint8_t cmd);
 
 void fail(struct fuzz *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int open_sock(struct fuzz *f);
+int open_sock_join(struct fuzz *f, int join);
 int dump_games(struct fuzz *f);
 void liveness(struct fuzz *f, const char *when);
 int send_one(struct fuzz *f, const char *buf, size_t len, bool answer);
 int random_step(struct fuzz *f, char *buf, size_t *len);
+
+/* nlfuzz_mutate.c: one mutation of the message of @len bytes in @buf */
+void mutate_once(char *buf, size_t *len);
 
 /* nlfuzz_kcov.c: --kcov LO:HI measures, --guided also steers */
 struct kcov_opts {
@@ -61,11 +69,32 @@ struct kcov_opts {
 };
 void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o);
 
+/* One run's coverage, counted a message at a time (nlfuzz_kcov.c) */
+struct cov {
+	const char *mode;
+	bool guided;
+	unsigned long msgs, count;	/* messages measured, the budget */
+	unsigned long fresh_msgs;	/* guided: of the random generator */
+	size_t corpus_seqs, corpus_msgs;
+	void *priv;			/* the KCOV buffer and the sets */
+};
+void cov_begin(struct cov *c);
+unsigned long cov_end(struct cov *c);
+
+/* nlfuzz_guided.c: the guided mode's steps and its corpus of sequences */
+struct corpus_msg;
+struct guided;
+struct guided *guided_new(void);
+int guided_step(struct fuzz *f, struct cov *c, struct guided *gd, char *buf);
+size_t guided_corpus(const struct guided *gd, struct corpus_msg **flat);
+
 /* nlfuzz_corpus.c */
 struct corpus_msg {
 	char *buf;
 	size_t len;
 	char outcome[24];		/* recorded: "ack", "data", "none", "EINVAL"... */
+	bool new_socket;		/* the first of a sequence: a fresh socket */
+	bool monitor;			/* which joins the monitor group */
 };
 const char *outcome_name(int outcome);
 int corpus_write(const char *path, const struct corpus_msg *c, size_t n);

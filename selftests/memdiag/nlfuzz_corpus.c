@@ -5,13 +5,18 @@
  * One message a line: what the kernel answered it first when it was
  * recorded ("ack", an errno name such as "EINVAL", "data" for a reply with
  * data, "none" when nothing came before the sync's ack, "?" not recorded),
- * a space, and the bytes as sent, in hex. Lines starting with '#' are
- * comments. The replay sends each message in order on one socket, as
- * root, its type set to the family's id and its sequence number to the
- * socket's next, checks every answer as the random fuzzer does (owed
- * answers arrive, messages well formed, error values valid), and that the
- * first answer is the recorded one: a policy, check or handler that
- * changed what it does to one of these messages fails the replay.
+ * a space, and the bytes as sent, in hex. A line "socket" (or "socket
+ * monitor") starts a sequence: the messages after it go on a fresh socket
+ * (which joins the monitor group), the earlier ones' socket closed with
+ * its sessions. Lines starting with '#' are comments. The replay sends
+ * each message in order, as root, on the socket of its sequence (one
+ * socket for a corpus without "socket" lines), its type set to the
+ * family's id and its sequence number to the socket's next, checks every
+ * answer as the random fuzzer does (owed answers arrive, messages well
+ * formed, error values valid), and that the first answer is the recorded
+ * one: a policy, check or handler that changed what it does to one of
+ * these messages, or to the state its sequence's earlier messages left,
+ * fails the replay.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +46,8 @@ int corpus_write(const char *path, const struct corpus_msg *c, size_t n)
 		return -1;
 	fprintf(fp, "# nlfuzz corpus: first answer, then the message in hex\n");
 	for (i = 0; i < n; i++) {
+		if (c[i].new_socket)
+			fprintf(fp, "socket%s\n", c[i].monitor ? " monitor" : "");
 		fprintf(fp, "%s ", c[i].outcome[0] ? c[i].outcome : "?");
 		for (b = 0; b < c[i].len; b++)
 			fprintf(fp, "%02x", (unsigned char)c[i].buf[b]);
@@ -63,6 +70,7 @@ static int parse_line(char *line, struct corpus_msg *m)
 	if (n % 2 || n / 2 > MSG_MAX)
 		return -1;
 	memcpy(m->outcome, line, strlen(line) + 1);	/* shorter: checked */
+	m->new_socket = m->monitor = false;
 	m->len = n / 2;
 	m->buf = malloc(m->len ?: 1);
 	if (!m->buf)
@@ -82,7 +90,7 @@ int corpus_read(const char *path, struct corpus_msg **c, size_t *n)
 	static char line[2 * MSG_MAX + 64];
 	FILE *fp = fopen(path, "r");
 	size_t cap = 0;
-	int lineno = 0;
+	int lineno = 0, socket_line = -1;	/* -1 none, else monitor */
 
 	*c = NULL;
 	*n = 0;
@@ -92,6 +100,11 @@ int corpus_read(const char *path, struct corpus_msg **c, size_t *n)
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
+		if (!strcmp(line, "socket\n") ||
+		    !strcmp(line, "socket monitor\n")) {
+			socket_line = line[6] == ' ';
+			continue;
+		}
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 64;
 			*c = realloc(*c, cap * sizeof(**c));
@@ -103,6 +116,9 @@ int corpus_read(const char *path, struct corpus_msg **c, size_t *n)
 			fclose(fp);
 			return -1;
 		}
+		(*c)[*n].new_socket = socket_line >= 0;
+		(*c)[*n].monitor = socket_line > 0;
+		socket_line = -1;
 		(*n)++;
 	}
 	fclose(fp);
@@ -120,11 +136,17 @@ int replay_run(struct fuzz *f, const char *path, const char *record)
 		fail(f, "cannot read the corpus %s", path);
 		return -1;
 	}
-	if (open_sock(f))
+	if (open_sock_join(f, n && c[0].new_socket && c[0].monitor))
 		return -1;
 	for (i = 0; i < n && f->failures < 10; i++) {
 		struct nlmsghdr *h = (void *)buf;
 		const char *got;
+
+		if (i && c[i].new_socket) {
+			mdnl_close(&f->m);
+			if (open_sock_join(f, c[i].monitor))
+				break;
+		}
 
 		memcpy(buf, c[i].buf, c[i].len);
 		if (c[i].len >= 6)

@@ -15,12 +15,9 @@
  * Coverage is counted two ways: PCs (distinct addresses in memdiag's text)
  * and edges, a pair of PCs one after the other in one message's trace
  * (the first PC of a message pairs with "start"), kept exactly, not
- * hashed. The guided mode keeps a message in its corpus when it reached
- * an edge no earlier message did, and sends mostly mutations of the
- * corpus (bit flips outside the type and sequence fields, attributes
- * inserted, deleted or duplicated, lengths edited, attribute types and the
- * command swapped, flags toggled), the rest fresh messages of the random
- * generator, which it shares with the random mode.
+ * hashed, after each message (cov_end), whichever mode made it. The
+ * random mode sends random_step's messages; the guided one's steps, its
+ * bandit and its corpus of sequences are nlfuzz_guided.c's.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -31,13 +28,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/kcov.h>
-#include <linux/memdiag.h>
 
 #include "nlfuzz.h"
 
 #define KCOV_WORDS	(1UL << 18)	/* PCs one message may record */
 #define SET_BITS	20		/* room for 2^20 PCs or edges */
-#define CORPUS_MAX	512
 
 struct kcov {
 	int fd;
@@ -123,169 +118,6 @@ static unsigned long kcov_collect(struct kcov *k, struct set *pcs,
 	return fresh;
 }
 
-/* The top-level attributes of @buf that fit: their offsets, at most 32. */
-static int attrs_of(const char *buf, size_t len, size_t *off)
-{
-	const struct nlmsghdr *h = (const void *)buf;
-	size_t end = len < h->nlmsg_len ? len : h->nlmsg_len;
-	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
-	int n = 0;
-
-	while (n < 32 && at + 4 <= end) {
-		const struct nlattr *a = (const void *)(buf + at);
-
-		if (a->nla_len < 4 || at + a->nla_len > end)
-			break;
-		off[n++] = at;
-		at += NLA_ALIGN(a->nla_len);
-	}
-	return n;
-}
-
-/* Replace bytes [at, at + old) of the message by @new bytes of @src. */
-static void replace_bytes(char *buf, size_t *len, size_t at, size_t old,
-		   const char *src, size_t new)
-{
-	struct nlmsghdr *h = (void *)buf;
-	bool whole = h->nlmsg_len == *len;
-
-	if (*len - old + new > MSG_MAX)
-		return;
-	memmove(buf + at + new, buf + at + old, *len - at - old);
-	if (src)
-		memcpy(buf + at, src, new);
-	*len = *len - old + new;
-	if (whole)		/* a consistent header stays consistent */
-		h->nlmsg_len = *len;
-}
-
-/* One mutation of the message in @buf (@len bytes, at least a header). */
-static void mutate_once(char *buf, size_t *len)
-{
-	static const uint16_t flag[] = {
-		NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST, NLM_F_ECHO,
-	};
-	struct nlmsghdr *h = (void *)buf;
-	struct genlmsghdr *g = (void *)(buf + NLMSG_HDRLEN);
-	bool has_genl = *len >= NLMSG_HDRLEN + GENL_HDRLEN;
-	char copy[MSG_MAX];
-	size_t off[32], at;
-	struct nlattr *a;
-	int n = has_genl ? attrs_of(buf, *len, off) : 0;
-
-	switch (below(8)) {
-	case 0:		/* a bit flip, never in the type or sequence */
-		at = below(*len);
-		if ((at >= 4 && at < 6) || (at >= 8 && at < 12))
-			break;
-		buf[at] ^= 1 << below(8);
-		break;
-	case 1:		/* an attribute inserted, at the end or the front */
-		if (!has_genl || h->nlmsg_len != *len ||
-		    *len > MSG_MAX - 2200)
-			break;
-		at = *len;
-		put_attr_of(h, g->cmd);
-		*len = h->nlmsg_len;
-		if (n && chance(50)) {	/* rotated to the first's place */
-			memcpy(copy, buf + at, *len - at);
-			memmove(buf + off[0] + *len - at, buf + off[0],
-				at - off[0]);
-			memcpy(buf + off[0], copy, *len - at);
-		}
-		break;
-	case 2:		/* an attribute deleted */
-		if (!n)
-			break;
-		at = off[below(n)];
-		a = (void *)(buf + at);
-		replace_bytes(buf, len, at, NLA_ALIGN(a->nla_len) <= *len - at ?
-		       NLA_ALIGN(a->nla_len) : a->nla_len, NULL, 0);
-		break;
-	case 3:		/* an attribute duplicated after itself */
-		if (!n)
-			break;
-		at = off[below(n)];
-		a = (void *)(buf + at);
-		if (NLA_ALIGN(a->nla_len) > *len - at)
-			break;
-		memcpy(copy, a, NLA_ALIGN(a->nla_len));
-		replace_bytes(buf, len, at, 0, copy, NLA_ALIGN(a->nla_len));
-		break;
-	case 4:		/* a length edited: an attribute's or the message's */
-		if (n && chance(70)) {
-			a = (void *)(buf + off[below(n)]);
-			a->nla_len += chance(50) ? 1 + below(8) :
-				      -(int)(1 + below(a->nla_len));
-		} else {
-			h->nlmsg_len += chance(50) ? 1 + below(64) :
-					-(int)below(h->nlmsg_len + 1);
-		}
-		break;
-	case 5:		/* an attribute's type swapped, its flags kept */
-		if (!n)
-			break;
-		a = (void *)(buf + off[below(n)]);
-		a->nla_type = (a->nla_type & ~NLA_TYPE_MASK) |
-			      (chance(90) ? below(MEMDIAG_A_PREFETCH_MAX + 3) :
-					    below(NLA_TYPE_MASK + 1));
-		break;
-	case 6:		/* the command swapped */
-		if (has_genl)
-			g->cmd = below(MEMDIAG_CMD_MAX + 3);
-		break;
-	default:	/* a request flag toggled */
-		h->nlmsg_flags ^= flag[below(sizeof(flag) / sizeof(flag[0]))];
-		break;
-	}
-}
-
-struct guided {
-	struct corpus_msg c[CORPUS_MAX];
-	size_t n;
-};
-
-/* One mutant of a corpus message, sent; its bytes stay in @buf. */
-static int guided_step(struct fuzz *f, struct guided *gd, char *buf,
-		       size_t *len)
-{
-	const struct corpus_msg *parent = &gd->c[below(gd->n)];
-	struct nlmsghdr *h = (void *)buf;
-	int i, n = 1 + below(3);
-
-	memcpy(buf, parent->buf, parent->len);
-	*len = parent->len;
-	for (i = 0; i < n && *len >= NLMSG_HDRLEN; i++)
-		mutate_once(buf, len);
-	if (*len >= 6)
-		h->nlmsg_type = f->m.family_id;
-	if (*len >= 12)
-		h->nlmsg_seq = ++f->m.seq;
-	if (send_one(f, buf, *len, must_answer(h, *len)))
-		return -1;
-	if (chance(1)) {	/* sockets live as long as the random mode's */
-		mdnl_close(&f->m);
-		return open_sock(f);
-	}
-	return 0;
-}
-
-static void keep(struct guided *gd, const char *buf, size_t len)
-{
-	struct corpus_msg *c;
-
-	if (gd->n >= CORPUS_MAX || !len)
-		return;
-	c = &gd->c[gd->n];
-	c->buf = malloc(len);
-	if (!c->buf)
-		return;
-	memcpy(c->buf, buf, len);
-	c->len = len;
-	c->outcome[0] = 0;
-	gd->n++;
-}
-
 /* 1, 2, 5, 10, 20, 50... */
 static bool checkpoint(unsigned long i)
 {
@@ -294,51 +126,86 @@ static bool checkpoint(unsigned long i)
 	return i == 1 || i == 2 || i == 5;
 }
 
+struct measure {
+	struct kcov k;
+	struct set pcs, edges;
+};
+
+void cov_begin(struct cov *c)
+{
+	kcov_reset(&((struct measure *)c->priv)->k);
+}
+
+/* The message since cov_begin counted: the edges it reached first. */
+unsigned long cov_end(struct cov *c)
+{
+	struct measure *m = c->priv;
+	unsigned long fresh = kcov_collect(&m->k, &m->pcs, &m->edges);
+
+	c->msgs++;
+	if (checkpoint(c->msgs) || c->msgs == c->count) {
+		printf("# kcov: %s %lu messages: %lu edges, %lu pcs",
+		       c->mode, c->msgs, m->edges.n, m->pcs.n);
+		if (c->guided)
+			printf(", corpus %zu sequences of %zu messages, %lu fresh",
+			       c->corpus_seqs, c->corpus_msgs, c->fresh_msgs);
+		printf("\n");
+	}
+	return fresh;
+}
+
 void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 {
-	static struct set pcs, edges;
+	static struct measure m;
 	static char buf[MSG_MAX];
-	static struct guided gd;
-	struct kcov k = { .lo = o->lo, .hi = o->hi };
-	unsigned long i;
-	size_t len;
-	int err;
+	struct cov c = {
+		.mode = o->guided ? "guided" : "random", .count = count,
+		.guided = o->guided, .priv = &m,
+	};
+	struct guided *gd = NULL;
+	struct corpus_msg *flat;
+	size_t len, n;
+	int err = 0;
 
-	pcs.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
-	edges.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
-	if (!pcs.slot || !edges.slot || kcov_open(&k)) {
+	m.k.lo = o->lo;
+	m.k.hi = o->hi;
+	m.pcs.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
+	m.edges.slot = calloc(1UL << SET_BITS, sizeof(uint64_t));
+	if (!m.pcs.slot || !m.edges.slot || kcov_open(&m.k)) {
 		fail(f, "KCOV: cannot set up /sys/kernel/debug/kcov (CONFIG_KCOV, debugfs mounted?)");
 		return;
 	}
+	/* the first socket as the random mode's, then the guided streams */
 	if (open_sock(f))
 		return;
-	printf("# kcov: %s, memdiag text [%#llx, %#llx)\n",
-	       o->guided ? "guided" : "random", (unsigned long long)o->lo,
-	       (unsigned long long)o->hi);
-	for (i = 0; i < count && f->failures < 10; i++) {
-		unsigned long fresh;
-		bool fresh_msg = !o->guided || !gd.n || chance(20);
-
-		kcov_reset(&k);
-		err = fresh_msg ? random_step(f, buf, &len) :
-				  guided_step(f, &gd, buf, &len);
-		fresh = kcov_collect(&k, &pcs, &edges);
-		if (err)
-			break;
-		if (o->guided && fresh)
-			keep(&gd, buf, len);
-		if (checkpoint(i + 1) || i + 1 == count)
-			printf("# kcov: %s %lu messages: %lu edges, %lu pcs, corpus %zu\n",
-			       o->guided ? "guided" : "random", i + 1,
-			       edges.n, pcs.n, gd.n);
+	if (o->guided) {
+		gd = guided_new();
+		if (!gd) {
+			fail(f, "no memory for the guided mode's corpus");
+			return;
+		}
+	}
+	printf("# kcov: %s, memdiag text [%#llx, %#llx)\n", c.mode,
+	       (unsigned long long)o->lo, (unsigned long long)o->hi);
+	while (c.msgs < count && f->failures < 10 && !err) {
+		if (gd) {
+			err = guided_step(f, &c, gd, buf);
+			continue;
+		}
+		cov_begin(&c);
+		err = random_step(f, buf, &len);
+		cov_end(&c);
 	}
 	printf("# kcov: pcs %#llx to %#llx; %lu pcs outside memdiag's text; %lu traces overflowed\n",
-	       (unsigned long long)k.min_pc, (unsigned long long)k.max_pc,
-	       k.outside, k.overflows);
+	       (unsigned long long)m.k.min_pc, (unsigned long long)m.k.max_pc,
+	       m.k.outside, m.k.overflows);
 	fflush(stdout);
-	if (!edges.n)
+	if (!m.edges.n)
 		fail(f, "KCOV recorded no PC in memdiag's text: is it built with KCOV_INSTRUMENT=y?");
-	if (o->corpus_out && corpus_write(o->corpus_out, gd.c, gd.n))
-		fail(f, "cannot write the corpus to %s", o->corpus_out);
+	if (gd && o->corpus_out) {
+		n = guided_corpus(gd, &flat);
+		if (corpus_write(o->corpus_out, flat, n))
+			fail(f, "cannot write the corpus to %s", o->corpus_out);
+	}
 	mdnl_close(&f->m);
 }

@@ -155,7 +155,8 @@ static int sync_sock(struct fuzz *f, uint32_t first)
 	return wait_for(f, first, nlh->nlmsg_seq);
 }
 
-int open_sock(struct fuzz *f)
+/* A new socket; it joins the monitor group if @join, at random if -1. */
+int open_sock_join(struct fuzz *f, int join)
 {
 	struct timeval tv = { .tv_sec = f->timeout };
 	int err, i;
@@ -165,19 +166,27 @@ int open_sock(struct fuzz *f)
 		fail(f, "cannot resolve the memdiag family: %s", strerror(-err));
 		return err;
 	}
+	f->sock_gen++;
+	f->joined = false;
 	setsockopt(mnl_socket_get_fd(f->m.nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
 		   sizeof(tv));
 	for (i = 0; i < f->m.n_mcgrps; i++)
 		if (!strcmp(f->m.mcgrp_name[i], MEMDIAG_MCGRP_MONITOR))
 			f->monitor_id = f->m.mcgrp_id[i];
 	/* the monitor group: joined by some sockets, refused or not */
-	if (f->monitor_id && chance(30)) {
+	if (f->monitor_id && (join < 0 ? chance(30) : join)) {
 		int id = f->monitor_id;
 
 		setsockopt(mnl_socket_get_fd(f->m.nl), SOL_NETLINK,
 			   NETLINK_ADD_MEMBERSHIP, &id, sizeof(id));
+		f->joined = true;
 	}
 	return 0;
+}
+
+int open_sock(struct fuzz *f)
+{
+	return open_sock_join(f, -1);
 }
 
 /* A snapshot dump left unfinished: half read, resumed, or abandoned. */
