@@ -82,13 +82,17 @@ static void judge(const struct export_state *st, struct export_socket *es,
 	struct verdict_in in = {
 		.read_gbps = es->m.read_gbps,
 		.write_gbps = es->m.write_gbps,
-		.measured_latency_ns = es->m.load_miss_real_latency_ns,
+		.total_gbps = es->m.total_gbps,
+		.measured_latency_ns = verdict_measured_latency_ns(&es->m),
 	};
+	const char *no_bw = verdict_no_bandwidth(&es->m);
 	int pf = live_pf(st, s);
 
 	es->have_v = true;
 	if (!st->curve)
 		verdict_none(&es->v, st->curve_reason);
+	else if (no_bw)
+		verdict_none(&es->v, no_bw);
 	else if (pf < 0)
 		verdict_none(&es->v, "the prefetchers are partly off: no curve is made for that");
 	else
