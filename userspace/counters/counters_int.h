@@ -32,8 +32,10 @@ enum rc_metric {
 	RC_OFFCORE_BYTES,
 	RC_L1M_LAT,
 	RC_LMR_LAT,
-	/* AMD's DF only (run_counters.rdwr): the socket total, and how many
-	 * channels that total only estimates */
+	/*
+	 * AMD's DF only (run_counters.rdwr): the socket total, and how many
+	 * channels that total only estimates
+	 */
 	RC_RDWR_BYTES,
 	RC_UNMEASURED,
 	NR_RC_METRICS,
