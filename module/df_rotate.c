@@ -102,9 +102,18 @@ void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
 }
 
 /*
+ * A turn shorter than this only adds to a channel's rate: its length is
+ * the difference of two clock readings taken after two batches of MSR
+ * reads, and a few microseconds of jitter in them (a snapshot right after
+ * a sample) would make a rate that the next, long turn then extrapolates.
+ */
+#define DF_RATE_MIN_NS	1000000ULL
+
+/*
  * The interval's share of every channel's estimate: a counted channel its
- * @step, which becomes its rate; one not counted its last rate over @dt,
- * or, never counted yet, the mean step of the channels counted now.
+ * @step, which becomes its rate (added to it, for a turn shorter than
+ * DF_RATE_MIN_NS); one not counted its last rate over @dt, or, never
+ * counted yet, the mean step of the channels counted now.
  */
 static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
 {
@@ -118,8 +127,13 @@ static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
 		c = r->chan_of[i];
 		counted[c] = true;
 		r->est[c] += step[i];
-		r->rate_counts[c] = step[i];
-		r->rate_ns[c] = dt;
+		if (dt < DF_RATE_MIN_NS && r->rate_ns[c]) {
+			r->rate_counts[c] += step[i];
+			r->rate_ns[c] += dt;
+		} else {
+			r->rate_counts[c] = step[i];
+			r->rate_ns[c] = dt;
+		}
 		sum += step[i];
 		n++;
 	}
