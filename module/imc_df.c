@@ -188,6 +188,7 @@ static int df_rot_start(struct df_node *d)
 	for (i = 0; i < MEMDIAG_DF_MAX_CTRS; i++)
 		d->rot.chan_of[i] = -1;
 	d->rot.counting = false;
+	d->rot.end_ns = 0;
 	memset(d->rot.rate_ns, 0, sizeof(d->rot.rate_ns));
 	return 0;
 }
