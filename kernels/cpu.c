@@ -5,10 +5,14 @@
  * checks before it uses them.
  */
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include "kernel.h"
 
 const char *const kern_cpu_feature_name[KERN_CPU_NR_FEATURES] = {
-	"sse2", "avx", "avx512f"
+	"sse2", "avx", "avx512f", "hypervisor"
 };
 
 bool kern_cpu_has(enum kern_cpu_feature f)
@@ -23,6 +27,11 @@ bool kern_cpu_has(enum kern_cpu_feature f)
 		return __builtin_cpu_supports("avx");
 	case KERN_CPU_AVX512F:
 		return __builtin_cpu_supports("avx512f");
+	case KERN_CPU_HYPERVISOR: {
+		unsigned int a, b, c, d;
+
+		return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31));
+	}
 	default:
 		return false;
 	}

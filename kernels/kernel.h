@@ -504,8 +504,11 @@ int stencil_run(const struct kern_cfg *cfg, const struct stencil_params *p,
 /* ---- SIMD kernels: which instructions this CPU runs ---- */
 
 enum kern_cpu_feature { KERN_CPU_SSE2, KERN_CPU_AVX, KERN_CPU_AVX512F,
-			KERN_CPU_NR_FEATURES };
-/* "sse2", "avx", "avx512f": as /proc/cpuinfo and GCC name them */
+			KERN_CPU_HYPERVISOR, KERN_CPU_NR_FEATURES };
+/*
+ * "sse2", "avx", "avx512f", "hypervisor" (CPUID.1:ECX[31], set by a
+ * hypervisor for its guests): as /proc/cpuinfo and GCC name them
+ */
 extern const char *const kern_cpu_feature_name[KERN_CPU_NR_FEATURES];
 /* Whether the CPU and the OS (XSAVE state) support @f; false off x86. */
 bool kern_cpu_has(enum kern_cpu_feature f);

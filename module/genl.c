@@ -155,13 +155,37 @@ static size_t info_reply_size(unsigned int sockets, unsigned int cpus)
 	     nla_total_size(sizeof(memdiag.ident.vendor)) +
 	     nla_total_size(sizeof(memdiag.ident.model_name)) +
 	     nla_total_size(32) + 2 * nla_total_size(MEMDIAG_REASON_LEN);
-	sz += sockets * (nla_total_size(0) + 3 * nla_total_size(sizeof(u32)));
+	sz += sockets * (nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
+			 nla_total_size(MEMDIAG_REASON_LEN) +
+			 MEMDIAG_DF_MAX_NODES * (nla_total_size(0) +
+			 2 * nla_total_size(sizeof(u32))));
 	sz += cpus * nla_total_size(sizeof(u32));
 	sz += (MEMDIAG_CAPABILITY_MAX + 1) *
 	      (nla_total_size(0) + nla_total_size(sizeof(u32)) +
 	       nla_total_size(sizeof(u8)) +
 	       nla_total_size(MEMDIAG_REASON_LEN));
 	return sz;
+}
+
+/* AMD DF: the socket's channel -> node table, or why there is none */
+static int put_df_nodes(struct sk_buff *msg, unsigned int socket)
+{
+	u32 ids[MEMDIAG_DF_MAX_NODES], chans[MEMDIAG_DF_MAX_NODES];
+	const char *why = memdiag_df_nodes_why(socket);
+	unsigned int n = memdiag_df_nodes(socket, ids, chans), i;
+	struct nlattr *nest;
+
+	if (why)
+		return nla_put_string(msg, MEMDIAG_A_SOCKET_DF_NODES_REASON,
+				      why);
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(msg, MEMDIAG_A_SOCKET_DF_NODE);
+		if (!nest || nla_put_u32(msg, MEMDIAG_A_DF_NODE_ID, ids[i]) ||
+		    nla_put_u32(msg, MEMDIAG_A_DF_NODE_CHANNELS, chans[i]))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
 }
 
 static int put_socket(struct sk_buff *msg, unsigned int socket,
@@ -181,7 +205,8 @@ static int put_socket(struct sk_buff *msg, unsigned int socket,
 		    nla_put_u32(msg, MEMDIAG_A_SOCKET_CPU, cpu))
 			goto cancel;
 	if (nla_put_u32(msg, MEMDIAG_A_SOCKET_NUMA_NODES,
-			memdiag_socket_nodes(socket)))
+			memdiag_socket_nodes(socket)) ||
+	    put_df_nodes(msg, socket))
 		goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;

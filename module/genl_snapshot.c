@@ -82,6 +82,34 @@ static int put_channels(struct sk_buff *msg, const struct memdiag_snap *s)
 	return 0;
 }
 
+/* AMD DF: each NUMA node's sum, or why there are none */
+static int put_df_nodes(struct sk_buff *msg, const struct memdiag_snap *s)
+{
+	struct nlattr *nest;
+	unsigned int i;
+
+	if (s->nodes_why)
+		return nla_put_string(msg, MEMDIAG_A_SNAPSHOT_DF_NODES_REASON,
+				      s->nodes_why);
+	for (i = 0; i < s->nr_node; i++) {
+		nest = nla_nest_start(msg, MEMDIAG_A_SNAPSHOT_DF_NODE);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_u32(msg, MEMDIAG_A_DF_NODE_ID, s->node[i].id) ||
+		    nla_put_u32(msg, MEMDIAG_A_DF_NODE_CHANNELS,
+				s->node[i].chans) ||
+		    (s->node[i].measured &&
+		     nla_put_u64_64bit(msg, MEMDIAG_A_DF_NODE_RDWR_BYTES,
+				       s->node[i].rdwr_bytes,
+				       MEMDIAG_A_DF_NODE_PAD))) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
 static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 		    bool channels)
 {
@@ -92,7 +120,7 @@ static int put_snap(struct sk_buff *msg, const struct memdiag_snap *s,
 		return -EMSGSIZE;
 	if (s->has_imc &&
 	    (nla_put_u32(msg, MEMDIAG_A_SNAPSHOT_IMC_EPOCH, s->imc_epoch) ||
-	     put_dram_bytes(msg, s) ||
+	     put_dram_bytes(msg, s) || put_df_nodes(msg, s) ||
 	     (channels && put_channels(msg, s))))
 		return -EMSGSIZE;
 	if (s->has_prefetch &&
@@ -127,6 +155,10 @@ static size_t snap_size(const struct memdiag_snap *s, bool channels)
 	size_t sz = 8 * nla_total_size(sizeof(u32)) +
 		    16 * nla_total_size_64bit(sizeof(u64));
 
+	sz += s->nr_node * (nla_total_size(0) + 2 * nla_total_size(sizeof(u32)) +
+			    nla_total_size_64bit(sizeof(u64)));
+	if (s->nodes_why)
+		sz += nla_total_size(strlen(s->nodes_why) + 1);
 	if (channels)
 		sz += s->nr_chan *
 		      (nla_total_size(0) + nla_total_size(sizeof(u32)) +

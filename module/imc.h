@@ -47,6 +47,11 @@ void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
 void memdiag_imc_df_cpu_online(unsigned int cpu);
 void memdiag_imc_df_cpu_offline(unsigned int cpu);
 
+/* df_nodes.c: a snapshot's per-node sums of the channels' estimates */
+struct memdiag_df_rot;
+void memdiag_df_nodes_snap(unsigned int socket, const struct memdiag_df_rot *r,
+			   struct memdiag_snap *s);
+
 static inline const struct memdiag_platform_ops *plat(void)
 {
 	return memdiag.plat;

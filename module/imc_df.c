@@ -347,6 +347,7 @@ void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
 		if (d->programmed && !d->lost && !df_update(s, d, max))
 			df_epoch[s]++;
 		df_snap(d, &snap[s]);
+		memdiag_df_nodes_snap(s, &d->rot, &snap[s]);
 		snap[s].imc_epoch = df_epoch[s];
 	}
 }

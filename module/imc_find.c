@@ -210,9 +210,11 @@ static int find_df_nodes(struct memdiag_state *st, char *reason, size_t len)
 		return -ENODEV;
 	}
 	/* a node for every socket: one with no CPU online waits for one */
-	for (s = 0; s < memdiag_max_sockets(); s++)
+	for (s = 0; s < memdiag_max_sockets(); s++) {
 		if (!box_add(s, 0))
 			return -ENOMEM;
+		memdiag_df_nodes_init(s, st->uarch->imc->n_events);
+	}
 	return 0;
 }
 

@@ -22,6 +22,7 @@ struct sk_buff;
 #define MEMDIAG_MAX_SOCKETS	64
 /* IMC channels reported per socket (Sapphire Rapids has 8) */
 #define MEMDIAG_MAX_CHANNELS	32
+#define MEMDIAG_DF_MAX_NODES	8	/* NUMA nodes of a socket's DRAM */
 
 /*
  * Limits, explained in Documentation/memdiag.rst "Limits". Sessions need
@@ -110,6 +111,18 @@ struct memdiag_snap {
 		u64 rd_bytes, wr_bytes;
 		u64 rdwr_bytes, counted_ns;	/* imc_rdwr */
 	} chan[MEMDIAG_MAX_CHANNELS];
+	/*
+	 * AMD's DF (Zen 2/3): the socket's NUMA nodes and the estimate of
+	 * their channels (df_nodes.c); nodes_why instead when the DF's
+	 * address maps give no clean channel -> node table
+	 */
+	const char *nodes_why;
+	u32 nr_node;
+	struct {
+		u32 id, chans;		/* NUMA node, bit i: channel i */
+		bool measured;		/* false: a channel outside a fixed set */
+		u64 rdwr_bytes;
+	} node[MEMDIAG_DF_MAX_NODES];
 	bool has_l3;		/* the L3-sampled DRAM latency (AMD) */
 	u32 l3_epoch;
 	u64 l3_lat_cycles, l3_requests;
@@ -193,6 +206,10 @@ int memdiag_imc_df_channels_check(u32 set, char *msg, size_t len);
 u32 memdiag_imc_df_channels(void);
 void memdiag_imc_df_set_channels(u32 set);
 void memdiag_imc_cpu_online(unsigned int cpu);
+/* df_nodes.c: the NUMA node each Zen 2/3 DRAM channel serves */
+void memdiag_df_nodes_init(unsigned int socket, unsigned int n_chans);
+const char *memdiag_df_nodes_why(unsigned int socket);
+unsigned int memdiag_df_nodes(unsigned int socket, u32 *ids, u32 *chans);
 void memdiag_imc_cpu_offline(unsigned int cpu);
 
 /* l3.c: AMD's L3 PMU, one per CCX, counted into its socket */

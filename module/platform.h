@@ -112,6 +112,16 @@ struct memdiag_platform_ops {
 			   u64 val);
 
 	/*
+	 * AMD Zen 2/3, optional: the 32-bit Data Fabric register @reg of
+	 * function @func of DF instance @inst (the coherent station of DRAM
+	 * channel @inst) in @socket's DF, as drivers/ras/amd/atl/access.c
+	 * reads it: indirectly through F4 (FICAA/FICAD) on hardware. Reads
+	 * only; -ENODEV where @socket has no DF to read.
+	 */
+	int (*df_read)(unsigned int socket, unsigned int func,
+		       unsigned int reg, unsigned int inst, u32 *val);
+
+	/*
 	 * Optional, the sim's fault injection: true when the allocation at
 	 * a fault point (memdiag_alloc_fails()) is to fail. NULL on hw.
 	 */
@@ -119,5 +129,7 @@ struct memdiag_platform_ops {
 };
 
 extern const struct memdiag_platform_ops memdiag_hw_platform;
+int memdiag_hw_df_read(unsigned int socket, unsigned int func,
+		       unsigned int reg, unsigned int inst, u32 *val);
 
 #endif /* _MEMDIAG_PLATFORM_H */

@@ -168,4 +168,5 @@ const struct memdiag_platform_ops memdiag_hw_platform = {
 	.mmio_unmap	= hw_mmio_unmap,
 	.mmio_read	= hw_mmio_read,
 	.mmio_write	= hw_mmio_write,
+	.df_read	= memdiag_hw_df_read,
 };

@@ -30,7 +30,6 @@ import json
 import os
 import re
 import shlex
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +37,10 @@ import time
 
 import bench_pair
 import bench_plan
-from bench_readers import PAGE_NOTES, read_value
+import bench_quiet
+from bench_table import json_row, side_values, skipped_lines, summary, \
+    table_row
+from bench_readers import PAGE_NOTES, fmt_size, read_latency, read_value
 from bench_machine import describe, machine
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -53,6 +55,7 @@ class Bench:
         self.args = args
         self.likwid_iters = {}	# likwid command -> iterations it chose
         self.log = []		# every command run: argv, seconds, status
+        self.meter = bench_quiet.Meter()
 
     def logged(self, argv, t0, status, cpu=None):
         """Note a finished command in the log (and on stderr with -v)."""
@@ -186,51 +189,20 @@ class Bench:
         return self.chase_values(p.returncode, p.stdout, p.stderr)
 
 
-def fmt_size(v):
-    for unit, m in (("G", 1 << 30), ("M", M), ("K", K)):
-        if v >= m and v % m == 0:
-            return "%d%s" % (v // m, unit)
-    return str(v)
-
-
-def pair_ratio(by_trial, lower_better):
-    """The pair's ratio from {trial: {"memdiag": v, "peer_values": v}}:
-    each trial ran both sides next to each other (at once for the DRAM
-    latency pair), so a trial's own ratio is one measurement, and the
-    pair's is their median. The two sides' medians can come from
-    different trials, and so from a different host state (a process that
-    drew the slow one of the VM's two speeds, a minute of a busy
-    neighbour). A trial where one side failed has no ratio. Returns
-    (median or None, [ratio per trial, rounded to 4 places])."""
-    ratios = []
-    for t in sorted(by_trial):
-        v = by_trial[t]
-        if "memdiag" not in v or "peer_values" not in v:
-            continue
-        md, pe = v["memdiag"], v["peer_values"]
-        ratios.append(pe / md if lower_better else md / pe)
-    if not ratios:
-        return None, []
-    return statistics.median(ratios), [round(r, 4) for r in ratios]
-
-
-def side_values(i, side):
-    """One side's values of pair instance @i ("memdiag" or "peer_values"),
-    in trial order, from the trials where that side succeeded."""
-    return [v[side] for _, v in sorted(i["by_trial"].items()) if side in v]
-
-
 def at_once(b, i, trial):
-    """One trial of a pair whose two sides run at the same time."""
+    """One trial of a pair whose two sides run at the same time; the
+    disturbance of its runs."""
     try:
-        md, pe, detail = bench_pair.latency(b, i["sz"]["w"])
+        (md, pe, detail), share = b.meter.measure(bench_pair.latency, b,
+                                                  i["sz"]["w"])
     except (RuntimeError, OSError, ValueError, KeyError) as e:
         i["errors"].append("trial %d, at once: %s" % (trial + 1, e))
-        return
+        return []
     for row in detail.pop("memdiag_rows", []):
         read_latency({"results": [row]}, i)	# the huge page note
     i["by_trial"][trial] = {"memdiag": md, "peer_values": pe}
     i.setdefault("trials", []).append(detail)
+    return [share]
 
 
 def parse_args(quick):
@@ -244,6 +216,13 @@ def parse_args(quick):
                                                "2" if quick else "5")),
                     help="runs of each side of each pair (default 5, "
                     "BENCH_QUICK=1: 2)")
+    ap.add_argument("--max-disturbance", type=float, default=0.05,
+                    help="a run during which CPU pressure or steal took "
+                    "more than this share of the time is disturbed "
+                    "(default 0.05; bench_quiet.py)")
+    ap.add_argument("--retries", type=int, default=1,
+                    help="times a disturbed trial of a pair is run again "
+                    "(default 1)")
     ap.add_argument("--reps", type=int, default=3 if quick else 5,
                     help="memdiag --reps and chase repetitions per run")
     ap.add_argument("--seconds", type=float, default=0.3 if quick else 1.0,
@@ -278,6 +257,8 @@ def parse_args(quick):
     args = ap.parse_args()
     if args.trials < 1 or args.reps < 1:
         ap.error("--trials and --reps must be at least 1")
+    if args.retries < 0 or not 0 < args.max_disturbance <= 1:
+        ap.error("--retries must be 0 or more, --max-disturbance in (0, 1]")
     if args.dram is not None:
         m = re.fullmatch(r"(\d+)([KMG])", args.dram)
         if not m:
@@ -316,154 +297,82 @@ def latency_curve(b, result):
         result["notes"].append("latency curve failed: " + p.stderr.strip())
 
 
+def cached(b, cache, key, fn, *args):
+    """fn(*args) run once a trial for every instance it serves, with the
+    disturbance of that one run: (value, share); its exception again for
+    each instance."""
+    if key not in cache:
+        try:
+            cache[key] = b.meter.measure(fn, *args)
+        except RuntimeError as e:
+            cache[key] = e
+    if isinstance(cache[key], Exception):
+        raise cache[key]
+    return cache[key]
+
+
 def one_side(b, i, what, md_cache, peer_cache):
-    """One side's value of pair instance @i in this trial; memdiag and
+    """One side's value of pair instance @i in this trial and the
+    disturbance of the run it came from: (value, share). memdiag and
     chase runs that serve several instances are run once a trial."""
     peer = i["peer"]
     if what == "memdiag":
-        key = (i["memdiag_args"], i["threads"])
-        if key not in md_cache:
-            try:
-                md_cache[key] = b.memdiag_run(i["memdiag_args"], i["threads"])
-            except RuntimeError as e:
-                md_cache[key] = e
-        if isinstance(md_cache[key], Exception):
-            raise md_cache[key]
-        return read_value(md_cache[key], i)
+        doc, share = cached(b, md_cache, (i["memdiag_args"], i["threads"]),
+                            b.memdiag_run, i["memdiag_args"], i["threads"])
+        return read_value(doc, i), share
     if peer["kind"] == "likwid":
-        return peer["factor"] * b.likwid_run(
-            peer["test"], int(peer["size"]), i["threads"],
+        v, share = b.meter.measure(
+            b.likwid_run, peer["test"], int(peer["size"]), i["threads"],
             max(side_values(i, "memdiag"), default=None))
+        return peer["factor"] * v, share
     if peer["kind"] == "read":
-        return b.read_run(int(peer["size"]), peer["streams"], peer["cpus"])
-    key = peer["size"]
-    if key not in peer_cache:
+        return b.meter.measure(b.read_run, int(peer["size"]),
+                               peer["streams"], peer["cpus"])
+    ns, share = cached(b, peer_cache, peer["size"], b.chase_run, peer["size"])
+    return ns[i["sz"]["w"]], share
+
+
+def both_sides(b, i, trial, md_cache, peer_cache):
+    """One trial of instance @i, the side that goes first alternating;
+    the disturbance of each run."""
+    if i["peer"]["kind"] == "chase-at-once":
+        return at_once(b, i, trial)
+    sides = ["memdiag", "peer_values"]
+    if trial % 2:
+        sides.reverse()
+    shares = []
+    for what in sides:
         try:
-            peer_cache[key] = b.chase_run(key)
-        except RuntimeError as e:
-            peer_cache[key] = e
-    if isinstance(peer_cache[key], Exception):
-        raise peer_cache[key]
-    return peer_cache[key][i["sz"]["w"]]
+            v, share = one_side(b, i, what, md_cache, peer_cache)
+        except (RuntimeError, KeyError, ValueError, TypeError) as e:
+            i["errors"].append("trial %d, %s: %s" % (trial + 1, what, e))
+            continue
+        i["by_trial"].setdefault(trial, {})[what] = v
+        shares.append(share)
+    return shares
 
 
 def run_trials(b, todo):
+    """Every trial of every instance; a disturbed trial of an instance
+    is run again, with runs of its own, up to --retries times."""
     t_start = time.monotonic()
+    limit = b.args.max_disturbance
     for trial in range(b.args.trials):
-        md_cache, peer_cache = {}, {}
+        shared = ({}, {})	# memdiag and chase runs of this trial
         for i in todo:
-            if i["peer"]["kind"] == "chase-at-once":
-                at_once(b, i, trial)
-                continue
-            sides = ["memdiag", "peer_values"]
-            if trial % 2:
-                sides.reverse()
-            for what in sides:
-                try:
-                    i["by_trial"].setdefault(trial, {})[what] = \
-                        one_side(b, i, what, md_cache, peer_cache)
-                except (RuntimeError, KeyError, ValueError, TypeError) as e:
-                    i["errors"].append("trial %d, %s: %s" % (trial + 1, what, e))
+            caches = shared
+            for attempt in range(b.args.retries + 1):
+                i["by_trial"].pop(trial, None)
+                shares = both_sides(b, i, trial, *caches)
+                if all(bench_quiet.disturbance(s) <= limit for s in shares):
+                    break
+                caches = ({}, {})
+            i["shares"][trial] = shares
+            i["attempts"][trial] = attempt + 1
         print("trial %d/%d done (%.0fs)" % (trial + 1, b.args.trials,
                                             time.monotonic() - t_start),
               file=sys.stderr)
     return time.monotonic() - t_start
-
-
-def variant(i):
-    """Which code each side ran: memdiag's width / the peer's kernel."""
-    peer = i["peer"]["test"] or i["peer"]["kind"]
-    return "%s/%s" % (i["memdiag_isa"] or "-", peer)
-
-
-def peer_command(i):
-    """The peer's command, as the JSON row names it."""
-    peer = i["peer"]
-    if peer["kind"].startswith("chase"):
-        return peer["kind"]
-    if peer["kind"] == "read":
-        return "bench-read --streams %s --cpus %s %s" % (
-            peer["streams"], ",".join(map(str, peer["cpus"])), peer["size"])
-    return "likwid-bench -t %s -W S0:%sB:%d" % (peer["test"], peer["size"],
-                                               i["threads"])
-
-
-def json_row(i, reps):
-    peer = i["peer"]
-    if i["kernel"] == "calibrate":
-        md_cmd = "memdiagctl %s --curve FILE; memdiagctl calibrate " \
-            "--show -j --curve FILE" % i["memdiag_args"]
-    else:
-        md_cmd = "memdiagctl run %s --threads %d --reps %d -j" % (
-            i["memdiag_args"], i["threads"], reps)
-    return {"name": i["name"], "pair": i["pair"], "level": i["level"],
-            "threads": i["threads"], "unit": i["unit"],
-            "memdiag_isa": i["memdiag_isa"], "peer_kernel": peer["test"],
-            "memdiag_command": md_cmd,
-            "peer": peer_command(i),
-            "working_set_per_thread": i["sz"]["w"],
-            "memdiag_values": side_values(i, "memdiag"),
-            "peer_values": side_values(i, "peer_values"),
-            "errors": i["errors"]}
-
-
-def table_row(i, row):
-    """Print one instance's line of the table; True if it has a ratio
-    below 0.98."""
-    md_vals, pe_vals = row["memdiag_values"], row["peer_values"]
-    if not md_vals or not pe_vals:
-        print("%-30s %-22s %s" % (i["name"], variant(i),
-                                  "error: " + (i["errors"] or ["?"])[0]))
-        return False
-    lower_better = i["unit"] == "ns"
-    md_med, pe_med = statistics.median(md_vals), statistics.median(pe_vals)
-    best = min if lower_better else max
-    md_best, pe_best = best(md_vals), best(pe_vals)
-    if lower_better:
-        ratio, ratio_best = pe_med / md_med, pe_best / md_best
-    else:
-        ratio, ratio_best = md_med / pe_med, md_best / pe_best
-    row["ratio_of_medians"] = round(ratio, 4)
-    trial_ratio, row["trial_ratios"] = pair_ratio(i["by_trial"], lower_better)
-    if trial_ratio is not None:
-        ratio = trial_ratio
-    flag = "  (at once)" if "trials" in i else ""
-    row.update({"memdiag_median": md_med, "peer_median": pe_med,
-                "ratio_median": round(ratio, 4), "memdiag_best": md_best,
-                "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
-    if ratio < 0.98:
-        flag += "  < 0.98"
-    print("%-30s %-22s %9.2f %9.2f %6.3f   %9.2f %9.2f %6.3f  %s%s" % (
-        i["name"], variant(i), md_med, pe_med, ratio, md_best, pe_best,
-        ratio_best, i["unit"], flag))
-    return ratio < 0.98
-
-
-def skipped_lines(skipped):
-    """The skipped instances, one line per pair and reason."""
-    groups = {}
-    for i in skipped:
-        groups.setdefault((i["pair"], variant(i), i["skipped"]), []).append(i)
-    for (pair, var, why), group in groups.items():
-        where = sorted({i["level"] for i in group}, key=ALL.index)
-        threads = sorted({i["threads"] for i in group})
-        print("%-30s %-22s skipped (%d: %s at %s): %s" % (
-            pair, var, len(group), " ".join(where),
-            " ".join("%dT" % t for t in threads), why))
-
-
-def summary(result, low, skipped):
-    """The last line: how many pair instances ran, were skipped (and
-    why) and failed."""
-    ran = [r for r in result["pairs"] if "ratio_median" in r]
-    failed = [r for r in result["pairs"]
-              if "ratio_median" not in r and "skipped" not in r]
-    why = sorted({i["skipped"] for i in skipped})
-    return ("%d pairs ran, %d skipped%s, %d failed; %d with a median ratio "
-            "below 0.98; %.0f s; all values in %s" % (
-                len(ran), len(skipped),
-                " (" + "; ".join(why) + ")" if why else "", len(failed),
-                low, result["seconds"], result["json"]))
 
 
 def calibrate_counts(memdiag, quick, have):
@@ -495,11 +404,13 @@ def main():
     if args.only:
         inst = [i for i in inst if re.search(args.only, i["name"])]
     for i in inst:
-        i.update({"errors": [], "by_trial": {}})
+        i.update({"errors": [], "by_trial": {}, "shares": {},
+                  "attempts": {}})
     total = bench_plan.dram_total(host, args.dram)
     result["notes"] += host["notes"]
     result["config"] = {
         "trials": args.trials, "reps": args.reps,
+        "max_disturbance": args.max_disturbance, "retries": args.retries,
         "likwid_seconds": args.seconds, "socket0_cpus": host["cpus"],
         "thread_counts": bench_plan.thread_counts(len(host["cpus"])),
         "cpu_widths": [w[0] for w in bench_plan.widths(host["flags"])],
@@ -535,7 +446,7 @@ def main():
         row = json_row(i, args.reps)
         if "trials" in i:
             row["at_once"] = i["trials"]
-        low += table_row(i, row)
+        low += table_row(i, row, args.max_disturbance)
         result["pairs"].append(row)
     skipped_lines(skipped)
     for i in skipped:

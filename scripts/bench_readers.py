@@ -5,7 +5,15 @@ the first result of read-delay and traffic, latency's rows by size,
 throughput's, calibrate --show's delay-0 point), named in each pair line
 of bench_plan.PAIRS."""
 
-M = 1 << 20
+K, M = 1 << 10, 1 << 20
+
+
+def fmt_size(v):
+    """@v bytes as the largest unit that divides it: 4G, 130M, 48K."""
+    for unit, m in (("G", 1 << 30), ("M", M), ("K", K)):
+        if v >= m and v % m == 0:
+            return "%d%s" % (v // m, unit)
+    return str(v)
 
 
 def read_stream(doc, i, op):

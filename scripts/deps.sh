@@ -16,7 +16,8 @@ linux-image-rt-amd64 linux-image-6.12-rt-amd64
 flex bison bc libelf-dev libssl-dev
 linux-source-6.12 qemu-system-x86 busybox-static likwid gnuplot-nox
 libmicrohttpd-dev bash-completion curl openssl systemd prometheus
-prometheus-node-exporter dkms dh-dkms debhelper dpkg-dev fakeroot lintian lcov"
+prometheus-node-exporter dkms dh-dkms debhelper dpkg-dev fakeroot lintian lcov
+pyflakes3"
 
 missing=
 for p in $pkgs; do

@@ -10,7 +10,7 @@
 #   P2 calibrate's 1-thread point  vs a plain read of as many streams
 #      (scripts/bench-read.c, 4 a thread); likwid-bench load beside it
 #   P3 run latency, defaults       vs calibrate's idle latency
-#   P4 run loaded-latency          vs calibrate at the same delays
+#   P4 run loaded-latency          vs calibrate at the same load (its GB/s)
 #   P5 the curve's own judgement   (calibrate's quality: reliable)
 #   P6 STREAM copy, triad at half and all CPUs vs likwid-bench, same threads
 #   plus, reported: run latency --pages 4k and a plain huge-page chase,
@@ -65,6 +65,7 @@ step() {
 	say "$name: $*"
 	timeout "$sec" "$@" > "$out/$name" 2>> "$log"
 }
+. "$top/scripts/scale-curve.sh"
 f2() { if [ -n "$1" ]; then printf %.2f "$1"; else echo -; fi; }
 median() { python3 -c 'import statistics,sys; v=[float(x) for x in sys.argv[1:] if x]; print("%.4f" % statistics.median(v) if v else "")' "$@"; }
 
@@ -172,13 +173,22 @@ if ! skipped P3; then
 	fi
 fi
 
-# ---- loaded latency at calibrate's delays (P4)
+# ---- loaded latency against calibrate at the same load (P4)
 if ! skipped P4; then
 	step 300 loaded.json "${md[@]}" -j run loaded-latency --delay 0,200,1000,20000
 	for d in 20000 1000 200 0; do
 		ll=$(jq -r ".results[] | select(.delay == $d) | .ns_per_load" "$out/loaded.json" 2>/dev/null | head -n1)
-		cl=$(jq -r "[$rd.points[] | select(.threads == $gen and .delay == $d)][0].latency_ns // empty" "$cj" 2>/dev/null)
-		row "P4 loaded-latency / calibrate, ${gen}T delay $d" "$ll" "$cl" 0.10
+		gb=$(jq -r ".results[] | select(.delay == $d) | .traffic_gbps" "$out/loaded.json" 2>/dev/null | head -n1)
+		cl=$([ -n "$gb" ] && curve_at "$cj" "$gen" "$idle" "$gb")
+		if [ -n "$gb" ] && [ -z "$cl" ] && [ -n "$peak" ] &&
+			python3 -c "import sys; sys.exit(not $gb > $peak)" 2> /dev/null; then
+			# the run drew more than the curve's peak: no point to compare
+			same=$(jq -r "[$rd.points[] | select(.threads == $gen and .delay == $d)][0].latency_ns // empty" "$cj" 2>/dev/null)
+			info "P4 delay $d: $(f2 "$gb") GB/s, past the peak $(f2 "$peak")" \
+				"$(f2 "$ll")" "$(f2 "$same")" "same delay"
+			continue
+		fi
+		row "P4 loaded-latency / calibrate at $(f2 "$gb") GB/s (delay $d)" "$ll" "$cl" 0.10
 	done
 fi
 

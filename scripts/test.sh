@@ -32,7 +32,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate prefetch-oracle coverage-report completion layout install rules deb"
+host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -185,6 +185,9 @@ hstep checkpatch "checkpatch --strict on module/" sh -c '
 	# the compat header exists to compare kernel versions
 	$cp --strict --no-tree --quiet \
 		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f module/compat.h'
+# an undefined name in a Python script fails only when its line runs
+hstep pyflakes "pyflakes3 finds nothing in the Python scripts and tests" sh -c '
+	pyflakes3 $(git ls-files "*.py")'
 
 kernels=${MEMDIAG_KERNELS:-$(scripts/kernels.sh)}
 hstep kernels "Debian 6.1 and 6.12 kernels, stock and PREEMPT_RT, with headers are installed" sh -c "
@@ -245,10 +248,12 @@ hstep rules "alerting rules: promtool check rules and test rules" sh -c \
 	 promtool test rules selftests/fleet/rules-test.yml'
 hstep deb "Debian package: build, lintian, install with DKMS, purge" \
 	selftests/fleet/deb.sh
-hstep bench-ratio "make bench pairs each trial's two sides for its ratio; its pair list follows the CPU's widths and socket 0's CPUs; bench-read reads every line it counts" \
+hstep bench-ratio "make bench pairs each trial's two sides for its ratio, over its quiet trials; its pair list follows the CPU's widths and socket 0's CPUs; bench-read reads every line it counts; scale-check reads calibrate's curve at a load" \
 	sh -c '/usr/bin/python3 selftests/host/bench_ratio_test.py &&
+	/usr/bin/python3 selftests/host/bench_quiet_test.py &&
 	/usr/bin/python3 selftests/host/bench_plan_test.py &&
-	sh selftests/host/bench_read_test.sh'
+	sh selftests/host/bench_read_test.sh &&
+	sh selftests/host/scale_curve_test.sh'
 hstep dmesg-check "the VM dmesg check flags kernel problems, not the command line" \
 	selftests/host/dmesg_check_test.sh
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
@@ -261,6 +266,8 @@ hstep coverage-report "make coverage merges each boot's gcov counters with lcov 
 	selftests/host/coverage_report_test.sh
 hstep df-rotate "Zen 2/3 DF channel rotation: per-channel and socket rates within 2 % across turns, a wrap, a reset" \
 	selftests/host/df_rotate_test.bin
+hstep df-map "Zen 2/3 DF3 DRAM address maps decoded into channel -> NUMA node for NPS1/2/4, refusing what is not one node's" \
+	selftests/host/df_map_test.bin
 hstep prefetch-oracle "prefetcher table agrees with intel-family.h, msr-index.h and resctrl" \
 	/usr/bin/python3 selftests/host/prefetch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_prefetch.bin

@@ -158,6 +158,7 @@ const struct memdiag_platform_ops memdiag_sim_platform = {
 	.mmio_read	= mdsim_mmio_read,
 	.mmio_write	= mdsim_mmio_write,
 	.fail_alloc	= mdsim_fail_alloc,
+	.df_read	= mdsim_df_read,
 };
 EXPORT_SYMBOL_GPL(memdiag_sim_platform);
 
@@ -184,6 +185,9 @@ static int __init mdsim_init(void)
 
 	if (!mdsim.ua)
 		mdsim.ua = mdsim_uarchs[0];	/* skx */
+	err = mdsim_df_maps_check();
+	if (err)
+		return err;
 	mutex_init(&mdsim.lock);
 	INIT_LIST_HEAD(&mdsim.maps);
 

@@ -399,6 +399,11 @@ void mdsim_l3_init(struct mdsim_socket *sock);
 int mdsim_df_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);
 void mdsim_df_show(struct seq_file *m, unsigned int cpu, u32 msr0);
 
+/* df_maps.c: AMD Zen 2/3's DRAM address maps (nps=), read-only */
+int mdsim_df_maps_check(void);
+int mdsim_df_read(unsigned int socket, unsigned int func, unsigned int reg,
+		  unsigned int inst, u32 *val);
+
 /* imc.c: the channel boxes' registers and counts */
 int mdsim_umc_access(unsigned int cpu, unsigned int idx, bool write, u64 *val);
 void mdsim_umc_show(struct seq_file *m, unsigned int cpu, u32 msr0);

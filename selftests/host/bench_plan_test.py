@@ -12,7 +12,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
-import bench  # noqa: E402
+import bench_table  # noqa: E402
 import bench_plan  # noqa: E402
 
 checks = []
@@ -186,17 +186,18 @@ with tempfile.TemporaryDirectory() as tmp:
     # The summary counts what was skipped
     inst = bench_plan.plan(fake_host(ZEN3, two), KERNELS)
     skipped = [i for i in inst if i["skipped"]]
-    rows = [{"name": i["name"], "ratio_median": 1.0}
-            for i in running(inst)][:5] + \
+    rows = [{"name": i["name"], "ratio_median": 1.0, "disturbed": n == 2}
+            for n, i in enumerate(running(inst))][:5] + \
         [{"name": "x", "errors": ["e"]}] + \
         [{"name": i["name"], "skipped": i["skipped"]} for i in skipped]
-    line = bench.summary({"pairs": rows, "seconds": 1, "json": "f"}, 0,
-                         skipped)
-    check("summary: 5 ran, %d skipped with the reason, 1 failed (%s)" %
-          (len(skipped), line),
+    line = bench_table.summary({"pairs": rows, "seconds": 1, "json": "f",
+                                "config": {"max_disturbance": 0.05}}, 0,
+                               skipped)
+    check("summary: 5 ran, %d skipped with the reason, 1 failed, 1 "
+          "disturbed (%s)" % (len(skipped), line),
           len(skipped) == 8 and
           line.startswith("5 pairs ran, 8 skipped (this CPU lacks avx512f")
-          and ", 1 failed;" in line)
+          and ", 1 failed;" in line and "; 1 disturbed (" in line)
 
 print("1..%d" % len(checks))
 for n, (name, ok) in enumerate(checks, 1):

@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
-import bench  # noqa: E402
+import bench_table  # noqa: E402
 
 checks = []
 
@@ -29,7 +29,7 @@ def trials(md, pe):
 # of five trials drew the same speed on both sides.
 md = [71.12, 71.73, 71.02, 77.07, 77.39]
 pe = [70.72, 77.04, 71.54, 78.20, 76.63]
-r, each = bench.pair_ratio(trials(md, pe), False)
+r, each = bench_table.pair_ratio(trials(md, pe), False)
 check("pairs each trial's two sides (bimodal: 0.986 to 1.006, not 0.936)",
       r is not None and abs(r - 71.02 / 71.54) < 1e-9)
 check("one ratio per trial, in trial order",
@@ -40,17 +40,17 @@ check("one ratio per trial, in trial order",
 by = {0: {"memdiag": 100.0, "peer_values": 100.0},
       1: {"memdiag": 50.0},
       2: {"memdiag": 100.0, "peer_values": 100.0}}
-r, each = bench.pair_ratio(by, False)
+r, each = bench_table.pair_ratio(by, False)
 check("a trial with one side missing is left out", r == 1.0 and each == [1.0, 1.0])
 
 # Latency: lower is better, the ratio is peer / memdiag.
-r, _ = bench.pair_ratio(trials([200.0, 210.0, 190.0], [210.0, 210.0, 190.0]),
+r, _ = bench_table.pair_ratio(trials([200.0, 210.0, 190.0], [210.0, 210.0, 190.0]),
                         True)
 check("ns: peer / memdiag", r == 1.0)
-r, _ = bench.pair_ratio(trials([200.0], [210.0]), True)
+r, _ = bench_table.pair_ratio(trials([200.0], [210.0]), True)
 check("ns: a faster memdiag is above 1", abs(r - 1.05) < 1e-9)
 
-r, each = bench.pair_ratio({}, False)
+r, each = bench_table.pair_ratio({}, False)
 check("no trial with both sides: no ratio", r is None and each == [])
 
 print("1..%d" % len(checks))

@@ -13,6 +13,7 @@ typedef __u16 u16;
 typedef __u32 u32;
 typedef __u64 u64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BIT(n) (1UL << (n))
 #define BIT_ULL(n) (1ULL << (n))
 #define GENMASK_ULL(h, l) ((~0ULL >> (63 - (h))) & (~0ULL << (l)))
 

@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "cpulist.h"
+#include "df_nodes_show.h"
 #include "names.h"
 #include "opts.h"
 
@@ -66,6 +67,9 @@ static void print_socket(struct printer *p, const struct info_socket *s)
 	print_textf(p, "  cpus %s (%zu)\n",
 		    !list ? "?" : s->nr_cpu ? list : "none", s->nr_cpu);
 	free(list);
+	/* AMD Zen 2/3: which NUMA node each DRAM channel serves */
+	df_nodes_json(p, &s->df, false);
+	df_nodes_info_text(p, &s->df);
 	print_close_object(p);
 }
 

@@ -13,6 +13,7 @@
 #include <linux/memdiag.h>
 
 #include "cmd.h"
+#include "df_nodes_show.h"
 #include "names.h"
 #include "snapshot.h"
 #include "snapshot_verdict.h"
@@ -189,6 +190,21 @@ static bool chan_row_used(const struct snap_msg *m, size_t nr, uint32_t id,
 	return false;
 }
 
+/* AMD Zen 2/3: a row per NUMA node's sum, and why a socket has none */
+static void print_text_nodes(struct printer *p, const struct snap_msg *m,
+			     size_t nr)
+{
+	const struct df_nodes *d[64];
+	uint64_t socket[64];
+	size_t i;
+
+	for (i = 0; i < nr && i < 64; i++) {
+		d[i] = &m[i].s.df;
+		socket[i] = m[i].s.v[MEMDIAG_A_SNAPSHOT_SOCKET];
+	}
+	df_nodes_snapshot_text(p, d, socket, i, LABEL_W, VALUE_W);
+}
+
 /* Counters as rows, sockets as columns, like perf stat's per-socket mode. */
 static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
 		       bool channels, const uint32_t *ids, size_t nr_ids)
@@ -210,6 +226,7 @@ static void print_text(struct printer *p, const struct snap_msg *m, size_t nr,
 			row_cell(p, &m[i].s, &snap_rows[r]);
 		print_textf(p, "\n");
 	}
+	print_text_nodes(p, m, nr);
 	for (r = 0; channels && r < nr_ids; r++) {
 		for (w = 0; w < (int)ARRAY_SIZE(chan_rows); w++) {
 			if (!chan_row_used(m, nr, ids[r], &chan_rows[w]))
@@ -239,6 +256,7 @@ static void print_json(struct printer *p, const struct snap_msg *m, size_t nr,
 			  m[i].s.v[MEMDIAG_A_SNAPSHOT_SOCKET]);
 		for (r = 0; r < ARRAY_SIZE(snap_rows); r++)
 			row_cell(p, &m[i].s, &snap_rows[r]);
+		df_nodes_json(p, &m[i].s.df, true);
 		if (channels) {
 			print_open_array(p, "channels");
 			for (r = 0; r < m[i].nr_ch; r++) {

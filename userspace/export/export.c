@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "export_nodes.h"
 #include "export_text.h"
 #include "names.h"
 
@@ -153,6 +154,7 @@ int export_feed(struct export_state *st, const struct snap *s)
 		if (d.have_rdwr_bytes)
 			es->total[TOTAL_RDWR] += d.rdwr_bytes;
 		add_channels(es, &d);
+		export_nodes_add(&es->node_total, &d.df);
 	}
 	/* a counter is exported once the module has sent it */
 	es->have[TOTAL_READ] |= snap_has(s, A(DRAM_READ_BYTES));
@@ -200,7 +202,7 @@ void prom_sock_label(FILE *f, uint32_t socket)
 	prom_label(f, true, "socket", id);
 }
 
-static void prom_value_u64(FILE *f, uint64_t v)
+void prom_value_u64(FILE *f, uint64_t v)
 {
 	fprintf(f, "} %" PRIu64 "\n", v);
 }
@@ -335,6 +337,7 @@ static void render_counters(const struct export_state *st, FILE *f)
 			prom_value_u64(f, s->total[t]);
 		}
 	render_channels(st, f);
+	export_nodes_render(st, f);
 	for (i = 0; i < st->nr_sock; i++)
 		for (g = 0; g < NR_GROUPS; g++) {
 			prom_sample_start(f, &brk);

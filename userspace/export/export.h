@@ -51,6 +51,7 @@ struct export_socket {
 	 */
 	struct snap_chan chan_total[SNAP_MAX_CHANNELS];
 	size_t nr_chan_total;
+	struct df_nodes node_total;	/* AMD Zen 2/3: export_nodes.c */
 	bool have_v;
 	struct verdict v;		/* of the last whole interval */
 };

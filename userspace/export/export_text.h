@@ -30,5 +30,7 @@ void prom_sock_label(FILE *f, uint32_t socket);
 
 /* The end of the labels and the value: "} V\n". */
 void prom_value(FILE *f, double v);
+/* a counter's exact value */
+void prom_value_u64(FILE *f, uint64_t v);
 
 #endif /* MEMDIAGCTL_EXPORT_TEXT_H */

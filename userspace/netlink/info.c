@@ -57,6 +57,8 @@ static const enum mnl_attr_data_type socket_types[] = {
 	[MEMDIAG_A_SOCKET_PACKAGE_ID] = MNL_TYPE_U32,
 	[MEMDIAG_A_SOCKET_CPU] = MNL_TYPE_U32,
 	[MEMDIAG_A_SOCKET_NUMA_NODES] = MNL_TYPE_U32,
+	[MEMDIAG_A_SOCKET_DF_NODE] = MNL_TYPE_NESTED,
+	[MEMDIAG_A_SOCKET_DF_NODES_REASON] = MNL_TYPE_NUL_STRING,
 };
 _Static_assert(ARRAY_SIZE(socket_types) == MEMDIAG_A_SOCKET_MAX + 1,
 	       "socket_types does not cover MEMDIAG_A_SOCKET_MAX");
@@ -131,6 +133,10 @@ static int parse_socket(const struct nlattr *nest, struct info *info,
 		}
 		if (type == MEMDIAG_A_SOCKET_CPU)
 			s->cpu[s->nr_cpu++] = mnl_attr_get_u32(attr);
+		else if (df_nodes_take(&s->df, attr, MEMDIAG_A_SOCKET_DF_NODE,
+				       MEMDIAG_A_SOCKET_DF_NODES_REASON) < 0)
+			return malformed(why, size, KEY_SPEC(SOCKET), type,
+					 name_socket_attr(type));
 		else
 			s->tb[type] = attr;
 	}

@@ -14,6 +14,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/memdiag.h>
 
+#include "df_nodes.h"
 #include "error.h"
 #include "nl.h"
 
@@ -21,6 +22,7 @@ struct info_socket {
 	const struct nlattr *tb[MEMDIAG_A_SOCKET_MAX + 1];
 	uint32_t *cpu;
 	size_t nr_cpu;
+	struct df_nodes df;	/* AMD Zen 2/3: channel -> node table */
 };
 
 struct info_cap {

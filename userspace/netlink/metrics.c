@@ -300,6 +300,8 @@ static void compute(const struct snap *a, const struct snap *b,
 	m->channel_imbalance = m->busiest_channel_gbps = NONE;
 	if (m->brk[GROUP_IMC].why == BREAK_NONE)
 		compute_channels(a, b, ns, m);
+	df_nodes_delta(&a->df, &b->df, m->brk[GROUP_IMC].why == BREAK_NONE,
+		       &m->df);
 
 	m->offcore_read_gbps = m->l1_miss_latency = NONE;
 	m->load_miss_real_latency = m->core_ghz = NONE;

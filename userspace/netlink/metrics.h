@@ -13,6 +13,8 @@
 
 #include <linux/memdiag.h>
 
+#include "df_nodes.h"
+
 #define SNAP_ATTRS (MEMDIAG_A_SNAPSHOT_MAX + 1)
 _Static_assert(SNAP_ATTRS <= 32, "struct snap's presence mask is 32 bits");
 
@@ -50,6 +52,7 @@ struct snap {
 	/* the first SNAP_MAX_CHANNELS nests that have id and both counts */
 	size_t nr_chan;
 	struct snap_chan chan[SNAP_MAX_CHANNELS];
+	struct df_nodes df;	/* AMD Zen 2/3: per NUMA node */
 };
 
 static inline bool snap_has(const struct snap *s, unsigned int attr)
@@ -137,6 +140,8 @@ struct interval {
 	double channel_imbalance;
 	uint32_t busiest_channel;	/* id; valid when imbalance is */
 	double busiest_channel_gbps;
+	/* AMD Zen 2/3: each NUMA node's bytes in the interval (deltas) */
+	struct df_nodes df;
 };
 
 /*

@@ -64,6 +64,8 @@ static const char *const socket_attr_names[] = {
 	[MEMDIAG_A_SOCKET_PACKAGE_ID] = "package-id",
 	[MEMDIAG_A_SOCKET_CPU] = "cpu",
 	[MEMDIAG_A_SOCKET_NUMA_NODES] = "numa-nodes",
+	[MEMDIAG_A_SOCKET_DF_NODE] = "df-node",
+	[MEMDIAG_A_SOCKET_DF_NODES_REASON] = "df-nodes-reason",
 };
 _Static_assert(ARRAY_SIZE(socket_attr_names) == MEMDIAG_A_SOCKET_MAX + 1,
 	       "socket_attr_names does not cover MEMDIAG_A_SOCKET_MAX");
@@ -107,6 +109,8 @@ static const char *const snapshot_attr_names[] = {
 		"l3-sampled-dram-latency-cycles",
 	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS] = "l3-sampled-dram-requests",
 	[MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES] = "dram-rdwr-bytes",
+	[MEMDIAG_A_SNAPSHOT_DF_NODE] = "df-node",
+	[MEMDIAG_A_SNAPSHOT_DF_NODES_REASON] = "df-nodes-reason",
 };
 _Static_assert(ARRAY_SIZE(snapshot_attr_names) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snapshot_attr_names does not cover MEMDIAG_A_SNAPSHOT_MAX");

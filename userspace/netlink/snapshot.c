@@ -15,7 +15,8 @@
 
 /*
  * Payload size of each attribute this memdiagctl reads: 4 (u32), 8 (u64),
- * -1 for a nest; 0 for what it skips (pad, request-only, unknown).
+ * -1 for a channel nest, -2 for the df-node nests and their reason
+ * (df_nodes.c); 0 for what it skips (pad, request-only, unknown).
  */
 static const int snap_sizes[] = {
 	[MEMDIAG_A_SNAPSHOT_SOCKET] = 4,
@@ -44,6 +45,8 @@ static const int snap_sizes[] = {
 	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_LATENCY_CYCLES] = 8,
 	[MEMDIAG_A_SNAPSHOT_L3_SAMPLED_DRAM_REQUESTS] = 8,
 	[MEMDIAG_A_SNAPSHOT_DRAM_RDWR_BYTES] = 8,
+	[MEMDIAG_A_SNAPSHOT_DF_NODE] = -2,	/* df_nodes.c */
+	[MEMDIAG_A_SNAPSHOT_DF_NODES_REASON] = -2,
 };
 _Static_assert(ARRAY_SIZE(snap_sizes) == MEMDIAG_A_SNAPSHOT_MAX + 1,
 	       "snap_sizes does not cover MEMDIAG_A_SNAPSHOT_MAX");
@@ -146,6 +149,13 @@ int snap_parse(const struct nlmsghdr *nlh, struct snap *s, char *why,
 
 		if (want == 0)
 			continue;
+		if (want == -2) {
+			if (df_nodes_take(&s->df, attr, MEMDIAG_A_SNAPSHOT_DF_NODE,
+					  MEMDIAG_A_SNAPSHOT_DF_NODES_REASON) < 0)
+				return bad(why, size, NULL, type,
+					   name_snapshot_attr(type));
+			continue;
+		}
 		if (want < 0) {
 			if (check_channel(attr, why, size) < 0)
 				return -1;

@@ -88,4 +88,6 @@ void run_latency_values(struct printer *p, const struct latency_result *r,
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);
 	print_u64(p, PRINT_JSON, "loads", "%" PRIu64, r->loads);
 	run_check_pages(asked, &r->pages, row, walks > 0);
+	if (run_page_walks_hidden(&r->pages))
+		run_warn_host_pages(row);
 }

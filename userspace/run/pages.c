@@ -138,12 +138,30 @@ void run_check_hugepages(const struct run_args *a, const struct kern_pages *pg,
 	run_check_pages(a->hugepages, pg, what, false);
 }
 
+bool run_page_walks_hidden(const struct kern_pages *pg)
+{
+	return pg->resident_bytes &&
+	       kern_pages_size(pg) != pg->base_page_bytes &&
+	       run_cpu_has(KERN_CPU_HYPERVISOR);
+}
+
+void run_warn_host_pages(const char *row)
+{
+	static bool warned;
+
+	if (warned)
+		return;
+	warned = true;
+	run_warn("page walks unknown from %s on: huge pages in a virtual machine, whose host may map them with smaller pages, and then its page walks are in the latency (page_walks null)",
+		 row);
+}
+
 int run_page_walks(const struct kern_pages *pg)
 {
 	uint64_t l2 = kern_l2_bytes_cpu0();
 
-	if (!pg->resident_bytes)
-		return -1;	/* the pages are unknown */
+	if (!pg->resident_bytes || run_page_walks_hidden(pg))
+		return -1;	/* the pages, or the host's, are unknown */
 	if (kern_pages_size(pg) != pg->base_page_bytes)
 		return 0;	/* huge pages: a few TLB entries map it all */
 	/* no L2 in sysfs: base pages may walk, say so */

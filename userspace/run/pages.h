@@ -42,9 +42,19 @@ void run_check_pages(bool asked, const struct kern_pages *pg,
  * random chase misses the first-level data TLB on every load, and once
  * past the second-level TLB's reach, which sysfs does not give, it walks
  * the page tables: 1 is "may include walks", certain at DRAM sizes. 0 on
- * huge pages or within the L2; -1 when the pages are unknown.
+ * huge pages or within the L2; -1 when the pages are unknown or are huge
+ * pages of a virtual machine (run_page_walks_hidden()).
  */
 int run_page_walks(const struct kern_pages *pg);
+/*
+ * Whether @pg are huge pages of a virtual machine (CPUID's hypervisor
+ * bit): with nested paging a TLB entry maps the smaller of the guest's
+ * and the host's page, and the host's is not visible from inside, so a
+ * chase over them may walk the host's tables. run_page_walks() says -1.
+ */
+bool run_page_walks_hidden(const struct kern_pages *pg);
+/* Warn, once a run, that from latency row @row on the walks are unknown. */
+void run_warn_host_pages(const char *row);
 /*
  * The latency rows' columns after "pages": "asked" (the page size the
  * row asked for: the base page, or with @asked the huge page) and

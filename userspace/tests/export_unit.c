@@ -466,6 +466,31 @@ TEST(df)
 	free(t);
 }
 
+/* AMD Zen 2/3 per NUMA node: totals of the measured intervals only */
+TEST(df_nodes)
+{
+	struct snap s;
+	char *t;
+	int i;
+
+	feed_up_to_l3();
+	/* node 2 (channels 0-3) 1e9 a second; node 3 unmeasured at 32 */
+	for (i = 0; i < 3; i++) {
+		s = snap_at(0, 30 + i, 300e9 + i * 10e9, 1);
+		s.df.n = 2;
+		s.df.node[0] = (struct df_node){ 2, 0x0f, true, 7 + i * 1000000000ull };
+		s.df.node[1] = (struct df_node){ 3, 0xf0, i < 2, 5 + i * 3000000000ull };
+		export_feed(&st, &s);
+	}
+	t = render();
+	CHECK(value(t, "memdiag_dram_node_rdwr_bytes_total{socket=\"0\",node=\"2\"}") == 2e9,
+	      "node 2: 1e9 in each of the two intervals");
+	CHECK(value(t, "memdiag_dram_node_rdwr_bytes_total{socket=\"0\",node=\"3\"}") == 3e9,
+	      "node 3: 3e9 in the first interval, the unmeasured second adds nothing");
+	CHECK(well_grouped(t), "nodes: one HELP/TYPE per family, samples together");
+	free(t);
+}
+
 /* No --threshold (the default): no fixed-threshold series at all. */
 TEST(no_threshold)
 {

@@ -97,6 +97,16 @@ static struct nlmsghdr *reply_newer(char *buf)
 	mnl_attr_put_u32(nlh, MEMDIAG_A_SOCKET_NUMA_NODES, 2);	/* NPS2 */
 	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++)
 		mnl_attr_put_u32(nlh, MEMDIAG_A_SOCKET_CPU, cpus[i]);
+	/* AMD Zen 2/3's channel -> node table: NPS2, node 1 first */
+	for (uint32_t node = 2; node-- > 0;) {
+		struct nlattr *df = mnl_attr_nest_start(nlh,
+						       MEMDIAG_A_SOCKET_DF_NODE);
+
+		mnl_attr_put_u32(nlh, MEMDIAG_A_DF_NODE_ID, node);
+		mnl_attr_put_u32(nlh, MEMDIAG_A_DF_NODE_CHANNELS,
+				 0xfu << (4 * node));
+		mnl_attr_nest_end(nlh, df);
+	}
 	mnl_attr_nest_end(nlh, nest);
 	_Static_assert(MEMDIAG_CAPABILITY_MAX < 9, "9 must be an unknown capability");
 	put_cap(nlh, 9, false, "C:\\path");
@@ -146,6 +156,8 @@ static const char newer_text[] =
 	"core mode 7\n"
 	"sockets   1\n"
 	"  socket 0  package 3  numa nodes 2  cpus 0-3,8-11 (8)\n"
+	"    numa node 1  dram channels 4-7\n"
+	"    numa node 0  dram channels 0-3\n"
 	"capability        available  reason\n"
 	"9                 no         C:\\path\n";
 
@@ -157,7 +169,8 @@ static const char newer_json[] =
 	"\"uarch_reason\":\"model 85 \\\"stepping\\\" 4 is\\tnot supported\","
 	"\"platform\":9,\"core_mode\":7,\"nr_sockets\":1,"
 	"\"sockets\":[{\"id\":0,\"package_id\":3,\"numa_nodes\":2,"
-	"\"cpus\":[0,1,2,3,8,9,10,11]}],"
+	"\"cpus\":[0,1,2,3,8,9,10,11],\"df_nodes\":[{\"id\":1,\"channels_mask\":240},"
+	"{\"id\":0,\"channels_mask\":15}]}],"
 	"\"capabilities\":[{\"id\":9,\"available\":false,\"reason\":\"C:\\\\path\"}]}\n";
 
 /*

@@ -424,7 +424,19 @@ TEST_F(metrics, metrics_df)
 	df_chan(&b, 1, 3000000000, SEC / 2);
 	df_chan(&a, 2, 7, 9);
 	df_chan(&b, 2, 7, 9);
+	/* NPS2: node 0 moved 20e9 bytes, node 1 unmeasured in b */
+	a.df.n = b.df.n = 2;
+	a.df.node[0] = (struct df_node){ 0, 0x0f, true, 5 };
+	b.df.node[0] = (struct df_node){ 0, 0x0f, true, 5 + 20000000000 };
+	a.df.node[1] = (struct df_node){ 1, 0xf0, true, 7 };
+	b.df.node[1] = (struct df_node){ 1, 0xf0, false, 0 };
 	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
+	ok(m.df.n == 2 && m.df.node[0].have_bytes &&
+	   m.df.node[0].rdwr_bytes == 20000000000 && m.df.node[0].chans == 0x0f &&
+	   !m.df.node[1].have_bytes,
+	   "metrics: DF node 0 moved 20e9 bytes, node 1 unmeasured (got %d %llu %d)",
+	   m.df.node[0].have_bytes, (unsigned long long)m.df.node[0].rdwr_bytes,
+	   m.df.node[1].have_bytes);
 	ok(m.valid && m.have_rdwr_bytes && m.rdwr_bytes == 36000000000 &&
 	   near(m.total_gbps, 36.0) && isnan(m.read_gbps) &&
 	   isnan(m.write_gbps) && !m.have_read_bytes,
@@ -441,6 +453,6 @@ TEST_F(metrics, metrics_df)
 	   m.channel_imbalance);
 	snap_set(&b, rdwr, 999);
 	metrics_compute(&a, &b, TSC_KHZ, 300, &m);
-	ok(!m.valid && isnan(m.total_gbps),
-	   "metrics: dram-rdwr-bytes going backwards voids the interval");
+	ok(!m.valid && isnan(m.total_gbps) && !m.df.node[0].have_bytes,
+	   "metrics: dram-rdwr-bytes going backwards voids the interval, nodes too");
 }

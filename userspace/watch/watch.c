@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "cpulist.h"
 #include "csv.h"
+#include "df_nodes_show.h"
 #include "names.h"
 #include "parse.h"
 #include "prefetch.h"
@@ -428,6 +429,7 @@ static void row(struct printer *p, struct watch *w, const struct interval *m,
 	else
 		print_bool(p, PRINT_ANY, "saturated", "  %3s", m->saturated);
 	print_channels(p, m);
+	df_nodes_watch_json(p, &m->df, m->interval_ns);
 	print_prefetch(p, w, s);
 	if (v)	/* csv.c takes scalars only: CSV gets the verdict flattened */
 		verdict_print(p, v, w->vs->curve.source, w->csv);

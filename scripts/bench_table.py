@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+"""bench_table.py - what "make bench" makes of its trials: each pair's
+ratio (the median of the trials' own ratios, over the quiet trials), the
+printed table, the JSON rows and the summary line."""
+
+import statistics
+
+import bench_quiet
+from bench_plan import ALL
+
+
+def pair_ratio(by_trial, lower_better):
+    """The pair's ratio from {trial: {"memdiag": v, "peer_values": v}}:
+    each trial ran both sides next to each other (at once for the DRAM
+    latency pair), so a trial's own ratio is one measurement, and the
+    pair's is their median. The two sides' medians can come from
+    different trials, and so from a different host state (a process that
+    drew the slow one of the VM's two speeds, a minute of a busy
+    neighbour). A trial where one side failed has no ratio. Returns
+    (median or None, [ratio per trial, rounded to 4 places])."""
+    ratios = []
+    for t in sorted(by_trial):
+        v = by_trial[t]
+        if "memdiag" not in v or "peer_values" not in v:
+            continue
+        md, pe = v["memdiag"], v["peer_values"]
+        ratios.append(pe / md if lower_better else md / pe)
+    if not ratios:
+        return None, []
+    return statistics.median(ratios), [round(r, 4) for r in ratios]
+
+
+def side_values(i, side):
+    """One side's values of pair instance @i ("memdiag" or "peer_values"),
+    in trial order, from the trials where that side succeeded."""
+    return [v[side] for _, v in sorted(i["by_trial"].items()) if side in v]
+
+
+def variant(i):
+    """Which code each side ran: memdiag's width / the peer's kernel."""
+    peer = i["peer"]["test"] or i["peer"]["kind"]
+    return "%s/%s" % (i["memdiag_isa"] or "-", peer)
+
+
+def peer_command(i):
+    """The peer's command, as the JSON row names it."""
+    peer = i["peer"]
+    if peer["kind"].startswith("chase"):
+        return peer["kind"]
+    if peer["kind"] == "read":
+        return "bench-read --streams %s --cpus %s %s" % (
+            peer["streams"], ",".join(map(str, peer["cpus"])), peer["size"])
+    return "likwid-bench -t %s -W S0:%sB:%d" % (peer["test"], peer["size"],
+                                               i["threads"])
+
+
+def json_row(i, reps):
+    peer = i["peer"]
+    if i["kernel"] == "calibrate":
+        md_cmd = "memdiagctl %s --curve FILE; memdiagctl calibrate " \
+            "--show -j --curve FILE" % i["memdiag_args"]
+    else:
+        md_cmd = "memdiagctl run %s --threads %d --reps %d -j" % (
+            i["memdiag_args"], i["threads"], reps)
+    return {"name": i["name"], "pair": i["pair"], "level": i["level"],
+            "threads": i["threads"], "unit": i["unit"],
+            "memdiag_isa": i["memdiag_isa"], "peer_kernel": peer["test"],
+            "memdiag_command": md_cmd,
+            "peer": peer_command(i),
+            "working_set_per_thread": i["sz"]["w"],
+            "memdiag_values": side_values(i, "memdiag"),
+            "peer_values": side_values(i, "peer_values"),
+            "trial_disturbance": [
+                round(max(map(bench_quiet.disturbance, sh), default=0), 4)
+                for _, sh in sorted(i["shares"].items())],
+            "trial_attempts": [n for _, n in sorted(i["attempts"].items())],
+            "errors": i["errors"]}
+
+
+def table_row(i, row, limit):
+    """Print one instance's line of the table; True if it has a ratio
+    below 0.98. The ratio is the median over the quiet trials (runs at
+    or under @limit of disturbance, bench_quiet.py) when there are
+    MIN_QUIET of them; otherwise the row is disturbed: the ratio printed
+    (over the quiet trials it has, or all when none is) counts for
+    nothing."""
+    md_vals, pe_vals = row["memdiag_values"], row["peer_values"]
+    if not md_vals or not pe_vals:
+        print("%-30s %-22s %s" % (i["name"], variant(i),
+                                  "error: " + (i["errors"] or ["?"])[0]))
+        return False
+    lower_better = i["unit"] == "ns"
+    md_med, pe_med = statistics.median(md_vals), statistics.median(pe_vals)
+    best = min if lower_better else max
+    md_best, pe_best = best(md_vals), best(pe_vals)
+    if lower_better:
+        ratio, ratio_best = pe_med / md_med, pe_best / md_best
+    else:
+        ratio, ratio_best = md_med / pe_med, md_best / pe_best
+    row["ratio_of_medians"] = round(ratio, 4)
+    _, row["trial_ratios"] = pair_ratio(i["by_trial"], lower_better)
+    quiet = bench_quiet.quiet_trials(i["shares"], limit)
+    row["quiet_trials"] = len(quiet)
+    trial_ratio, _ = pair_ratio({t: v for t, v in i["by_trial"].items()
+                                 if t in quiet}, lower_better)
+    if trial_ratio is not None:
+        ratio = trial_ratio
+    row["disturbed"] = len(quiet) < bench_quiet.MIN_QUIET
+    flag = "  (at once)" if "trials" in i else ""
+    row.update({"memdiag_median": md_med, "peer_median": pe_med,
+                "ratio_median": round(ratio, 4), "memdiag_best": md_best,
+                "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
+    if row["disturbed"]:
+        flag += "  disturbed (%d of %d trials quiet)" % (len(quiet),
+                                                         len(i["shares"]))
+    elif ratio < 0.98:
+        flag += "  < 0.98"
+    print("%-30s %-22s %9.2f %9.2f %6.3f   %9.2f %9.2f %6.3f  %s%s" % (
+        i["name"], variant(i), md_med, pe_med, ratio, md_best, pe_best,
+        ratio_best, i["unit"], flag))
+    return ratio < 0.98 and not row["disturbed"]
+
+
+def skipped_lines(skipped):
+    """The skipped instances, one line per pair and reason."""
+    groups = {}
+    for i in skipped:
+        groups.setdefault((i["pair"], variant(i), i["skipped"]), []).append(i)
+    for (pair, var, why), group in groups.items():
+        where = sorted({i["level"] for i in group}, key=ALL.index)
+        threads = sorted({i["threads"] for i in group})
+        print("%-30s %-22s skipped (%d: %s at %s): %s" % (
+            pair, var, len(group), " ".join(where),
+            " ".join("%dT" % t for t in threads), why))
+
+
+def summary(result, low, skipped):
+    """The last line: how many pair instances ran, were skipped (and
+    why) and failed."""
+    ran = [r for r in result["pairs"] if "ratio_median" in r]
+    failed = [r for r in result["pairs"]
+              if "ratio_median" not in r and "skipped" not in r]
+    why = sorted({i["skipped"] for i in skipped})
+    disturbed = sum(1 for r in ran if r.get("disturbed"))
+    return ("%d pairs ran, %d skipped%s, %d failed; %d with a median ratio "
+            "below 0.98; %d disturbed (fewer than %d quiet trials: another "
+            "task or the host took CPU time above %g of a run); %.0f s; "
+            "all values in %s" % (
+                len(ran), len(skipped),
+                " (" + "; ".join(why) + ")" if why else "", len(failed),
+                low, disturbed, bench_quiet.MIN_QUIET,
+                result["config"]["max_disturbance"], result["seconds"],
+                result["json"]))
