@@ -102,9 +102,18 @@ void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
 }
 
 /*
+ * A turn shorter than this only adds to a channel's rate: its length is
+ * the difference of two clock readings taken after two batches of MSR
+ * reads, and a few microseconds of jitter in them (a snapshot right after
+ * a sample) would make a rate that the next, long turn then extrapolates.
+ */
+#define DF_RATE_MIN_NS	1000000ULL
+
+/*
  * The interval's share of every channel's estimate: a counted channel its
- * @step, which becomes its rate; one not counted its last rate over @dt,
- * or, never counted yet, the mean step of the channels counted now.
+ * @step, which becomes its rate (added to it, for a turn shorter than
+ * DF_RATE_MIN_NS); one not counted its last rate over @dt, or, never
+ * counted yet, the mean step of the channels counted now.
  */
 static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
 {
@@ -118,8 +127,13 @@ static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
 		c = r->chan_of[i];
 		counted[c] = true;
 		r->est[c] += step[i];
-		r->rate_counts[c] = step[i];
-		r->rate_ns[c] = dt;
+		if (dt < DF_RATE_MIN_NS && r->rate_ns[c]) {
+			r->rate_counts[c] += step[i];
+			r->rate_ns[c] += dt;
+		} else {
+			r->rate_counts[c] = step[i];
+			r->rate_ns[c] = dt;
+		}
 		sum += step[i];
 		n++;
 	}
@@ -133,6 +147,31 @@ static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
 		else if (n)
 			r->est[c] += div64_u64(sum, n);
 	}
+}
+
+/*
+ * The time between the last turn's end and this one's begin (the
+ * controls rewritten, the new baseline read) is in no turn: each channel
+ * adds its rate over it to the estimate. Only a gap shorter than the turn
+ * and than DF_GAP_MAX_NS is one: a longer one is a pause (hotplug, a new
+ * session), whose traffic is not counted.
+ */
+#define DF_GAP_MAX_NS	5000000ULL
+
+static void df_estimate_gap(struct memdiag_df_rot *r, u64 dt)
+{
+	u64 gap;
+	unsigned int c;
+
+	if (!r->end_ns || r->end_ns > r->begin_ns || r->fixed)
+		return;
+	gap = r->begin_ns - r->end_ns;
+	if (gap >= dt || gap >= DF_GAP_MAX_NS)
+		return;
+	for (c = 0; c < r->n_chans; c++)
+		if (r->rate_ns[c])
+			r->est[c] += mul_u64_u64_div_u64(r->rate_counts[c], gap,
+							 r->rate_ns[c]);
 }
 
 /**
@@ -161,11 +200,13 @@ bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 now_ns, const u64 *raw,
 		step[i] = ((raw[i] & mask) - r->base[i]) & mask;
 		if (r->chan_of[i] >= 0 && step[i] > max_step) {
 			r->dropped++;
+			r->end_ns = 0;
 			return false;
 		}
 	}
 	if (now_ns < r->begin_ns) {
 		r->dropped++;
+		r->end_ns = 0;
 		return false;
 	}
 	for (i = 0; i < r->n_ctrs; i++) {
@@ -175,5 +216,7 @@ bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 now_ns, const u64 *raw,
 		r->counted_ns[r->chan_of[i]] += now_ns - r->begin_ns;
 	}
 	df_estimate(r, step, now_ns - r->begin_ns);
+	df_estimate_gap(r, now_ns - r->begin_ns);
+	r->end_ns = now_ns;
 	return true;
 }

@@ -39,6 +39,7 @@ struct memdiag_df_rot {
 	 */
 	u64 est[MEMDIAG_DF_MAX_CHANS];
 	u64 rate_counts[MEMDIAG_DF_MAX_CHANS], rate_ns[MEMDIAG_DF_MAX_CHANS];
+	u64 end_ns;		/* when the last kept turn ended; 0: none */
 	u32 dropped;		/* intervals not counted (a reset seen) */
 };
 

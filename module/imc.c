@@ -25,6 +25,23 @@
 #define IMC_MAX_CAS_PER_SEC	10000000000ULL
 
 static u32 imc_epoch[MEMDIAG_MAX_SOCKETS];
+static bool imc_running;	/* between start() and stop() (not the DF) */
+
+/*
+ * MSR boxes (AMD UMC, AMD's DF) are reached through a CPU of their socket;
+ * every CPU of it reaches the same registers, so whichever is first online
+ * serves: when it goes offline the next one takes over with the counters
+ * as they are, nothing to carry over.
+ */
+unsigned int memdiag_imc_socket_cpu(unsigned int socket, unsigned int except)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != except && memdiag_socket_of(cpu) == socket)
+			return cpu;
+	return nr_cpu_ids;
+}
 
 /*
  * MSR boxes (AMD UMC): @msr read or written on an online CPU of the
@@ -33,11 +50,8 @@ static u32 imc_epoch[MEMDIAG_MAX_SOCKETS];
 static u64 box_msr(struct imc_box *b, u32 msr, bool write, u64 val)
 {
 	struct memdiag_msr_op op = { msr, write, val };
-	unsigned int cpu;
+	unsigned int cpu = memdiag_imc_socket_cpu(b->socket, nr_cpu_ids);
 
-	for_each_online_cpu(cpu)
-		if (memdiag_socket_of(cpu) == b->socket)
-			break;
 	if (cpu >= nr_cpu_ids || plat()->msr_batch(cpu, &op, 1) || op.err)
 		return U64_MAX;
 	return op.val;
@@ -198,19 +212,29 @@ int memdiag_imc_start(char *msg, size_t len)
 	if (imc_type->access == MEMDIAG_IMC_DF)
 		return memdiag_imc_df_start(msg, len);
 
-	for (i = 0; i < imc_n_boxes; i++)
-		if (!pick_counters(&imc_boxes[i], msg, len))
+	/* an MSR box of a socket with no CPU online waits for one (hotplug) */
+	for (i = 0; i < imc_n_boxes; i++) {
+		struct imc_box *b = &imc_boxes[i];
+
+		b->offline = box_is_msr() &&
+			     memdiag_imc_socket_cpu(b->socket, nr_cpu_ids) >=
+			     nr_cpu_ids;
+		if (!b->offline && !pick_counters(b, msg, len))
 			return -EBUSY;
+	}
 
 	for (i = 0; i < imc_n_boxes; i++) {
 		struct imc_box *b = &imc_boxes[i];
 
+		if (b->offline)
+			continue;
 		if (!box_program(b)) {
 			snprintf(msg, len,
 				 "IMC counter control writes on channel %u of socket %u did not stick",
 				 b->chan, b->socket);
 			while (1) {
-				box_restore(&imc_boxes[i]);
+				if (!imc_boxes[i].offline)
+					box_restore(&imc_boxes[i]);
 				if (!i--)
 					break;
 			}
@@ -218,6 +242,7 @@ int memdiag_imc_start(char *msg, size_t len)
 		}
 		box_baseline(b);
 	}
+	imc_running = true;
 	return 0;
 }
 
@@ -235,6 +260,7 @@ void memdiag_imc_stop(void)
 			box_restore(&imc_boxes[i]);
 		imc_boxes[i].programmed = false;
 	}
+	imc_running = false;
 }
 
 /* Re-check a box's controls; false if the interval is not to be trusted. */
@@ -365,24 +391,103 @@ void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 }
 
 /*
- * Hotplug. The DF node of a socket is reached through its CPUs, so its
- * last CPU going offline puts the controls back (imc_df.c). PCI and MMIO
- * boxes do not depend on CPUs being online.
+ * The UMC boxes of @cpu's socket, @cpu its last CPU going offline: the
+ * counts so far kept, the controls put back while a CPU can still reach
+ * them; the socket is not counted, and in no snapshot, until one returns.
+ */
+static void umc_cpu_offline(unsigned int cpu)
+{
+	unsigned int s = memdiag_socket_of(cpu), i;
+	bool any = false;
+
+	if (!imc_running || memdiag_imc_socket_cpu(s, cpu) < nr_cpu_ids)
+		return;
+	for (i = 0; i < imc_n_boxes; i++) {
+		struct imc_box *b = &imc_boxes[i];
+
+		if (b->socket != s || b->offline)
+			continue;
+		if (b->programmed && !b->lost) {
+			box_update(b, U64_MAX);
+			if (!b->lost)
+				box_restore(b);
+		}
+		b->programmed = false;
+		b->offline = true;
+		any = true;
+	}
+	if (any)
+		imc_epoch[s]++;
+}
+
+/*
+ * The first CPU of a socket back online: its UMC boxes claimed and
+ * programmed again as at a session start; one whose counters are someone
+ * else's by now stays uncounted, and the log says why.
+ */
+static void umc_cpu_online(unsigned int cpu)
+{
+	char msg[MEMDIAG_REASON_LEN];
+	unsigned int s = memdiag_socket_of(cpu), i;
+	bool any = false;
+
+	if (!imc_running)
+		return;
+	for (i = 0; i < imc_n_boxes; i++) {
+		struct imc_box *b = &imc_boxes[i];
+
+		if (b->socket != s || !b->offline)
+			continue;
+		b->offline = false;
+		any = true;
+		if (!pick_counters(b, msg, sizeof(msg))) {
+			b->lost = true;
+		} else if (!box_program(b)) {
+			box_restore(b);
+			snprintf(msg, sizeof(msg),
+				 "IMC counter control writes on channel %u did not stick",
+				 b->chan);
+			b->lost = true;
+		} else {
+			box_baseline(b);
+			continue;
+		}
+		pr_warn("memdiag: socket %u is back online, its memory channel %u not counted: %s\n",
+			s, b->chan, msg);
+	}
+	if (any)
+		imc_epoch[s]++;
+}
+
+/*
+ * Hotplug. The DF node and the UMC boxes of a socket are reached through
+ * its CPUs, so its last CPU going offline puts their controls back
+ * (imc_df.c for the DF) and the first one back claims them again. PCI
+ * and MMIO boxes (discovery's included) do not depend on CPUs being
+ * online.
  */
 void memdiag_imc_cpu_online(unsigned int cpu)
 {
-	if (!imc_type || imc_type->access != MEMDIAG_IMC_DF)
+	if (!imc_type || (imc_type->access != MEMDIAG_IMC_DF &&
+			  imc_type->access != MEMDIAG_IMC_MSR))
 		return;
 	mutex_lock(&memdiag_lock);
-	memdiag_imc_df_cpu_online(cpu);
+	if (imc_type->access == MEMDIAG_IMC_DF)
+		memdiag_imc_df_cpu_online(cpu);
+	else
+		umc_cpu_online(cpu);
 	mutex_unlock(&memdiag_lock);
 }
 
 void memdiag_imc_cpu_offline(unsigned int cpu)
 {
-	if (!imc_type || imc_type->access != MEMDIAG_IMC_DF)
+	if (!imc_type || (imc_type->access != MEMDIAG_IMC_DF &&
+			  imc_type->access != MEMDIAG_IMC_MSR))
 		return;
 	mutex_lock(&memdiag_lock);
-	memdiag_imc_df_cpu_offline(cpu);
+	if (imc_type->access == MEMDIAG_IMC_DF)
+		memdiag_imc_df_cpu_offline(cpu);
+	else
+		umc_cpu_offline(cpu);
 	mutex_unlock(&memdiag_lock);
 }

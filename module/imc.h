@@ -23,6 +23,11 @@ struct imc_box {
 	u32 saved[MEMDIAG_IMC_MAX_EVENTS], prog[MEMDIAG_IMC_MAX_EVENTS];
 	struct memdiag_ext64 ext[MEMDIAG_IMC_MAX_EVENTS];
 	bool programmed, lost;
+	/*
+	 * MSR boxes (AMD UMC): no CPU of the socket online, its controls
+	 * back (imc.c's hotplug); not counted until one returns
+	 */
+	bool offline;
 };
 
 /* imc_find.c */
@@ -30,6 +35,9 @@ extern const struct memdiag_imc_desc *imc_desc;
 extern const struct memdiag_imc_box_type *imc_type;
 extern struct imc_box *imc_boxes;
 extern unsigned int imc_n_boxes;
+
+/* imc.c: an online CPU of @socket other than @except, or nr_cpu_ids */
+unsigned int memdiag_imc_socket_cpu(unsigned int socket, unsigned int except);
 
 /* imc_df.c: AMD's Data Fabric (MEMDIAG_IMC_DF), channels in turns */
 int memdiag_imc_df_start(char *msg, size_t len);

@@ -65,27 +65,11 @@ static u64 df_chan_ctl(int chan)
 	return memdiag_df_ctl(e->event, e->umask, imc_type->ctl_en);
 }
 
-/*
- * An online CPU of @socket other than @except, or nr_cpu_ids. The node's
- * registers are the same from every CPU of it, so whichever CPU is first
- * online serves: when it goes offline the next one takes over with the
- * counters as they are, nothing to carry over.
- */
-static unsigned int df_cpu(unsigned int socket, unsigned int except)
-{
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu)
-		if (cpu != except && memdiag_socket_of(cpu) == socket)
-			return cpu;
-	return nr_cpu_ids;
-}
-
 /* Run @ops on a CPU of @socket in one batch; -ENXIO if none is online. */
 static int df_batch(unsigned int socket, struct memdiag_msr_op *ops,
 		    unsigned int n)
 {
-	unsigned int cpu = df_cpu(socket, nr_cpu_ids), i;
+	unsigned int cpu = memdiag_imc_socket_cpu(socket, nr_cpu_ids), i;
 
 	if (cpu >= nr_cpu_ids || memdiag.plat->msr_batch(cpu, ops, n))
 		return -ENXIO;
@@ -204,6 +188,7 @@ static int df_rot_start(struct df_node *d)
 	for (i = 0; i < MEMDIAG_DF_MAX_CTRS; i++)
 		d->rot.chan_of[i] = -1;
 	d->rot.counting = false;
+	d->rot.end_ns = 0;
 	memset(d->rot.rate_ns, 0, sizeof(d->rot.rate_ns));
 	return 0;
 }
@@ -243,7 +228,8 @@ int memdiag_imc_df_start(char *msg, size_t len)
 
 	for (i = 0; i < imc_n_boxes; i++) {
 		s = imc_boxes[i].socket;
-		df_nodes[s].offline = df_cpu(s, nr_cpu_ids) >= nr_cpu_ids;
+		df_nodes[s].offline =
+			memdiag_imc_socket_cpu(s, nr_cpu_ids) >= nr_cpu_ids;
 		if (!df_nodes[s].offline &&
 		    !df_claim(s, &df_nodes[s], msg, len))
 			return -EBUSY;
@@ -442,7 +428,7 @@ void memdiag_imc_df_cpu_offline(unsigned int cpu)
 
 	lockdep_assert_held(&memdiag_lock);
 	d = df_node_of(cpu, &s);
-	if (!d || d->offline || df_cpu(s, cpu) < nr_cpu_ids)
+	if (!d || d->offline || memdiag_imc_socket_cpu(s, cpu) < nr_cpu_ids)
 		return;
 	if (d->programmed && !d->lost) {
 		df_update(s, d, U64_MAX);

@@ -181,7 +181,8 @@ static void find_msr_boxes(const struct memdiag_cpu_ident *id)
 	for (i = 0; per && i < 32; i++) {
 		if (!(id->cpuid_ext22_ecx & BIT(i)))
 			continue;
-		for (s = 0; s < memdiag_nr_sockets(); s++) {
+		/* every socket, online or not: hotplug claims it (imc.c) */
+		for (s = 0; s < memdiag_max_sockets(); s++) {
 			b = box_add(s, i);
 			if (!b)
 				return;
@@ -208,7 +209,8 @@ static int find_df_nodes(struct memdiag_state *st, char *reason, size_t len)
 			 " (this is a virtual machine; the hypervisor does not expose them)" : "");
 		return -ENODEV;
 	}
-	for (s = 0; s < memdiag_nr_sockets(); s++) {
+	/* a node for every socket: one with no CPU online waits for one */
+	for (s = 0; s < memdiag_max_sockets(); s++) {
 		if (!box_add(s, 0))
 			return -ENOMEM;
 		memdiag_df_nodes_init(s, st->uarch->imc->n_events);

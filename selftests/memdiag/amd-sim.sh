@@ -11,7 +11,9 @@
 # few free counters refused, controls back after a killed client, CPU
 # hotplug and rmmod; the sim's regs lists each CCX's L3 PMU and each
 # socket's UMC registers once, and a comparison of regs before and after
-# a session finds every such control as it was.
+# a session finds every such control as it was. Every CPU of socket 1
+# offline mid-session puts its UMC controls back and drops the socket
+# from snapshots; back online it is counted again, rates within 2 %.
 #
 # Environment: MEMDIAG_KO, MEMDIAG_SIM_KO; MEMDIAG_AMD_UARCHS (default
 # "zen4 zen5").
@@ -130,6 +132,83 @@ nccx=$(for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
 	echo "$(cat "$c/physical_package_id"):$(cat "$c/core_id")"
 done | sort -u | wc -l)
 
+# the UMC controls of CPU $1's socket holding umc_cas_cmd.rd
+umc_counting() {
+	local m n=0
+	for m in $(seq $((0xc0010800)) 2 $((0xc0010800 + 63))); do
+		[ "$(peek msr "$1" "$(printf 0x%x "$m")")" = 0x8000010a ] && n=$((n + 1))
+	done
+	echo $n
+}
+
+# umc_restored CPU NAME: each UMC control of CPU's socket holds what
+# /tmp/amd_before.regs listed for it (not listed: 0)
+umc_restored() {
+	local m r v want bad=
+	for m in $(seq $((0xc0010800)) 2 $((0xc0010800 + 63))); do
+		r=$(printf 0x%x "$m")
+		v=$(peek msr "$1" "$r")
+		want=$(awk -v c="$1" -v r="$r" '$2 == c && $3 == r { print $4 }' /tmp/amd_before.regs)
+		[ "$v" = "${want:-0x0}" ] || bad="$bad cpu$1:$r=$v(was ${want:-0x0})"
+	done
+	no_problems "$2" "$bad"
+}
+
+# UMC_RATE NAME A.json B.json KEY WANT_GBPS: socket 1's KEY over the time
+# between snapshots A and B is WANT within 2 %
+umc_rate() {
+	local v
+	v=$(jq -n -r --slurpfile a "$2" --slurpfile b "$3" "
+		(\$a[0][] | select(.socket == 1)) as \$x |
+		(\$b[0][] | select(.socket == 1)) as \$y |
+		(\$y.$4 - \$x.$4) / (\$y.time_ns - \$x.time_ns)")
+	check "$1 within 2% (got $v)" within 2 "$v" "$5"
+}
+
+# amd_umc_hotplug UARCH: every CPU of socket 1 offline mid-session puts
+# its UMC controls back (as in regs before the session), the socket
+# drops out of snapshots; back online it is counted again, its rates
+# within 2 % of what the sim is told, its imc_epoch changed; dmesg clean
+amd_umc_hotplug() {
+	local s1 c1 ea
+	if [ "$nsock" -lt 2 ]; then
+		skip "$1: UMC hotplug: no second socket"
+		return
+	fi
+	s1=$(jq -r '.sockets[1].cpus[]' /tmp/info.json)
+	c1=${s1%%$'\n'*}
+	set_rates 1 2000 1000 0 0 0 0
+	"$ctl" -j watch --all --interval 200ms > /dev/null 2>&1 &
+	W_PID=$!
+	sleep 1
+	check "$1: socket 1 counts umc_cas_cmd.rd on 8 UMC controls" \
+		test "$(umc_counting "$c1")" = 8
+	"$ctl" -j snapshot --all > /tmp/umca.json
+	ea=$(jq '.[] | select(.socket == 1) | .imc_epoch' /tmp/umca.json)
+	for c in $s1; do echo 0 > /sys/devices/system/cpu/cpu"$c"/online; done
+	sleep 0.5
+	umc_restored "$c1" "$1: all of socket 1 offline: each UMC control of socket 1 as regs listed it before the session"
+	check "$1: and none holds an event" test "$(umc_counting "$c1")" = 0
+	"$ctl" -j snapshot --all > /tmp/umcb.json
+	check "$1: a snapshot while socket 1 is offline has socket 0 only" \
+		jq -e '[.[].socket] == [0]' /tmp/umcb.json
+	for c in $s1; do echo 1 > /sys/devices/system/cpu/cpu"$c"/online; done
+	sleep 0.5
+	check "$1: socket 1 back online: 8 UMC controls count again" \
+		test "$(umc_counting "$c1")" = 8
+	"$ctl" -j snapshot --all > /tmp/umcc.json
+	sleep 2
+	"$ctl" -j snapshot --all > /tmp/umcd.json
+	check "$1: socket 1's imc_epoch changed over the time it was not counted ($ea)" \
+		jq -e --argjson e "$ea" '.[] | select(.socket == 1) | .imc_epoch != $e' /tmp/umcc.json
+	umc_rate "$1: socket 1 back: reads 2 GB/s" /tmp/umcc.json /tmp/umcd.json read_bytes 2
+	umc_rate "$1: socket 1 back: writes 1 GB/s" /tmp/umcc.json /tmp/umcd.json write_bytes 1
+	check "$1: no UMC restore or reclaim complaint in the kernel log" \
+		sh -c "! dmesg | grep -q 'is back online, its memory channel'"
+	kill $W_PID; wait $W_PID 2>/dev/null; W_PID=
+	set_rates 1 0 0 0 0 0 0
+}
+
 for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	echo "# simulated $u"
 	sim_load "$u: " "$u" amd_preset || continue
@@ -197,6 +276,8 @@ for u in ${MEMDIAG_AMD_UARCHS:-zen4 zen5}; do
 	check_rate "$u: watch's l3_dram_latency_ns 150 (at the TSC's 2 GHz)" $w 0 l3_dram_latency_ns 150
 	"$ctl" watch --socket 0 --interval 500ms --count 1 > /tmp/watch.txt 2>&1
 	check "$u: watch's text has the l3_lat_ns column" grep -q 'l3_lat_ns' /tmp/watch.txt
+
+	amd_umc_hotplug "$u"
 
 	# saturating UMC counters: put every read counter of socket 0 256
 	# counts below bit 47, then cross it; memdiag zeroes each once bit 47

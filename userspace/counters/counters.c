@@ -33,10 +33,19 @@
  * makes another client's session publish more often.
  */
 #define RUN_SESSION_MS 60000
+/*
+ * AMD Zen 2/3: the Data Fabric's channels take turns on its four counters
+ * at each sample. Sampling once a minute, a timed part between two marks
+ * would count the same half of the channels and hold only an estimate
+ * from before it for the others; sampling at the module's shortest
+ * interval turns them inside every part longer than two turns.
+ */
+#define RUN_DF_TURN_MS 10
 
 const struct rc_counted rc_counted[] = {
 	{ A(DRAM_READ_BYTES), GROUP_IMC },
 	{ A(DRAM_WRITE_BYTES), GROUP_IMC },
+	{ A(DRAM_RDWR_BYTES), GROUP_IMC },
 	{ A(INSTRUCTIONS), GROUP_CORE },
 	{ A(CYCLES), GROUP_CORE },
 	{ A(REF_CYCLES), GROUP_CORE },
@@ -131,6 +140,50 @@ static bool nothing_counts(struct run_counters *c)
 	return true;
 }
 
+static int snapshot(struct run_counters *c, struct snap *out, bool *have,
+		    char *why, size_t size);
+
+/* Whether any socket in @s (@have) counts through the Data Fabric. */
+static bool counts_df(const struct run_counters *c, const struct snap *s,
+		      const bool *have)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->nr_sock; i++) {
+		if (!have[i])
+			continue;
+		if (snap_has(&s[i], A(DRAM_RDWR_BYTES)))
+			return true;
+		for (k = 0; k < s[i].nr_chan; k++)
+			if (s[i].chan[k].rdwr)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * On the Data Fabric: a session sampling every RUN_DF_TURN_MS in place of
+ * the first (started before the first is stopped, so the counters stay
+ * claimed). If that fails the run keeps the first: unmeasured_channels
+ * then says what it costs.
+ */
+static void df_turns(struct run_counters *c)
+{
+	struct cli_error err;
+	uint32_t id, mode;
+	char why[160];
+
+	if (snapshot(c, c->begin, c->have_begin, why, sizeof(why)) < 0 ||
+	    !counts_df(c, c->begin, c->have_begin))
+		return;
+	if (session_start(&c->nl, &c->fam, RUN_DF_TURN_MS, 0, &id, &mode,
+			  &err) != MDC_EXIT_OK)
+		return;
+	session_stop(&c->nl, &c->fam, c->session, &err);
+	c->session = id;
+	c->core_mode = mode;
+}
+
 void run_counters_open(struct run_counters *c)
 {
 	struct info_summary sum;
@@ -151,8 +204,10 @@ void run_counters_open(struct run_counters *c)
 			cli_error_phrase(&err, c->reason, sizeof(c->reason));
 	}
 	info_summary_free(&sum);
-	if (c->on)
+	if (c->on) {
+		df_turns(c);
 		return;
+	}
 	nl_family_free(&c->fam);
 	nl_close(&c->nl);
 	c->connected = false;
@@ -197,6 +252,32 @@ void run_counters_close(struct run_counters *c)
 
 /* ---- snapshots and sums ---- */
 
+/*
+ * AMD's DF: the time each channel was counted from @a to @b, into @rs.
+ * A channel counted for none of a slot's time is in the socket total only
+ * as the module's estimate from before the slot (unmeasured_channels).
+ */
+static void rc_chan_add(struct run_counters *c, struct rc_socket *rs,
+			const struct snap *a, const struct snap *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nr_chan; i++) {
+		const struct snap_chan *cb = &b->chan[i];
+
+		if (!cb->rdwr || cb->id >= RC_MAX_CHANNELS)
+			continue;
+		c->rdwr = true;
+		rs->chan_seen |= 1u << cb->id;
+		for (j = 0; j < a->nr_chan; j++)
+			if (a->chan[j].rdwr && a->chan[j].id == cb->id &&
+			    cb->counted_ns > a->chan[j].counted_ns)
+				rs->chan_counted |= 1u << cb->id;
+	}
+	if (snap_has(b, A(DRAM_RDWR_BYTES)))
+		c->rdwr = true;
+}
+
 struct dump {
 	struct run_counters *c;
 	struct snap *out;
@@ -235,6 +316,8 @@ static int snapshot(struct run_counters *c, struct snap *out, bool *have,
 	memset(have, 0, c->nr_sock * sizeof(*have));
 	req = nl_msg_start(&c->nl, c->fam.id, MEMDIAG_CMD_SNAPSHOT,
 			   MEMDIAG_FAMILY_VERSION, NLM_F_DUMP);
+	/* the DF's channels: which of them a slot counted (rc_chan_add()) */
+	mnl_attr_put(req, MEMDIAG_A_SNAPSHOT_CHANNELS, 0, NULL);
 	if (nl_exchange(&c->nl, req, dump_msg, &d, &e) < 0) {
 		struct cli_error err;
 
@@ -341,6 +424,7 @@ void run_counters_add(struct run_counters *c, size_t slot,
 			if (snap_has(&rs->sum, at))
 				rs->sum.v[at] += b[i]->v[at] - a[i]->v[at];
 		}
+		rc_chan_add(c, rs, a[i], b[i]);
 		rs->started = true;
 	}
 }

@@ -36,7 +36,12 @@ struct rc_socket {
 	 */
 	struct snap sum;
 	struct group_state brk[NR_GROUPS];	/* the first break, per group */
+	/* AMD's DF channels (bit: id): in a snapshot; counted in the slot */
+	uint32_t chan_seen, chan_counted;
 };
+
+/* DF channel ids rc_socket's masks hold */
+#define RC_MAX_CHANNELS 32
 
 struct rc_slot {
 	char label[32];
@@ -68,6 +73,11 @@ struct run_counters {
 	bool have_platform;
 	uint32_t platform;
 	struct info_cap_summary imc, core, offcore;	/* from get-info */
+	/*
+	 * AMD's DF: reads and writes are counted together (rdwr_bytes and
+	 * unmeasured_channels are shown), seen in a snapshot
+	 */
+	bool rdwr;
 
 	uint32_t *sock_id;	/* the sockets, as get-info lists them */
 	size_t nr_sock;

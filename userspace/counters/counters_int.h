@@ -32,6 +32,12 @@ enum rc_metric {
 	RC_OFFCORE_BYTES,
 	RC_L1M_LAT,
 	RC_LMR_LAT,
+	/*
+	 * AMD's DF only (run_counters.rdwr): the socket total, and how many
+	 * channels that total only estimates
+	 */
+	RC_RDWR_BYTES,
+	RC_UNMEASURED,
 	NR_RC_METRICS,
 };
 
@@ -45,15 +51,20 @@ struct rc_values {
 
 /* Over all sockets: the totals, the volume ratios, and why null. */
 struct rc_totals {
-	bool have_read, have_write, have_offcore;
-	uint64_t read, write, offcore;
+	bool have_read, have_write, have_offcore, have_rdwr;
+	uint64_t read, write, offcore, rdwr;
+	unsigned int unmeasured;	/* over the sockets that know it */
 	double ratio, offcore_ratio;
 	char why_read[RUN_COUNTERS_REASON + 32];
 	char why_write[RUN_COUNTERS_REASON + 32];
 	char why_offcore[RUN_COUNTERS_REASON + 32];
+	char why_rdwr[RUN_COUNTERS_REASON + 32];
 	char why_ratio[RUN_COUNTERS_REASON + 32];
 	char why_offcore_ratio[RUN_COUNTERS_REASON + 32];
 };
+
+/* Whether metric @k is shown at all: the DF's only on the DF. */
+bool rc_shown(const struct run_counters *c, unsigned int k);
 
 /* Socket @rs's metrics over slot @s into @out. */
 void rc_values(const struct run_counters *c, const struct rc_slot *s,

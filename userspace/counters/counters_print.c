@@ -36,6 +36,8 @@ static const struct rc_col {
 	[RC_L1M_LAT] = { "l1_miss_latency_cycles", "l1m_cyc", 8, 1, 1, false },
 	[RC_LMR_LAT] = { "load_miss_real_latency_cycles", "lmr_cyc", 8, 1, 1,
 			 false },
+	[RC_RDWR_BYTES] = { "rdwr_bytes", "rdwr_MB", 10, 1, 1e6, true },
+	[RC_UNMEASURED] = { "unmeasured_channels", "unmeas", 6, 0, 1, false },
 };
 
 /*
@@ -44,8 +46,8 @@ static const struct rc_col {
  * two renderings of a socket do not share.
  */
 static const enum rc_metric rc_text_order[NR_RC_METRICS] = {
-	RC_READ_BYTES, RC_WRITE_BYTES, RC_OFFCORE_BYTES, RC_READ_GBPS,
-	RC_WRITE_GBPS, RC_L1M_LAT, RC_LMR_LAT,
+	RC_READ_BYTES, RC_WRITE_BYTES, RC_RDWR_BYTES, RC_OFFCORE_BYTES,
+	RC_READ_GBPS, RC_WRITE_GBPS, RC_L1M_LAT, RC_LMR_LAT, RC_UNMEASURED,
 };
 
 /* ---- output ---- */
@@ -124,12 +126,15 @@ static void socket_print(struct printer *p, const struct run_counters *c,
 	print_uint(p, PRINT_ANY, "socket", " %4u", rs->id);
 	print_bool(p, PRINT_JSON, "valid", "%s", rc_socket_valid(rs));
 	print_double(p, PRINT_TEXT, NULL, " %9.4f", (double)s->ns / 1e9);
-	for (i = 0; i < NR_RC_METRICS; i++)
-		metric_print(p, &v, p->json ? i : rc_text_order[i]);
+	for (i = 0; i < NR_RC_METRICS; i++) {
+		k = p->json ? i : rc_text_order[i];
+		if (rc_shown(c, k))
+			metric_print(p, &v, k);
+	}
 	print_textf(p, "\n");
 	print_open_object(p, "null_reasons");
 	for (k = 0; k < NR_RC_METRICS; k++) {
-		if (!v.null[k])
+		if (!v.null[k] || !rc_shown(c, k))
 			continue;
 		print_string(p, PRINT_JSON, rc_names[k].key, "%s", v.why[k]);
 		if (ns && !p->json) {
@@ -172,6 +177,11 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
 	json_u64(p, "read_bytes", t.have_read, t.read);
 	json_u64(p, "write_bytes", t.have_write, t.write);
 	json_u64(p, "offcore_read_bytes", t.have_offcore, t.offcore);
+	if (c->rdwr) {
+		json_u64(p, "rdwr_bytes", t.have_rdwr, t.rdwr);
+		print_uint(p, PRINT_JSON, "unmeasured_channels", "%u",
+			   t.unmeasured);
+	}
 	if (s->have_traffic) {
 		print_u64(p, PRINT_JSON, "traffic_bytes", "%" PRIu64,
 			  s->traffic_bytes);
@@ -189,6 +199,8 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
 	if (!t.have_offcore)
 		print_string(p, PRINT_JSON, "offcore_read_bytes", "%s",
 			     t.why_offcore);
+	if (c->rdwr && !t.have_rdwr)
+		print_string(p, PRINT_JSON, "rdwr_bytes", "%s", t.why_rdwr);
 	if (s->have_traffic && isnan(t.ratio))
 		print_string(p, PRINT_JSON, "volume_ratio", "%s", t.why_ratio);
 	if (s->have_traffic && isnan(t.offcore_ratio))
@@ -218,8 +230,10 @@ static void text_rows(struct printer *p, const struct run_counters *c,
 			    c->span ? c->span : "the timed part");
 		print_textf(p, "%-8s %4s %9s", what, "sock", "time_s");
 		for (k = 0; k < NR_RC_METRICS; k++)
-			print_textf(p, " %*s", rc_names[rc_text_order[k]].width,
-				    rc_names[rc_text_order[k]].col);
+			if (rc_shown(c, rc_text_order[k]))
+				print_textf(p, " %*s",
+					    rc_names[rc_text_order[k]].width,
+					    rc_names[rc_text_order[k]].col);
 		print_textf(p, "\n");
 	}
 	for (i = 0; i < c->nr_slot; i++) {
@@ -316,9 +330,10 @@ static void csv_cell(FILE *f, const struct rc_values *v, unsigned int k)
 {
 	if (v->null[k])
 		fputs(",", f);
-	else if (k == RC_READ_BYTES || k == RC_WRITE_BYTES ||
-		 k == RC_OFFCORE_BYTES)
+	else if (rc_names[k].bytes)
 		fprintf(f, ",%" PRIu64, v->bytes[k]);
+	else if (k == RC_UNMEASURED)
+		fprintf(f, ",%.0f", v->v[k]);
 	else
 		fprintf(f, ",%.4f", v->v[k]);
 }
@@ -335,13 +350,15 @@ void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
 	fprintf(f, "%s%ssocket,valid,interval_ns", lead_head ? lead_head : "",
 		lead_head ? "," : "");
 	for (k = 0; k < NR_RC_METRICS; k++)
-		fprintf(f, ",%s", rc_names[k].key);
+		if (rc_shown(c, k))
+			fprintf(f, ",%s", rc_names[k].key);
 	fputs("\n", f);
 	if (rc_slot_reason(c, slot)) {
 		/* the lead columns still say something: every other is null */
 		fprintf(f, "%s%s,,", lead ? lead : "", lead ? "," : "");
 		for (k = 0; k < NR_RC_METRICS; k++)
-			fputs(",", f);
+			if (rc_shown(c, k))
+				fputs(",", f);
 		fputs("\n", f);
 		return;
 	}
@@ -354,7 +371,8 @@ void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
 		if (s->ns)
 			fprintf(f, "%" PRIu64, s->ns);
 		for (k = 0; k < NR_RC_METRICS; k++)
-			csv_cell(f, &v, k);
+			if (rc_shown(c, k))
+				csv_cell(f, &v, k);
 		fputs("\n", f);
 	}
 }

@@ -59,10 +59,18 @@ static void describe_break(const struct group_state *b, const char *epoch,
 		       name_snapshot_attr(b->attr));
 }
 
+bool rc_shown(const struct run_counters *c, unsigned int k)
+{
+	return c->rdwr || (k != RC_RDWR_BYTES && k != RC_UNMEASURED);
+}
+
 /* Why the DRAM counters are absent. */
 static void imc_absent(const struct run_counters *c, char *buf, size_t size)
 {
-	if (c->imc.listed && !c->imc.available)
+	if (c->rdwr)
+		rc_say(buf, size,
+		       "the Data Fabric counts reads and writes together (rdwr_bytes): no read/write split on AMD Zen 2/3");
+	else if (c->imc.listed && !c->imc.available)
 		rc_say(buf, size, "%s is unavailable%s%s",
 		       name_capability(MEMDIAG_CAPABILITY_IMC_BANDWIDTH),
 		       c->imc.reason[0] ? ": " : "", c->imc.reason);
@@ -108,6 +116,10 @@ void rc_values(const struct run_counters *c, const struct rc_slot *s,
 				   (double)m.offcore_bytes : NAN;
 	out->v[RC_L1M_LAT] = m.l1_miss_latency;
 	out->v[RC_LMR_LAT] = m.load_miss_real_latency;
+	out->bytes[RC_RDWR_BYTES] = m.rdwr_bytes;
+	out->v[RC_RDWR_BYTES] = m.have_rdwr_bytes ? (double)m.rdwr_bytes : NAN;
+	out->v[RC_UNMEASURED] = rs->chan_seen && !rs->missing ?
+		__builtin_popcount(rs->chan_seen & ~rs->chan_counted) : NAN;
 	if (imc->why != BREAK_NONE)
 		describe_break(imc, name_snapshot_attr(A(IMC_EPOCH)), brk_imc,
 			       sizeof(brk_imc));
@@ -118,18 +130,27 @@ void rc_values(const struct run_counters *c, const struct rc_slot *s,
 	for (k = 0; k < NR_RC_METRICS; k++) {
 		char *why = out->why[k];
 		size_t sz = sizeof(out->why[k]);
-		bool is_imc = k <= RC_WRITE_GBPS;
+		bool is_imc = k <= RC_WRITE_GBPS || k == RC_RDWR_BYTES;
 
 		out->null[k] = !isfinite(out->v[k]);
 		if (!out->null[k])
 			continue;
-		if (rs->missing)
+		if (k == RC_UNMEASURED)
+			rc_say(why, sz, "%s",
+			       rs->missing ? "the socket was missing from a snapshot" :
+			       "the memdiag module sent no Data Fabric channels");
+		else if (rs->missing)
 			rc_say(why, sz, "socket %u was missing from a snapshot",
 			       rs->id);
 		else if (is_imc && brk_imc[0])
 			rc_say(why, sz, "%s", brk_imc);
 		else if (!is_imc && brk_core[0])
 			rc_say(why, sz, "%s", brk_core);
+		else if (k == RC_RDWR_BYTES && rs->chan_seen)
+			rc_say(why, sz,
+			       "a fixed Data Fabric channel set (df-channels) counts some channels only: no socket total");
+		else if (k == RC_RDWR_BYTES)
+			imc_absent(c, why, sz);
 		else if (is_imc && !snap_has(&rs->sum, k == RC_READ_BYTES ||
 					     k == RC_READ_GBPS ?
 					     A(DRAM_READ_BYTES) :
@@ -161,8 +182,17 @@ void rc_totals(const struct run_counters *c, const struct rc_slot *s,
 
 	memset(t, 0, sizeof(*t));
 	t->have_read = t->have_write = t->have_offcore = true;
+	t->have_rdwr = c->rdwr;
 	for (i = 0; i < c->nr_sock; i++) {
 		rc_values(c, s, &s->sock[i], &v);
+		if (t->have_rdwr && v.null[RC_RDWR_BYTES]) {
+			t->have_rdwr = false;
+			rc_say(t->why_rdwr, sizeof(t->why_rdwr), "socket %u: %s",
+			       s->sock[i].id, v.why[RC_RDWR_BYTES]);
+		}
+		t->rdwr += v.bytes[RC_RDWR_BYTES];
+		if (!v.null[RC_UNMEASURED])
+			t->unmeasured += (unsigned int)v.v[RC_UNMEASURED];
 		if (t->have_read && v.null[RC_READ_BYTES]) {
 			t->have_read = false;
 			rc_say(t->why_read, sizeof(t->why_read), "socket %u: %s",
@@ -186,14 +216,18 @@ void rc_totals(const struct run_counters *c, const struct rc_slot *s,
 	t->ratio = t->offcore_ratio = NAN;
 	if (!s->have_traffic)
 		return;
-	if (!t->have_read || !t->have_write)
+	/* the DF: its socket totals; elsewhere reads plus writes */
+	if (c->rdwr && !t->have_rdwr)
+		rc_say(t->why_ratio, sizeof(t->why_ratio), "%s", t->why_rdwr);
+	else if (!c->rdwr && (!t->have_read || !t->have_write))
 		rc_say(t->why_ratio, sizeof(t->why_ratio), "%s",
 		       !t->have_read ? t->why_read : t->why_write);
 	else if (!s->traffic_bytes)
 		rc_say(t->why_ratio, sizeof(t->why_ratio),
 		       "the kernel moved no bytes");
 	else
-		t->ratio = ((double)t->read + (double)t->write) /
+		t->ratio = (c->rdwr ? (double)t->rdwr :
+			    (double)t->read + (double)t->write) /
 			   (double)s->traffic_bytes;
 	if (!t->have_offcore)
 		rc_say(t->why_offcore_ratio, sizeof(t->why_offcore_ratio), "%s",

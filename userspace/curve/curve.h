@@ -270,6 +270,14 @@ int curve_place(const struct curve_socket *s, enum curve_pf pf,
 		double read_fraction, double bw_gbps, struct curve_place *out,
 		char *why, size_t size);
 
+/*
+ * The read fraction of @s's curve for state @pf with the lowest peak, or
+ * NaN when @s has none for @pf: where reads and writes are not counted
+ * apart (AMD's Data Fabric), the mix that gives the highest utilization.
+ */
+double curve_lowest_peak_fraction(const struct curve_socket *s,
+				  enum curve_pf pf);
+
 /* The verdict's label, in order of precedence (curves.rst). */
 enum verdict_label {
 	VERDICT_IDLE,
@@ -288,7 +296,13 @@ enum verdict_disagree {
 /* One socket's live sample, as watch and snapshot have it. */
 struct verdict_in {
 	double read_gbps, write_gbps;
-	double measured_latency_ns;	/* load miss real latency; NaN: unknown */
+	/* reads and writes together, for when they are NaN (AMD's DF) */
+	double total_gbps;
+	/*
+	 * the DRAM latency measured: the load miss real latency, else the
+	 * L3's (AMD); NaN: unknown (verdict_measured_latency_ns())
+	 */
+	double measured_latency_ns;
 	/* per-channel bytes of the interval; NULL/0 when not known */
 	const uint64_t *channel_bytes;
 	const uint32_t *channel_id;
@@ -309,6 +323,11 @@ struct verdict {
 	bool curve_judged;	/* false: a file of an older memdiagctl */
 	bool curve_reliable;
 	bool utilization_checked;
+	/*
+	 * no read/write split (AMD's DF): placed on the curve with the
+	 * lowest peak, the highest utilization the total can mean
+	 */
+	bool read_fraction_assumed;
 	enum verdict_disagree disagree;
 	bool imbalanced;
 	uint32_t imbalanced_channel;
@@ -333,6 +352,20 @@ const char *verdict_disagree_name(enum verdict_disagree d);
  */
 void verdict_compute(const struct curve_socket *s, enum curve_pf pf,
 		     const struct verdict_in *in, struct verdict *v);
+
+struct interval;
+
+/*
+ * The DRAM latency @m measured for the verdict: the load miss real
+ * latency, else (AMD) the L3's miss latency; NaN when neither.
+ */
+double verdict_measured_latency_ns(const struct interval *m);
+
+/*
+ * Why @m has no bandwidth the verdict can place (a fixed Data Fabric
+ * channel set), or NULL.
+ */
+const char *verdict_no_bandwidth(const struct interval *m);
 
 /*
  * A verdict that is null for every socket (no file, stale, malformed):

@@ -95,6 +95,19 @@ static void bracket(const struct curve_socket *s, enum curve_pf pf,
 	}
 }
 
+double curve_lowest_peak_fraction(const struct curve_socket *s,
+				  enum curve_pf pf)
+{
+	const struct curve_mix *low = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nr_mixes; i++)
+		if (s->mixes[i].prefetch == pf &&
+		    (!low || peak_gbps(&s->mixes[i]) < peak_gbps(low)))
+			low = &s->mixes[i];
+	return low ? low->read_fraction : NAN;
+}
+
 int curve_place(const struct curve_socket *s, enum curve_pf pf,
 		double read_fraction, double bw_gbps, struct curve_place *out,
 		char *why, size_t size)

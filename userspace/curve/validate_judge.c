@@ -62,6 +62,67 @@ static double num(json_object *o, const char *key)
 	return json_object_get_double(v);
 }
 
+/* A row without a measured value: the run's reason for its null. */
+static void not_counted(json_object *cnt, const char *key, struct vcheck *c)
+{
+	json_object *nr, *v;
+
+	if (json_object_object_get_ex(cnt, "null_reasons", &nr) &&
+	    json_object_object_get_ex(nr, key, &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(c->why, sizeof(c->why), "%s not counted: %s",
+			 c->counter, json_object_get_string(v));
+	else
+		snprintf(c->why, sizeof(c->why),
+			 "%s not counted on this machine", c->counter);
+}
+
+void validate_skip(struct vcheck *c, const char *why)
+{
+	c->skipped = true;
+	c->pass = false;
+	snprintf(c->why, sizeof(c->why), "%s", why);
+}
+
+bool validate_passed(const struct vcheck *c, size_t nr, char *why,
+		     size_t size)
+{
+	bool judged = false, pass = true;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (c[i].skipped)
+			continue;
+		pass &= c[i].pass;
+		judged |= !strcmp(c[i].counter, "imc_bytes");
+	}
+	if (pass && !judged)
+		snprintf(why, size, "no row judged the DRAM counters: %s",
+			 nr ? c[0].why : "nothing ran");
+	return pass && judged;
+}
+
+/*
+ * AMD Zen 2/3: the Data Fabric counts reads and writes together, and
+ * its socket total covers channels no counter saw during the op with an
+ * estimate from before it (unmeasured_channels): those rows are skipped.
+ */
+static void judge_df(json_object *cnt, struct vcheck *c)
+{
+	double unmeasured = num(cnt, "unmeasured_channels");
+	char why[sizeof(c->why)];
+
+	if (!strcmp(c->counter, "imc_read_bytes")) {
+		validate_skip(c, "no read/write split: the Data Fabric counts reads and writes together (AMD Zen 2/3)");
+	} else if (!strcmp(c->counter, "imc_bytes") && unmeasured > 0 &&
+		   isfinite(c->measured)) {
+		snprintf(why, sizeof(why),
+			 "the Data Fabric counted %.0f channel(s) at no time during the op, their bytes an estimate from before it: a larger --size makes the op span its turns",
+			 unmeasured);
+		validate_skip(c, why);
+	}
+}
+
 /* The rows of op @op of one "run stream" document @doc. */
 void validate_judge(json_object *doc, const char *op, bool nt,
 		    struct vcheck *out)
@@ -69,6 +130,7 @@ void validate_judge(json_object *doc, const char *op, bool nt,
 	json_object *res = NULL, *r, *cnt = NULL, *v;
 	const char *reason = "the stream run printed no result for this op";
 	size_t i, n;
+	bool df;
 
 	if (json_object_object_get_ex(doc, "results", &res) &&
 	    json_object_is_type(res, json_type_array)) {
@@ -89,6 +151,8 @@ void validate_judge(json_object *doc, const char *op, bool nt,
 	}
 	if (cnt && !json_object_is_type(cnt, json_type_object))
 		cnt = NULL;
+	/* the DF's socket totals: present, null or not, only there */
+	df = cnt && json_object_object_get_ex(cnt, "rdwr_bytes", &v);
 	for (i = 0; i < VALIDATE_NR_RULES; i++) {
 		struct vcheck *c = &out[i];
 
@@ -99,17 +163,22 @@ void validate_judge(json_object *doc, const char *op, bool nt,
 		c->lo = vrules[i].lo;
 		c->hi = vrules[i].hi;
 		c->expected = num(cnt, vrules[i].expected_key);
+		c->interval_ns = num(cnt, "interval_ns");
 		c->measured = vrules[i].measured_key ?
 			      num(cnt, vrules[i].measured_key) :
+			      df ? num(cnt, "rdwr_bytes") :
 			      num(cnt, "read_bytes") + num(cnt, "write_bytes");
 		c->ratio = c->expected > 0 ? c->measured / c->expected : NAN;
 		c->pass = c->ratio >= c->lo && c->ratio <= c->hi;
 		if (!cnt)
 			snprintf(c->why, sizeof(c->why), "no counters: %s", reason);
 		else if (!isfinite(c->ratio))
-			snprintf(c->why, sizeof(c->why), "%s not counted on this machine",
-				 c->counter);
+			not_counted(cnt, vrules[i].measured_key ?
+				    vrules[i].measured_key :
+				    df ? "rdwr_bytes" : "read_bytes", c);
 		explain(c);
+		if (df)
+			judge_df(cnt, c);
 	}
 }
 

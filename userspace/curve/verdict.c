@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "curve.h"
+#include "metrics.h"
 
 static const char *const label_names[] = {
 	[VERDICT_IDLE] = "idle",
@@ -121,15 +122,25 @@ void verdict_compute(const struct curve_socket *s, enum curve_pf pf,
 	double bw = in->read_gbps + in->write_gbps;
 	/* no traffic has no mix: any curve gives the same (idle) answer */
 	double rf = bw > 0 ? in->read_gbps / bw : 1;
+	bool assumed = false;
 
 	memset(v, 0, sizeof(*v));
 	if (!s) {
 		verdict_none(v, "no curve for this socket: run memdiagctl calibrate");
 		return;
 	}
+	/* the total alone (AMD's DF): the mix of the lowest peak */
+	if (!isfinite(bw) && isfinite(in->total_gbps)) {
+		bw = in->total_gbps;
+		rf = curve_lowest_peak_fraction(s, pf);
+		assumed = isfinite(rf);
+		if (!assumed)
+			rf = 1;		/* curve_place() says there is none */
+	}
 	if (curve_place(s, pf, rf, bw, &v->place, v->reason, sizeof(v->reason)))
 		return;
 	v->valid = true;
+	v->read_fraction_assumed = assumed;
 	v->curve_judged = s->quality.judged;
 	v->curve_reliable = curve_reliable(s);
 	v->utilization_checked = s->check.measured && curve_peak_checked(s);
@@ -137,4 +148,27 @@ void verdict_compute(const struct curve_socket *s, enum curve_pf pf,
 	v->label = label(&v->place, v->stress, in->measured_latency_ns);
 	v->disagree = disagree(&v->place, in->measured_latency_ns);
 	imbalance(in, v);
+}
+
+double verdict_measured_latency_ns(const struct interval *m)
+{
+	/* the L3's: the DRAM requests only, as the curve's chase measures */
+	return isfinite(m->load_miss_real_latency_ns) ?
+	       m->load_miss_real_latency_ns : m->l3_dram_latency_ns;
+}
+
+/*
+ * Why there is no bandwidth to place, or NULL: a fixed Data Fabric
+ * channel set has no socket total (its other channels unmeasured).
+ */
+const char *verdict_no_bandwidth(const struct interval *m)
+{
+	size_t i;
+
+	if (isfinite(m->read_gbps) || m->have_rdwr_bytes)
+		return NULL;
+	for (i = 0; i < m->nr_chan; i++)
+		if (m->chan[i].rdwr)
+			return "unknown: a fixed Data Fabric channel set (df-channels) leaves channels unmeasured, so there is no socket total to place on the curve";
+	return NULL;
 }

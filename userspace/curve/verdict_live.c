@@ -107,9 +107,10 @@ void verdict_live(const struct verdict_src *vs, const struct interval *m,
 	struct verdict_in in = {
 		.read_gbps = m->read_gbps,
 		.write_gbps = m->write_gbps,
-		.measured_latency_ns = m->load_miss_real_latency_ns,
+		.total_gbps = m->total_gbps,
+		.measured_latency_ns = verdict_measured_latency_ns(m),
 	};
-	const char *fp_pf;
+	const char *fp_pf, *no_bw;
 	int pf;
 
 	if (!vs->usable) {
@@ -118,6 +119,11 @@ void verdict_live(const struct verdict_src *vs, const struct interval *m,
 	}
 	if (!m->valid) {
 		verdict_none(v, "no verdict: the counters restarted in this interval");
+		return;
+	}
+	no_bw = verdict_no_bandwidth(m);
+	if (no_bw) {
+		verdict_none(v, no_bw);
 		return;
 	}
 	cs = curve_socket_find(&vs->curve, m->socket);
@@ -156,7 +162,7 @@ static const char *const verdict_keys[] = {
 	"utilization", "peak_gbps", "headroom_gbps", "expected_latency_ns",
 	"stress", "label", "latency_disagreement", "imbalanced_channel",
 	"imbalanced_channel_share", "bandwidth_source", "curve_reliable",
-	"utilization_checked",
+	"utilization_checked", "read_fraction_assumed",
 };
 
 /* Key @name inside the verdict object, or "verdict_" @name when flat. */
@@ -204,6 +210,8 @@ void verdict_print(struct printer *p, const struct verdict *v,
 		print_textf(p, " (unreliable curve: calibrate --show)");
 	else if (!v->utilization_checked)
 		print_textf(p, " (peak unchecked)");
+	if (v->read_fraction_assumed)
+		print_textf(p, " (no read/write split: lowest peak)");
 	print_string(p, PRINT_JSON, K("latency_disagreement"), "%s", dis);
 	if (dis)
 		print_textf(p, " (measured latency %s)", dis);
@@ -223,6 +231,8 @@ void verdict_print(struct printer *p, const struct verdict *v,
 	print_bool(p, PRINT_JSON, K("curve_reliable"), "%s", v->curve_reliable);
 	print_bool(p, PRINT_JSON, K("utilization_checked"), "%s",
 		   v->utilization_checked);
+	print_bool(p, PRINT_JSON, K("read_fraction_assumed"), "%s",
+		   v->read_fraction_assumed);
 	if (!flat)
 		print_close_object(p);
 	print_string(p, PRINT_JSON, "verdict_reason", "%s", NULL);

@@ -83,13 +83,17 @@ static void judge(const struct export_state *st, struct export_socket *es,
 	struct verdict_in in = {
 		.read_gbps = es->m.read_gbps,
 		.write_gbps = es->m.write_gbps,
-		.measured_latency_ns = es->m.load_miss_real_latency_ns,
+		.total_gbps = es->m.total_gbps,
+		.measured_latency_ns = verdict_measured_latency_ns(&es->m),
 	};
+	const char *no_bw = verdict_no_bandwidth(&es->m);
 	int pf = live_pf(st, s);
 
 	es->have_v = true;
 	if (!st->curve)
 		verdict_none(&es->v, st->curve_reason);
+	else if (no_bw)
+		verdict_none(&es->v, no_bw);
 	else if (pf < 0)
 		verdict_none(&es->v, "the prefetchers are partly off: no curve is made for that");
 	else
@@ -533,6 +537,8 @@ static void render_verdict(const struct export_state *st, FILE *f)
 		"1 when the last interval has a verdict from the calibrated curve (memdiagctl calibrate), 0 with the reason");
 	struct prom_family verd = PROM_FAMILY("memdiag_verdict", "gauge",
 		"1 for the verdict of the last interval (idle, ok, latency-rising, bandwidth-bound, saturated), 0 for the others");
+	struct prom_family assumed = PROM_FAMILY("memdiag_verdict_read_fraction_assumed", "gauge",
+		"1 when the verdict had no read/write split (AMD Zen 2/3's Data Fabric) and placed the socket total on the curve with the lowest peak, the highest utilization it can mean; 0 when the mix was measured");
 	unsigned int l;
 	size_t i;
 
@@ -558,6 +564,15 @@ static void render_verdict(const struct export_state *st, FILE *f)
 			      verdict_label_name((enum verdict_label)l));
 			fprintf(f, "} %d\n", es->v.label == l);
 		}
+	}
+	for (i = 0; i < st->nr_sock; i++) {
+		const struct export_socket *es = &st->sock[i];
+
+		if (!es->have_v || !es->v.valid)
+			continue;
+		prom_sample_start(f, &assumed);
+		prom_sock_label(f, es->id);
+		fprintf(f, "} %d\n", es->v.read_fraction_assumed ? 1 : 0);
 	}
 	render_gauge_rows(st, f, verdict_gauges, NR_ROWS(verdict_gauges));
 }

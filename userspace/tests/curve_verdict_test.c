@@ -14,6 +14,7 @@
 #include "kselftest_harness.h"
 
 #include "curve_lib.h"
+#include "metrics.h"
 
 FIXTURE(placed) {
 	struct curve c;
@@ -210,6 +211,62 @@ TEST_F(placed, channel_imbalance)
 	in.read_gbps = 1;
 	verdict_compute(self->s, CURVE_PF_ON, &in, &v);
 	EXPECT_FALSE(v.imbalanced);
+}
+
+/*
+ * AMD Zen 2/3's Data Fabric: a socket total, no read/write split. Placed
+ * on the curve with the lowest peak (0.5 mix, 60 GB/s), said so.
+ */
+TEST_F(placed, total_without_split)
+{
+	struct verdict_in in = {
+		.read_gbps = NAN, .write_gbps = NAN, .total_gbps = 30,
+		.measured_latency_ns = NAN,
+	};
+	struct verdict v;
+
+	EXPECT_DBL(0.5, curve_lowest_peak_fraction(self->s, CURVE_PF_ON));
+	EXPECT_TRUE(isnan(curve_lowest_peak_fraction(self->s,
+						     CURVE_PF_UNCHANGED)));
+	verdict_compute(self->s, CURVE_PF_ON, &in, &v);
+	EXPECT_TRUE(v.valid && v.read_fraction_assumed);
+	EXPECT_DBL(0.5, v.place.utilization);
+	EXPECT_DBL(60, v.place.peak_gbps);
+	/* with the split the mix is measured: the read-only curve, 100 */
+	in.read_gbps = 30;
+	in.write_gbps = 0;
+	verdict_compute(self->s, CURVE_PF_ON, &in, &v);
+	EXPECT_FALSE(v.read_fraction_assumed);
+	EXPECT_DBL(0.3, v.place.utilization);
+	/* neither: no verdict */
+	in.read_gbps = in.write_gbps = in.total_gbps = NAN;
+	verdict_compute(self->s, CURVE_PF_ON, &in, &v);
+	EXPECT_FALSE(v.valid);
+}
+
+/* The measured latency and the missing bandwidth, from an interval. */
+TEST(verdict_from_interval)
+{
+	struct interval m;
+
+	memset(&m, 0, sizeof(m));
+	m.load_miss_real_latency_ns = NAN;
+	m.l3_dram_latency_ns = 120;
+	EXPECT_DBL(120, verdict_measured_latency_ns(&m));
+	m.load_miss_real_latency_ns = 80;
+	EXPECT_DBL(80, verdict_measured_latency_ns(&m));
+	/* a fixed DF set: channels, no socket total */
+	m.read_gbps = NAN;
+	m.nr_chan = 1;
+	m.chan[0].rdwr = true;
+	EXPECT_NE(NULL, verdict_no_bandwidth(&m));
+	EXPECT_NE(NULL, strstr(verdict_no_bandwidth(&m),
+			       "unknown: a fixed Data Fabric channel set"));
+	m.have_rdwr_bytes = true;
+	EXPECT_EQ(NULL, verdict_no_bandwidth(&m));
+	m.have_rdwr_bytes = false;
+	m.chan[0].rdwr = false;
+	EXPECT_EQ(NULL, verdict_no_bandwidth(&m));
 }
 
 TEST(verdict_without_curve)

@@ -407,6 +407,65 @@ TEST(l3)
 	free(t);
 }
 
+/*
+ * AMD Zen 2/3: socket 0's Data Fabric total, 10 GB/s of reads and writes
+ * together, 8 channels counted half the time; then a fixed channel set.
+ */
+static struct snap snap_df(double t_s, uint64_t rdwr, bool total)
+{
+	struct snap s = { 0 };
+	uint32_t i;
+
+	snap_set(&s, A(SOCKET), 0);
+	snap_set(&s, A(TIME_NS), (uint64_t)(t_s * 1e9));
+	snap_set(&s, A(IMC_EPOCH), 1);
+	if (total)
+		snap_set(&s, A(DRAM_RDWR_BYTES), rdwr);
+	snap_set(&s, A(PREFETCH_DISABLED), 0);	/* on: verdict_curve's */
+	snap_set(&s, A(PREFETCH_MIXED), 0);
+	s.nr_chan = 8;
+	for (i = 0; i < 8; i++)
+		s.chan[i] = (struct snap_chan){ .id = i, .rdwr = true,
+			.rdwr_bytes = rdwr / 16, .counted_ns = (uint64_t)(t_s * 5e8) };
+	return s;
+}
+
+TEST(df)
+{
+	struct snap s;
+	char *t;
+
+	start();
+	export_set_up(&st, true);
+	st.curve = &verdict_curve;
+	s = snap_df(1, 10e9, true);
+	export_feed(&st, &s);
+	s = snap_df(2, 20e9, true);
+	export_feed(&st, &s);
+	t = render();
+	CHECK(value(t, "memdiag_dram_rdwr_bytes_total{socket=\"0\"}") == 10e9,
+	      "DF: the socket total, 10e9 bytes");
+	CHECK(value(t, "memdiag_dram_channel_counted_seconds_total{socket=\"0\",channel=\"7\"}") == 0.5,
+	      "DF: each channel's counted seconds (0.5 of 1 s)");
+	CHECK(!strstr(t, "memdiag_dram_read_bytes_total"),
+	      "DF: no read total, not 0");
+	CHECK(fabs(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}") - 0.1) < 1e-9 &&
+	      value(t, "memdiag_verdict_read_fraction_assumed{socket=\"0\"}") == 1,
+	      "DF: 10 GB/s on the lowest peak (100): utilization 0.1, read fraction assumed");
+	CHECK(well_grouped(t), "DF: one HELP/TYPE per family");
+	free(t);
+	s = snap_df(3, 25e9, false);
+	export_feed(&st, &s);
+	s = snap_df(4, 30e9, false);
+	export_feed(&st, &s);
+	t = render();
+	CHECK(strstr(t, "memdiag_verdict_available{socket=\"0\",reason=\"unknown: a fixed Data Fabric channel set") &&
+	      isnan(value(t, "memdiag_dram_utilization_ratio{socket=\"0\"}")) &&
+	      isnan(value(t, "memdiag_verdict_read_fraction_assumed{socket=\"0\"}")),
+	      "DF, a fixed channel set: no verdict, and why");
+	free(t);
+}
+
 /* AMD Zen 2/3 per NUMA node: totals of the measured intervals only */
 TEST(df_nodes)
 {

@@ -125,7 +125,7 @@ t 0 out "Usage: memdiagctl snapshot" help snapshot
 t 1 err "memdiagctl: snapshot: option '--window': '5x' is not a duration" snapshot --window 5x
 t 1 err "memdiagctl: watch: option '--curve' needs a value" watch --curve
 t 0 out "Usage: memdiagctl validate [--size SIZE] [--reps N]" validate --help
-t 0 out "8 a check failed" help validate
+t 0 out "was judged, 8 otherwise" help validate
 t 1 err "memdiagctl: validate: option '--reps': '0' is out of range" validate --reps 0
 t 1 err "memdiagctl: validate: unexpected argument 'x'" validate x
 wh="see 'memdiagctl watch --help'"

@@ -201,6 +201,82 @@ TEST_F(run_counters, run_counters)
 	run_counters_close(&c);
 }
 
+/*
+ * A DF socket (AMD Zen 2/3) at @t_ns: @rdwr bytes the module estimates
+ * for the socket (none when @rdwr is 0: a fixed set), channels 0-7 with
+ * counted_ns @ns_lo for 0-3 and @ns_hi for 4-7.
+ */
+static struct snap snap_df(uint64_t t_ns, uint64_t rdwr, uint64_t ns_lo,
+			   uint64_t ns_hi)
+{
+	struct snap s = snap_at(0, t_ns);
+	uint32_t i;
+
+	snap_set(&s, SA(IMC_EPOCH), 1);
+	if (rdwr)
+		snap_set(&s, SA(DRAM_RDWR_BYTES), rdwr);
+	for (i = 0; i < 8; i++)
+		s.chan[i] = (struct snap_chan){ .id = i, .rdwr = true,
+			.rdwr_bytes = 1000 * i, .counted_ns = i < 4 ? ns_lo : ns_hi };
+	s.nr_chan = s.nr_channels = 8;
+	return s;
+}
+
+/* AMD's DF: the socket total, and the channels a slot did not count. */
+TEST_F(run_counters, run_counters_df)
+{
+	static const char *const labels[] = { "copy" };
+	struct run_counters c;
+	struct snap a[1], b[1];
+	const struct snap *pa[1] = { &a[0] }, *pb[1] = { &b[0] };
+	size_t slot;
+	char *out;
+
+	rc_setup(_metadata, &c, 1);
+	slot = run_counters_next(&c, 1, labels);
+	/* 6 GB in 0.5 s; channels 4-7 counted, 0-3 not */
+	a[0] = snap_df(T0, 1000, 7 * SEC, 7 * SEC);
+	b[0] = snap_df(T0 + SEC / 2, 1000 + 6000000000, 7 * SEC, 7 * SEC + SEC / 2);
+	run_counters_add(&c, slot, pa, pb);
+	run_counters_traffic(&c, slot, 5000000000, 3000000000);
+	out = rc_out(_metadata, &c, slot, true, NULL);
+	has_str(out, "\"read_bytes\":null,\"write_bytes\":null,\"offcore_read_bytes\":null,"
+		"\"rdwr_bytes\":6000000000,\"unmeasured_channels\":4,"
+		"\"traffic_bytes\":5000000000,\"traffic_read_bytes\":3000000000,"
+		"\"volume_ratio\":1.2,",
+		"run counters, DF: the socket total is rdwr_bytes, the volume ratio its, 4 channels unmeasured");
+	has_str(out, "\"read_bytes\":\"socket 0: the Data Fabric counts reads and writes together (rdwr_bytes): no read/write split on AMD Zen 2/3\"",
+		"run counters, DF: read_bytes null, saying there is no split");
+	has_str(out, "\"load_miss_real_latency_cycles\":null,\"rdwr_bytes\":6000000000,"
+		"\"unmeasured_channels\":4,\"null_reasons\":{",
+		"run counters, DF: the socket's rdwr_bytes and unmeasured_channels");
+	free(out);
+	out = rc_out(_metadata, &c, slot, false, "op");
+	has_str(out, "rd_MB      wr_MB    rdwr_MB     ocr_MB",
+		"run counters, DF: the text has an rdwr_MB column");
+	has_str(out, "volume check (IMC read+write bytes / computed bytes with write-allocate): copy 1.200",
+		"run counters, DF: the text volume check from rdwr_bytes");
+	free(out);
+	run_counters_close(&c);
+
+	/* a fixed set: no socket total, said why; every channel counted */
+	rc_setup(_metadata, &c, 1);
+	slot = run_counters_next(&c, 1, NULL);
+	a[0] = snap_df(T0, 0, SEC, SEC);
+	b[0] = snap_df(T0 + SEC, 0, 2 * SEC, 2 * SEC);
+	run_counters_add(&c, slot, pa, pb);
+	run_counters_traffic(&c, slot, 5000000000, 3000000000);
+	out = rc_out(_metadata, &c, slot, true, NULL);
+	has_str(out, "\"rdwr_bytes\":null,\"unmeasured_channels\":0,",
+		"run counters, fixed DF set: rdwr_bytes null");
+	has_str(out, "\"rdwr_bytes\":\"socket 0: a fixed Data Fabric channel set (df-channels) counts some channels only: no socket total\"",
+		"run counters, fixed DF set: ... saying why");
+	has_str(out, "\"volume_ratio\":\"socket 0: a fixed Data Fabric channel set",
+		"run counters, fixed DF set: ... and no volume ratio, the same reason");
+	free(out);
+	run_counters_close(&c);
+}
+
 /* What the marks saw of the threads. */
 struct mark_log {
 	pthread_mutex_t lock;

@@ -115,14 +115,14 @@ TEST_F(watch_chan, watch_csv_verdict)
 	wrun_feed(&r, &b0);
 	wrun_feed(&r, &b1);
 	wrun_end(&r, &out, &err);
-	has_str(out, ",prefetch_changed,verdict_utilization,verdict_peak_gbps,verdict_headroom_gbps,verdict_expected_latency_ns,verdict_stress,verdict_label,verdict_latency_disagreement,verdict_imbalanced_channel,verdict_imbalanced_channel_share,verdict_bandwidth_source,verdict_curve_reliable,verdict_utilization_checked,verdict_reason\n",
+	has_str(out, ",prefetch_changed,verdict_utilization,verdict_peak_gbps,verdict_headroom_gbps,verdict_expected_latency_ns,verdict_stress,verdict_label,verdict_latency_disagreement,verdict_imbalanced_channel,verdict_imbalanced_channel_share,verdict_bandwidth_source,verdict_curve_reliable,verdict_utilization_checked,verdict_read_fraction_assumed,verdict_reason\n",
 		"watch --csv with a curve: the verdict's columns in the header");
 	has_str(out, ",0.5,64,32,",
 		"watch --csv: socket 0 at 32 of 64 GB/s: utilization 0.5, headroom 32");
 	/* a canned curve of no calibrate run: not judged, peak unchecked */
-	has_str(out, ",imc,false,false,\n1,",
-		"watch --csv: socket 0's row ends with its bandwidth source, the curve's trust, no reason");
-	has_str(out, ",,,,,,,,,,,no curve for this socket: run memdiagctl calibrate\n",
+	has_str(out, ",imc,false,false,false,\n1,",
+		"watch --csv: socket 0's row ends with its bandwidth source, the curve's trust, its mix measured, no reason");
+	has_str(out, ",,,,,,,,,,,,no curve for this socket: run memdiagctl calibrate\n",
 		"watch --csv: socket 1 without a curve: the same columns, empty, and the reason");
 	free(out);
 	free(err);
