@@ -70,7 +70,7 @@ load_alloc_fault() {
 	expect_rc "$u: insmod memdiag with its first allocation failing is refused" \
 		1 "Cannot allocate memory" insmod "$ko" platform=sim
 	echo 0 > "$dbg/fail_alloc"
-	check "$u: ... the alloc fault fired once" test "$(cat $dbg/fail_alloc_hit)" = 1
+	check "$u: ... the alloc fault fired once" test "$(cat "$dbg/fail_alloc_hit")" = 1
 	check "$u: ... memdiag is not loaded" sh -c "! lsmod | grep -q '^memdiag '"
 	check "$u: ... then insmod memdiag works" insmod "$ko" platform=sim
 	check "$u: ... and rmmod memdiag" rmmod memdiag
