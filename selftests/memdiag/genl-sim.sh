@@ -14,7 +14,17 @@ cd "$(dirname "$0")/../.."
 ko=${MEMDIAG_KO:?}
 simko=${MEMDIAG_SIM_KO:?}
 
-if ! insmod "$simko" uarch=skx || ! insmod "$ko" platform=sim; then
+# core=perf on the simulated platform, which models no perf events:
+# memdiag loads and says why its core counters are unavailable
+if insmod "$simko" uarch=skx &&
+	check "insmod memdiag platform=sim core=perf" insmod "$ko" platform=sim core=perf; then
+	"$ctl" -j info > /tmp/perf.json 2>&1
+	check "core=perf on the sim: the core counters are unavailable, the reason says why" \
+		jqt '[.capabilities[] | select((.reason // "") | test("core=perf counts through the kernel.s perf events"))] |
+			length > 0 and all(.available == false)' /tmp/perf.json
+	check "core=perf on the sim: rmmod memdiag" rmmod memdiag
+fi
+if ! lsmod | grep -q '^memdiag_sim ' || ! insmod "$ko" platform=sim; then
 	not_ok "insmod memdiag_sim uarch=skx, memdiag platform=sim"
 	tap_end
 	exit 1
