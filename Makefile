@@ -29,7 +29,8 @@ help:
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
 	@echo "make coverage     line and branch coverage of module/ under those VM tests,"
 	@echo "                  on that kernel with gcov: a table, and HTML in"
-	@echo "                  build/coverage/html/ (Documentation/coverage.rst; long)"
+	@echo "                  build/coverage/html/ (Documentation/coverage.rst; long);"
+	@echo "                  ADD=1 adds the TEST rows to the last run's counters"
 	@echo "make fuzz-guided  the random and the KCOV-guided netlink fuzzer on that kernel,"
 	@echo "                  COUNT messages each (default 20000): edges reached, and the"
 	@echo "                  corpus in build/kcov/corpus.txt (Documentation/coverage.rst)"
@@ -97,7 +98,7 @@ check-debug:
 # line and branch coverage of module/ under the VM tests, on the debug
 # kernel plus gcov (build/coverage-kernel/); Documentation/coverage.rst
 coverage:
-	MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/coverage.sh
+	MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") $(if $(ADD),MEMDIAG_COVERAGE_ADD=1) scripts/coverage.sh
 # the random and the coverage-guided netlink fuzzer on the KCOV kernel
 # (build/coverage-kernel/), COUNT and SEED; Documentation/coverage.rst
 fuzz-guided:

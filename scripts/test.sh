@@ -15,7 +15,8 @@
 # kernel scripts/debug-kernel.sh builds (make check-debug), whose VM tests
 # get four times the time; "coverage" is its gcov variant (make coverage:
 # memdiag built with GCOV_PROFILE=y, each boot's counters copied into
-# build/coverage/gcda/BOOT/ for scripts/coverage-report.sh).
+# build/coverage/gcda/BOOT/ for scripts/coverage-report.sh;
+# MEMDIAG_COVERAGE_REUSE=1 boots the module the last such run built).
 # MEMDIAG_SUITE=stress (make stress) runs the stress rows of vmtests
 # instead of the check rows, and no host step; MEMDIAG_VM_ONLY=1 skips the
 # host steps too.
@@ -221,7 +222,11 @@ for k in $kernels; do
 	bargs=("$k")
 	is_built_kernel "$k" && bargs=("${kdir[$k]}" "$k")
 	[ "$k" != coverage ] || bargs+=(GCOV_PROFILE=y)
-	if host build || is_built_kernel "$k"; then
+	if [ "$k" = coverage ] && [ -n "${MEMDIAG_COVERAGE_REUSE:-}" ]; then
+		# make coverage ADD=1: the counters already there need the
+		# objects they were counted on (scripts/coverage.sh checks)
+		built+=("$k")
+	elif host build || is_built_kernel "$k"; then
 		step - "module builds for $k with W=1, no warnings" \
 			scripts/build-module.sh "${bargs[@]}" && built+=("$k")
 	elif scripts/build-module.sh "${bargs[@]}" > /dev/null; then

@@ -4,6 +4,8 @@
 # fault injection (fail_* in /sys/kernel/debug/memdiag_sim/, see
 # module/sim/fault.c), on each simulated generation:
 #
+#  - memdiag's first allocation at load failing: insmod fails, the next
+#    one works;
 #  - every PCI config read returning all-ones (the device gone) and every
 #    MMIO mapping failing while memdiag loads: it loads, and the IMC
 #    capability is unavailable with a reason, nothing programmed;
@@ -56,6 +58,22 @@ load_fault() { # uarch kind [known defect]
 	check "$u: $k failing at load: no IMC register programmed" sh -c \
 		"! awk '\$1 != \"msr\" && \$3 ~ /^0x(d8|dc|e0|e4|f4|40|44|48|4c|54)\$/ && \$4 != \"0x0\"' $dbg/regs | grep -q ."
 	check "$u: rmmod memdiag" rmmod memdiag
+}
+
+# load_alloc_fault UARCH: memdiag's first allocation fault point at load
+# (the prefetcher state memdiag_prefetch_init allocates) failing makes
+# insmod fail with ENOMEM, through the error path of memdiag_init, which
+# takes down what was set up before it: the next insmod works
+load_alloc_fault() {
+	local u=$1
+	fault alloc 1 0
+	expect_rc "$u: insmod memdiag with its first allocation failing is refused" \
+		1 "Cannot allocate memory" insmod "$ko" platform=sim
+	echo 0 > "$dbg/fail_alloc"
+	check "$u: ... the alloc fault fired once" test "$(cat "$dbg/fail_alloc_hit")" = 1
+	check "$u: ... memdiag is not loaded" sh -c "! lsmod | grep -q '^memdiag '"
+	check "$u: ... then insmod memdiag works" insmod "$ko" platform=sim
+	check "$u: ... and rmmod memdiag" rmmod memdiag
 }
 
 # failed_restore_cnt: get-info's count of CPUs not put back ("" if absent)
@@ -206,6 +224,7 @@ repair() {
 for u in ${MEMDIAG_SIM_UARCHS:-skx icx spr}; do
 	echo "# simulated $u"
 	check "$u: insmod memdiag_sim uarch=$u" insmod "$simko" uarch=$u || continue
+	load_alloc_fault "$u"
 	load_fault "$u" pci_read
 	[ "$u" != skx ] && load_fault "$u" mmio_map
 	session_sweep "$u" msr_write

@@ -304,6 +304,8 @@ if [ -n "$gcov_out" ]; then
 		fail=1
 	else
 		state=complete	# the whole dmesg came before the counters
+		# an earlier boot's counters there are not this boot's
+		rm -rf "$gcov_out"
 		if ! mkdir -p "$gcov_out" ||
 			! base64 -d "$run/gcov.b64" | tar -C "$gcov_out" -xzf -; then
 			echo "run.sh: FAIL: --gcov: cannot unpack the counters into $gcov_out" >&2
