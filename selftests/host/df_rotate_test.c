@@ -273,6 +273,30 @@ static u64 est_sum(const struct memdiag_df_rot *r)
 	return sum;
 }
 
+/* What the modelled node moved on all its channels so far. */
+static double moved_sum(const struct node *n)
+{
+	double sum = 0;
+	int c;
+
+	for (c = 0; c < NCH; c++)
+		sum += n->moved[c];
+	return sum;
+}
+
+/*
+ * How far the socket estimate's growth since @e0 is from what the node
+ * moved since @moved0, relative to the latter, as a magnitude.
+ */
+static double est_err(const struct memdiag_df_rot *r, const struct node *n,
+		      u64 e0, double moved0)
+{
+	double truth = moved_sum(n) - moved0;
+	double err = ((double)(est_sum(r) - e0) - truth) / truth;
+
+	return err < 0 ? -err : err;
+}
+
 /*
  * The socket estimate (what the module reports as dram_rdwr_bytes): over
  * every single tick, though only half the channels are counted in it,
@@ -284,26 +308,22 @@ static void test_socket_estimate(void)
 {
 	struct memdiag_df_rot r;
 	struct node n = { .now = 1 };
-	double worst = 0, first = 0, moved0, truth, err;
+	double worst = 0, first = 0, moved0, err;
 	u64 e0;
 	u32 seed = 7;
 	char why[120];
-	int i, c;
+	int i;
 
 	memset(n.prog, -1, sizeof(n.prog));
 	memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0);
 	sample(&n, &r, steady, ~0ULL);
 	for (i = 0; i < 30; i++) {
 		e0 = est_sum(&r);
-		for (moved0 = 0, c = 0; c < NCH; c++)
-			moved0 += n.moved[c];
+		moved0 = moved_sum(&n);
 		seed = seed * 1103515245 + 12345;
 		run(&n, steady, TICK_NS + (seed >> 8) % (TICK_NS / 2));
 		sample(&n, &r, steady, 1ULL << 40);
-		for (truth = -moved0, c = 0; c < NCH; c++)
-			truth += n.moved[c];
-		err = ((double)(est_sum(&r) - e0) - truth) / truth;
-		err = err < 0 ? -err : err;
+		err = est_err(&r, &n, e0, moved0);
 		if (!i)
 			first = err;
 		else if (err > worst)
@@ -326,7 +346,7 @@ static void test_short_turn_rates(void)
 {
 	struct memdiag_df_rot r;
 	struct node n = { .now = 1 };
-	double worst = 0, moved0, truth, err;
+	double worst = 0, moved0, err;
 	u64 e0, skew;
 	u32 seed = 11;
 	char why[120];
@@ -339,8 +359,7 @@ static void test_short_turn_rates(void)
 		run(&n, steady, TICK_NS);
 		sample(&n, &r, steady, 1ULL << 40);	/* 4-7: short */
 		e0 = est_sum(&r);
-		for (moved0 = 0, c = 0; c < NCH; c++)
-			moved0 += n.moved[c];
+		moved0 = moved_sum(&n);
 		run(&n, steady, 20000);
 		seed = seed * 1103515245 + 12345;
 		skew = (seed >> 8) % 16000;
@@ -356,10 +375,7 @@ static void test_short_turn_rates(void)
 			continue;
 		}
 		sample(&n, &r, steady, 1ULL << 40);
-		for (truth = -moved0, c = 0; c < NCH; c++)
-			truth += n.moved[c];
-		err = ((double)(est_sum(&r) - e0) - truth) / truth;
-		err = err < 0 ? -err : err;
+		err = est_err(&r, &n, e0, moved0);
 		if (err > worst)
 			worst = err;
 	}
@@ -379,7 +395,7 @@ static void test_gaps(void)
 {
 	struct memdiag_df_rot r;
 	struct node n = { .now = 1 };
-	double worst = 0, moved0, truth, err;
+	double worst = 0, moved0, err;
 	u64 e0;
 	char why[120];
 	int i, c;
@@ -392,8 +408,7 @@ static void test_gaps(void)
 	memdiag_df_rot_begin(&r, n.now, n.ctr);
 	for (i = 0; i < 30; i++) {
 		e0 = est_sum(&r);
-		for (moved0 = 0, c = 0; c < NCH; c++)
-			moved0 += n.moved[c];
+		moved0 = moved_sum(&n);
 		run(&n, steady, 10000000);
 		memdiag_df_rot_end(&r, n.now, n.ctr, 1ULL << 40);
 		memdiag_df_rot_plan(&r);
@@ -409,10 +424,7 @@ static void test_gaps(void)
 		 * moved: this turn and the gap after it; estimated: this
 		 * turn and the gap before it, the same at steady rates
 		 */
-		for (truth = -moved0, c = 0; c < NCH; c++)
-			truth += n.moved[c];
-		err = ((double)(est_sum(&r) - e0) - truth) / truth;
-		err = err < 0 ? -err : err;
+		err = est_err(&r, &n, e0, moved0);
 		if (err > worst)
 			worst = err;
 	}
