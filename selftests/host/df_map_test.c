@@ -12,21 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "kshim.h"
+#include "tap.h"
 #include "../../module/df_map.h"
 
 #define NCH	8
 #define GB	(1ULL << 30)
-
-static int n_test, n_fail;
-
-static void check(int ok, const char *name, const char *why)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n_test, name);
-	if (!ok) {
-		printf("#   %s\n", why);
-		n_fail++;
-	}
-}
 
 /* The NUMA nodes: node i holds [lo[i], hi[i]). */
 struct nodes {
@@ -212,6 +202,5 @@ int main(void)
 	test_nps();
 	test_hole_and_empty();
 	test_refused();
-	printf("1..%d\n", n_test);
-	return n_fail ? 1 : 0;
+	return tap_end();
 }

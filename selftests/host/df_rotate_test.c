@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "kshim.h"
+#include "tap.h"
 #include "../../module/df_rotate.h"
 
 #define NCH	8
@@ -18,17 +19,6 @@
 #define BITS	48
 #define TICK_NS	100000000ULL	/* the sampler's interval: 100 ms */
 #define GAP_NS	20000ULL	/* reprogramming: counts lost meanwhile */
-
-static int n_test, n_fail;
-
-static void check(int ok, const char *name, const char *why)
-{
-	printf("%s %d - %s\n", ok ? "ok" : "not ok", ++n_test, name);
-	if (!ok) {
-		printf("#   %s\n", why);
-		n_fail++;
-	}
-}
 
 /* The modelled node: its counters and what each channel moved. */
 struct node {
@@ -443,6 +433,5 @@ int main(void)
 	test_socket_estimate();
 	test_short_turn_rates();
 	test_gaps();
-	printf("1..%d\n", n_test);
-	return n_fail ? 1 : 0;
+	return tap_end();
 }
