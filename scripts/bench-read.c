@@ -17,12 +17,25 @@
  * into S equal parts that start a 4 KiB page and a 64-byte line apart (so
  * that the S streams do not fall on the same cache sets in lockstep), and
  * loads the first 8 bytes of every 64-byte line, one line from each part
- * in turn. It sweeps its whole buffer until --seconds have passed; GB/s
- * counts 64 bytes per line swept, in 10^9 B/s, all threads' bytes over
- * the longest thread's time. The sum of what was loaded is checked
- * against the values written, so a line skipped is an error (exit 1).
+ * in turn. GB/s counts 64 bytes per line swept, in 10^9 B/s. The sum of
+ * what was loaded is checked against the values written, so a line
+ * skipped is an error (exit 1).
  *
- * usage: bench-read [--streams S] [--seconds T] [--cpus A,B,...] SIZE
+ * How long, and whose time. By default (fixed work, as likwid-bench and
+ * memdiag's harness count) every thread sweeps its buffer the same number
+ * of times, enough for about --seconds at the slowest thread's pace in
+ * untimed sweeps over a twentieth of --seconds (after one that lets the
+ * caches and TLB settle), between a common start and the last thread's end:
+ * a thread that the host slows holds the total back, as it does in the
+ * tools this one checks. With --fixed-time each thread sweeps until its
+ * own --seconds have passed and all threads' bytes are divided by the
+ * longest thread's time: a faster thread's extra sweeps count, so on a
+ * host whose vCPUs run at unequal speeds it reads higher than any
+ * fixed-work tool on the same memory. Both are kept so that the bench can
+ * show how much that difference is worth on a machine.
+ *
+ * usage: bench-read [--streams S] [--seconds T] [--fixed-time]
+ *                   [--cpus A,B,...] SIZE
  * (SIZE in bytes, or with K, M or G; one thread per CPU listed, default
  * the first CPU this process may run on). Prints one JSON object.
  */
@@ -50,7 +63,11 @@ struct reader {
 	unsigned int streams;
 	size_t lines;		/* per stream */
 	double seconds;
+	int fixed_time;		/* sweep for --seconds, not a common count */
 	pthread_barrier_t *start;
+	double *first;		/* every thread's seconds per untimed sweep */
+	unsigned int index, nthreads;
+	double t0;		/* when its timed sweeps began */
 	uint64_t *buf;
 	uint64_t swept;		/* lines loaded, all sweeps */
 	double elapsed;
@@ -77,6 +94,34 @@ static uint64_t sweep(const struct reader *r)
 	return sum;
 }
 
+/* one timed sweep: its lines counted, its sum checked */
+static void timed_sweep(struct reader *r, uint64_t want)
+{
+	if (sweep(r) != want)
+		r->bad = 1;
+	r->swept += (uint64_t)r->lines * r->streams;
+}
+
+/*
+ * Fixed work: the sweeps every thread makes, the same for all: about
+ * --seconds at the pace of the slowest untimed sweep (each thread reads
+ * the same array after the same barrier, so all agree), at least one.
+ */
+static uint64_t sweeps_for(const struct reader *r)
+{
+	double slowest = 0;
+	uint64_t n;
+	unsigned int t;
+
+	for (t = 0; t < r->nthreads; t++)
+		if (r->first[t] > slowest)
+			slowest = r->first[t];
+	if (slowest <= 0 || r->seconds <= slowest)
+		return 1;
+	n = (uint64_t)(r->seconds / slowest);
+	return (double)n * slowest < r->seconds ? n + 1 : n;
+}
+
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
@@ -86,6 +131,7 @@ static void *reader_main(void *arg)
 	double t0;
 	size_t i;
 	unsigned int s;
+	uint64_t n;
 
 	CPU_ZERO(&set);
 	CPU_SET(r->cpu, &set);
@@ -103,16 +149,35 @@ static void *reader_main(void *arg)
 			}
 	}
 	pthread_barrier_wait(r->start);
+	if (!r->err[0]) {
+		sweep(r);	/* untimed: the caches and TLB settle */
+		/* untimed: the pace, over a twentieth of --seconds */
+		n = 0;
+		t0 = bench_now();
+		do {
+			sweep(r);
+			n++;
+		} while (bench_now() - t0 < r->seconds / 20);
+		r->first[r->index] = (bench_now() - t0) / (double)n;
+	}
+	/* every thread passes both barriers, a failed one too */
+	pthread_barrier_wait(r->start);
 	if (r->err[0])
 		return NULL;
-	sweep(r);		/* untimed: the caches and TLB settle */
-	t0 = bench_now();
-	do {
-		if (sweep(r) != want)
-			r->bad = 1;
-		r->swept += (uint64_t)r->lines * r->streams;
-		r->elapsed = bench_now() - t0;
-	} while (r->elapsed < r->seconds);
+	if (r->fixed_time) {
+		t0 = bench_now();
+		do {
+			timed_sweep(r, want);
+			r->elapsed = bench_now() - t0;
+		} while (r->elapsed < r->seconds);
+		r->t0 = t0;
+		return NULL;
+	}
+	n = sweeps_for(r);
+	r->t0 = bench_now();
+	while (n--)
+		timed_sweep(r, want);
+	r->elapsed = bench_now() - r->t0;
 	return NULL;
 }
 
@@ -134,7 +199,7 @@ static int parse_cpus(const char *s, int *cpu, int max)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: bench-read [--streams S] [--seconds T] [--cpus A,B,...] SIZE\n");
+	fprintf(stderr, "usage: bench-read [--streams S] [--seconds T] [--fixed-time] [--cpus A,B,...] SIZE\n");
 	return 2;
 }
 
@@ -143,8 +208,9 @@ int main(int argc, char **argv)
 	static int cpu[MAX_THREADS];
 	static struct reader rd[MAX_THREADS];
 	unsigned int streams = 4;
-	double seconds = 1.0, longest = 0, bytes = 0;
-	int n = 0, a, t, bad = 0;
+	static double first[MAX_THREADS];
+	double seconds = 1.0, longest = 0, bytes = 0, begin = 0, end = 0;
+	int n = 0, a, t, bad = 0, fixed_time = 0;
 	size_t size = 0, per;
 	pthread_barrier_t start;
 	cpu_set_t mine;
@@ -154,6 +220,8 @@ int main(int argc, char **argv)
 			streams = (unsigned int)atoi(argv[++a]);
 		else if (!strcmp(argv[a], "--seconds") && a + 1 < argc)
 			seconds = atof(argv[++a]);
+		else if (!strcmp(argv[a], "--fixed-time"))
+			fixed_time = 1;
 		else if (!strcmp(argv[a], "--cpus") && a + 1 < argc)
 			n = parse_cpus(argv[++a], cpu, MAX_THREADS);
 		else if (!size && argv[a][0] != '-')
@@ -180,7 +248,9 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&start, NULL, (unsigned int)n);
 	for (t = 0; t < n; t++) {
 		rd[t] = (struct reader){ .cpu = cpu[t], .streams = streams,
-			.lines = per, .seconds = seconds, .start = &start };
+			.lines = per, .seconds = seconds, .start = &start,
+			.fixed_time = fixed_time, .first = first,
+			.index = (unsigned int)t, .nthreads = (unsigned int)n };
 		if (pthread_create(&rd[t].tid, NULL, reader_main, &rd[t])) {
 			fprintf(stderr, "bench-read: cannot start thread %d\n", t);
 			return 1;
@@ -196,11 +266,20 @@ int main(int argc, char **argv)
 		bytes += (double)rd[t].swept * LINE;
 		if (rd[t].elapsed > longest)
 			longest = rd[t].elapsed;
+		if (!t || rd[t].t0 < begin)
+			begin = rd[t].t0;
+		if (rd[t].t0 + rd[t].elapsed > end)
+			end = rd[t].t0 + rd[t].elapsed;
 		free(rd[t].buf);
 	}
-	printf("{\"threads\": %d, \"streams\": %u, \"size_bytes\": %zu, \"seconds\": %.4f, \"gbps\": %.4f, \"verified\": %s}\n",
-	       n, streams, per * LINE * streams * (size_t)n, longest,
-	       bytes / longest / 1e9, bad ? "false" : "true");
+	/* fixed work: from the first start to the last end */
+	if (!fixed_time)
+		longest = end - begin;
+	printf("{\"threads\": %d, \"streams\": %u, \"size_bytes\": %zu, \"counting\": \"%s\", \"sweeps\": %llu, \"seconds\": %.6f, \"gbps\": %.4f, \"verified\": %s}\n",
+	       n, streams, per * LINE * streams * (size_t)n,
+	       fixed_time ? "fixed_time" : "fixed_work",
+	       (unsigned long long)(rd[0].swept / ((uint64_t)per * streams)),
+	       longest, bytes / longest / 1e9, bad ? "false" : "true");
 	if (bad) {
 		fprintf(stderr, "bench-read: a sweep's sum differed from the values written: a line was skipped\n");
 		return 1;
