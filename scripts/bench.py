@@ -7,7 +7,10 @@ whatever they are.
 
 Each pair is run N times, interleaved (memdiag, peer, memdiag, peer, ...;
 the order flips every trial so drift does not favour one side), and
-compared by the median and the best of the N values. The DRAM latency
+compared by the median of the trials' ratios and the best of the N
+values. A pair whose median is under 0.98 while the 90 % interval of that
+median reaches 0.98 is undecided, and gets --extra-trials more trials
+(bench_table.py, median_interval). The DRAM latency
 pair instead runs both sides at once, one per CPU, then swapped: its
 drift is larger than the difference (bench_pair.py). Bytes are counted the
 same way on both sides: likwid-bench counts the bytes a kernel names (no
@@ -38,8 +41,9 @@ import time
 import bench_pair
 import bench_plan
 import bench_quiet
-from bench_table import json_row, side_values, skipped_lines, summary, \
-    table_row
+import bench_table
+from bench_table import BAR, json_row, quiet_ratio, side_values, \
+    skipped_lines, standing, summary, table_row
 from bench_readers import PAGE_NOTES, fmt_size, read_latency, read_value
 from bench_machine import describe, machine
 
@@ -216,6 +220,12 @@ def parse_args(quick):
                                                "2" if quick else "5")),
                     help="runs of each side of each pair (default 5, "
                     "BENCH_QUICK=1: 2)")
+    ap.add_argument("--extra-trials", type=int,
+                    default=int(os.environ.get("BENCH_EXTRA_TRIALS",
+                                               "0" if quick else "6")),
+                    help="trials added to each pair whose median ratio is "
+                    "below 0.98 while the interval of it reaches 0.98 "
+                    "(default 6, BENCH_QUICK=1: 0)")
     ap.add_argument("--max-disturbance", type=float, default=0.05,
                     help="a run during which CPU pressure or steal took "
                     "more than this share of the time is disturbed "
@@ -255,8 +265,9 @@ def parse_args(quick):
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print each command to stderr")
     args = ap.parse_args()
-    if args.trials < 1 or args.reps < 1:
-        ap.error("--trials and --reps must be at least 1")
+    if args.trials < 1 or args.reps < 1 or args.extra_trials < 0:
+        ap.error("--trials and --reps must be at least 1, --extra-trials "
+                 "0 or more")
     if args.retries < 0 or not 0 < args.max_disturbance <= 1:
         ap.error("--retries must be 0 or more, --max-disturbance in (0, 1]")
     if args.dram is not None:
@@ -352,12 +363,12 @@ def both_sides(b, i, trial, md_cache, peer_cache):
     return shares
 
 
-def run_trials(b, todo):
-    """Every trial of every instance; a disturbed trial of an instance
-    is run again, with runs of its own, up to --retries times."""
-    t_start = time.monotonic()
+def run_trials(b, todo, trials, t_start):
+    """Trials @trials (a range) of every instance in @todo; a disturbed
+    trial of an instance is run again, with runs of its own, up to
+    --retries times."""
     limit = b.args.max_disturbance
-    for trial in range(b.args.trials):
+    for trial in trials:
         shared = ({}, {})	# memdiag and chase runs of this trial
         for i in todo:
             caches = shared
@@ -369,9 +380,38 @@ def run_trials(b, todo):
                 caches = ({}, {})
             i["shares"][trial] = shares
             i["attempts"][trial] = attempt + 1
-        print("trial %d/%d done (%.0fs)" % (trial + 1, b.args.trials,
+        print("trial %d/%d done (%.0fs)" % (trial + 1, trials.stop,
                                             time.monotonic() - t_start),
               file=sys.stderr)
+
+
+def undecided(b, todo):
+    """The instances whose median ratio is under the bar while their
+    interval reaches it (bench_table.standing): those more trials can
+    decide."""
+    out = []
+    for i in todo:
+        ratio, interval, quiet, _ = quiet_ratio(i, b.args.max_disturbance)
+        if quiet >= bench_quiet.MIN_QUIET and \
+                standing(ratio, interval) == "undecided":
+            out.append(i)
+    return out
+
+
+def all_trials(b, todo):
+    """--trials of every instance, then --extra-trials more of those the
+    first ones left undecided; the seconds it took."""
+    t_start = time.monotonic()
+    run_trials(b, todo, range(b.args.trials), t_start)
+    more = undecided(b, todo) if b.args.extra_trials else []
+    if more:
+        print("%d undecided (median below %g, its interval reaching it): "
+              "%d more trials of %s" % (len(more), BAR, b.args.extra_trials,
+                                        ", ".join(i["name"] for i in more)),
+              file=sys.stderr)
+        run_trials(b, more, range(b.args.trials,
+                                  b.args.trials + b.args.extra_trials),
+                   t_start)
     return time.monotonic() - t_start
 
 
@@ -409,7 +449,8 @@ def main():
     total = bench_plan.dram_total(host, args.dram)
     result["notes"] += host["notes"]
     result["config"] = {
-        "trials": args.trials, "reps": args.reps,
+        "trials": args.trials, "extra_trials": args.extra_trials,
+        "reps": args.reps, "interval_coverage": bench_table.COVERAGE,
         "max_disturbance": args.max_disturbance, "retries": args.retries,
         "likwid_seconds": args.seconds, "socket0_cpus": host["cpus"],
         "thread_counts": bench_plan.thread_counts(len(host["cpus"])),
@@ -426,7 +467,7 @@ def main():
         latency_curve(b, result)
     todo = [i for i in inst if not i["skipped"]]
     skipped = [i for i in inst if i["skipped"]]
-    result["seconds"] = round(run_trials(b, todo), 1)
+    result["seconds"] = round(all_trials(b, todo), 1)
 
     print()
     print(describe(result["machine"]))
@@ -435,12 +476,14 @@ def main():
               ",".join(map(str, host["cpus"])),
               ", ".join(result["config"]["cpu_widths"]), fmt_size(total),
               ", --dram" if args.dram else ""))
-    print("median of %d trials, then best of %d; ratio = the median of "
-          "the trials' memdiag/peer (peer/memdiag for ns); variant = "
-          "memdiag's width/the peer's kernel" % (args.trials, args.trials))
-    print("%-30s %-22s %9s %9s %6s   %9s %9s %6s  %s" % (
-        "pair", "variant", "memdiag", "peer", "ratio", "best_md",
-        "best_peer", "ratio", "unit"))
+    print("median of %d trials (%d more where undecided), then best; "
+          "ratio = the median of the trials' memdiag/peer (peer/memdiag "
+          "for ns), interval = where that median lies with %g %% "
+          "confidence; variant = memdiag's width/the peer's kernel" % (
+              args.trials, args.extra_trials, bench_table.COVERAGE * 100))
+    print("%-30s %-22s %9s %9s %6s %11s  %9s %9s %6s  %s" % (
+        "pair", "variant", "memdiag", "peer", "ratio", "interval",
+        "best_md", "best_peer", "ratio", "unit"))
     low = 0
     for i in todo:
         row = json_row(i, args.reps)

@@ -3,10 +3,16 @@
 ratio (the median of the trials' own ratios, over the quiet trials), the
 printed table, the JSON rows and the summary line."""
 
+import math
 import statistics
 
 import bench_quiet
 from bench_plan import ALL
+
+# The bar a pair is held to, and how sure the table must be that a pair
+# is under it before it says so.
+BAR = 0.98
+COVERAGE = 0.90
 
 
 def pair_ratio(by_trial, lower_better):
@@ -28,6 +34,52 @@ def pair_ratio(by_trial, lower_better):
     if not ratios:
         return None, []
     return statistics.median(ratios), [round(r, 4) for r in ratios]
+
+
+def median_interval(ratios):
+    """A distribution-free confidence interval for the median of the
+    trials' ratios, from their order statistics: [x(k), x(n+1-k)] holds
+    the true median with probability 1 - 2 P(B < k), B ~ Binomial(n, 1/2),
+    whatever the noise's shape (the VM's is bimodal, so no normal
+    interval). k is the largest that keeps COVERAGE; with too few trials
+    for it, the widest one, with the coverage it has. Returns (lo, hi,
+    coverage), or None without ratios."""
+    x = sorted(ratios)
+    n = len(x)
+    if not n:
+        return None
+
+    def cov(k):
+        return 1 - 2 * sum(math.comb(n, j) for j in range(k)) / 2.0 ** n
+    k = 1
+    while k + 1 <= (n + 1) // 2 and cov(k + 1) >= COVERAGE:
+        k += 1
+    return x[k - 1], x[n - k], round(cov(k), 4)
+
+
+def standing(ratio, interval):
+    """Where a pair stands against BAR: "at or above" (median at BAR or
+    more), "below" (the whole interval under BAR: the trials say so with
+    at least the interval's coverage), or "undecided" (the median under
+    BAR, the interval reaching it: more trials could go either way)."""
+    if ratio is None or interval is None:
+        return None
+    if ratio >= BAR:
+        return "at or above"
+    return "below" if interval[1] < BAR else "undecided"
+
+
+def quiet_ratio(i, limit):
+    """The pair's ratio over its quiet trials (all of them when none is
+    quiet), their number, and every trial's ratio:
+    (ratio, interval, quiet trials, [ratio per trial])."""
+    lower_better = i["unit"] == "ns"
+    _, each = pair_ratio(i["by_trial"], lower_better)
+    quiet = bench_quiet.quiet_trials(i["shares"], limit)
+    by = {t: v for t, v in i["by_trial"].items() if t in quiet} \
+        or i["by_trial"]
+    ratio, mine = pair_ratio(by, lower_better)
+    return ratio, median_interval(mine), len(quiet), each
 
 
 def side_values(i, side):
@@ -78,12 +130,12 @@ def json_row(i, reps):
 
 
 def table_row(i, row, limit):
-    """Print one instance's line of the table; True if it has a ratio
-    below 0.98. The ratio is the median over the quiet trials (runs at
-    or under @limit of disturbance, bench_quiet.py) when there are
-    MIN_QUIET of them; otherwise the row is disturbed: the ratio printed
-    (over the quiet trials it has, or all when none is) counts for
-    nothing."""
+    """Print one instance's line of the table; True if it is below BAR.
+    The ratio is the median over the quiet trials (runs at or under
+    @limit of disturbance, bench_quiet.py) when there are MIN_QUIET of
+    them; otherwise the row is disturbed: the ratio printed (over the
+    quiet trials it has, or all when none is) counts for nothing. A row
+    under BAR is "< 0.98" only when its whole interval is (standing())."""
     md_vals, pe_vals = row["memdiag_values"], row["peer_values"]
     if not md_vals or not pe_vals:
         print("%-30s %-22s %s" % (i["name"], variant(i),
@@ -98,27 +150,32 @@ def table_row(i, row, limit):
     else:
         ratio, ratio_best = md_med / pe_med, md_best / pe_best
     row["ratio_of_medians"] = round(ratio, 4)
-    _, row["trial_ratios"] = pair_ratio(i["by_trial"], lower_better)
-    quiet = bench_quiet.quiet_trials(i["shares"], limit)
-    row["quiet_trials"] = len(quiet)
-    trial_ratio, _ = pair_ratio({t: v for t, v in i["by_trial"].items()
-                                 if t in quiet}, lower_better)
+    trial_ratio, interval, quiet, row["trial_ratios"] = quiet_ratio(i, limit)
+    row["quiet_trials"] = quiet
     if trial_ratio is not None:
         ratio = trial_ratio
-    row["disturbed"] = len(quiet) < bench_quiet.MIN_QUIET
+    row["disturbed"] = quiet < bench_quiet.MIN_QUIET
+    row["ratio_interval"] = [round(v, 4) for v in interval[:2]] \
+        if interval else None
+    row["ratio_interval_coverage"] = interval[2] if interval else None
+    row["standing"] = None if row["disturbed"] else \
+        standing(ratio, interval)
     flag = "  (at once)" if "trials" in i else ""
     row.update({"memdiag_median": md_med, "peer_median": pe_med,
                 "ratio_median": round(ratio, 4), "memdiag_best": md_best,
                 "peer_best": pe_best, "ratio_best": round(ratio_best, 4)})
     if row["disturbed"]:
-        flag += "  disturbed (%d of %d trials quiet)" % (len(quiet),
+        flag += "  disturbed (%d of %d trials quiet)" % (quiet,
                                                          len(i["shares"]))
-    elif ratio < 0.98:
-        flag += "  < 0.98"
-    print("%-30s %-22s %9.2f %9.2f %6.3f   %9.2f %9.2f %6.3f  %s%s" % (
-        i["name"], variant(i), md_med, pe_med, ratio, md_best, pe_best,
-        ratio_best, i["unit"], flag))
-    return ratio < 0.98 and not row["disturbed"]
+    elif row["standing"] == "below":
+        flag += "  < %g" % BAR
+    elif row["standing"] == "undecided":
+        flag += "  undecided (< %g, within noise)" % BAR
+    span = "%.2f-%.2f" % tuple(interval[:2]) if interval else "-"
+    print("%-30s %-22s %9.2f %9.2f %6.3f %11s  %9.2f %9.2f %6.3f  %s%s" % (
+        i["name"], variant(i), md_med, pe_med, ratio, span, md_best,
+        pe_best, ratio_best, i["unit"], flag))
+    return row["standing"] == "below"
 
 
 def skipped_lines(skipped):
@@ -136,18 +193,20 @@ def skipped_lines(skipped):
 
 def summary(result, low, skipped):
     """The last line: how many pair instances ran, were skipped (and
-    why) and failed."""
+    why) and failed, and how many stand below BAR or undecided."""
     ran = [r for r in result["pairs"] if "ratio_median" in r]
     failed = [r for r in result["pairs"]
               if "ratio_median" not in r and "skipped" not in r]
     why = sorted({i["skipped"] for i in skipped})
     disturbed = sum(1 for r in ran if r.get("disturbed"))
-    return ("%d pairs ran, %d skipped%s, %d failed; %d with a median ratio "
-            "below 0.98; %d disturbed (fewer than %d quiet trials: another "
-            "task or the host took CPU time above %g of a run); %.0f s; "
-            "all values in %s" % (
+    undecided = sum(1 for r in ran if r.get("standing") == "undecided")
+    return ("%d pairs ran, %d skipped%s, %d failed; %d below %g (the "
+            "whole %g %% interval of the median ratio), %d undecided (the "
+            "median below, the interval reaching %g); %d disturbed (fewer "
+            "than %d quiet trials: another task or the host took CPU time "
+            "above %g of a run); %.0f s; all values in %s" % (
                 len(ran), len(skipped),
                 " (" + "; ".join(why) + ")" if why else "", len(failed),
-                low, disturbed, bench_quiet.MIN_QUIET,
-                result["config"]["max_disturbance"], result["seconds"],
-                result["json"]))
+                low, BAR, COVERAGE * 100, undecided, BAR, disturbed,
+                bench_quiet.MIN_QUIET, result["config"]["max_disturbance"],
+                result["seconds"], result["json"]))

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """bench_quiet_test.py - make bench's judgement of its own trials
-(scripts/bench_quiet.py, bench_table.table_row, bench.run_trials): the
+(scripts/bench_quiet.py, bench_table.table_row, bench.all_trials): the
 shares of CPU pressure and steal from canned /proc files, a disturbed trial
 run again, a pair's ratio over its quiet trials only, and a pair with too
-few of them marked disturbed and not counted below 0.98. TAP on stdout,
-exit 1 on any failure."""
+few of them marked disturbed and not counted below 0.98, and more trials
+for a pair its first ones leave undecided. TAP on stdout, exit 1 on any
+failure."""
 
 import io
 import os
@@ -118,13 +119,14 @@ def fake_side(b, i, what, md_cache, peer_cache):
 
 
 bench.one_side = fake_side
-args = types.SimpleNamespace(trials=2, retries=1, max_disturbance=0.05)
+args = types.SimpleNamespace(trials=2, retries=1, max_disturbance=0.05,
+                             extra_trials=0)
 i = {"peer": {"kind": "likwid"}, "by_trial": {}, "errors": [], "shares": {},
      "attempts": {}}
 with redirect_stdout(io.StringIO()), \
         open(os.devnull, "w") as null:
     err, sys.stderr = sys.stderr, null
-    bench.run_trials(types.SimpleNamespace(args=args), [i])
+    bench.all_trials(types.SimpleNamespace(args=args), [i])
     sys.stderr = err
 check("the disturbed first trial ran twice, the second once (%s)" %
       i["attempts"], i["attempts"] == {0: 2, 1: 1} and len(calls) == 6)
@@ -132,6 +134,43 @@ check("the retry used runs of its own (not the trial's shared cache)",
       calls[0][2] != calls[2][2])
 check("the trial keeps the retry's disturbance",
       all(bench_quiet.disturbance(s) == 0 for s in i["shares"][0]))
+
+# all_trials: --extra-trials more trials for a pair whose median is under
+# 0.98 while its interval reaches 0.98, none for one that is settled.
+
+
+def ratio_side(b, i, what, md_cache, peer_cache):
+    """Two calls a trial: memdiag's value makes trial t's ratio
+    i["ratios"][t % len]; every run quiet."""
+    t = i["calls"] // 2
+    i["calls"] += 1
+    r = i["ratios"][t % len(i["ratios"])]
+    return (10.0 * r if what == "memdiag" else 10.0), \
+        {"cpu_pressure": 0.0, "steal": 0.0}
+
+
+def pair(name, ratios):
+    return {"name": name, "unit": "GB/s", "ratios": ratios, "calls": 0,
+            "peer": {"kind": "likwid"}, "by_trial": {}, "errors": [],
+            "shares": {}, "attempts": {}}
+
+
+bench.one_side = ratio_side
+noisy = pair("noisy", [0.9, 1.05])		# median 0.9, interval to 1.05
+low = pair("low", [0.9, 0.92])			# every trial under 0.98
+even = pair("even", [1.0])
+args = types.SimpleNamespace(trials=5, retries=0, max_disturbance=0.05,
+                             extra_trials=6)
+with redirect_stdout(io.StringIO()), open(os.devnull, "w") as null:
+    err, sys.stderr = sys.stderr, null
+    bench.all_trials(types.SimpleNamespace(args=args), [noisy, low, even])
+    sys.stderr = err
+check("an undecided pair got 6 more trials (%d in all)" %
+      len(noisy["by_trial"]), sorted(noisy["by_trial"]) == list(range(11)))
+check("a pair below 0.98 in all its interval got none (%d)" %
+      len(low["by_trial"]), len(low["by_trial"]) == 5)
+check("a pair at 1.00 got none (%d)" % len(even["by_trial"]),
+      len(even["by_trial"]) == 5)
 
 failed = 0
 for n, (name, ok) in enumerate(checks, 1):

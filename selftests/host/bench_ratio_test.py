@@ -53,6 +53,24 @@ check("ns: a faster memdiag is above 1", abs(r - 1.05) < 1e-9)
 r, each = bench_table.pair_ratio({}, False)
 check("no trial with both sides: no ratio", r is None and each == [])
 
+# The interval of the median: order statistics, whatever the noise.
+lo, hi, cov = bench_table.median_interval([1.0, 0.9, 1.1, 0.8, 1.2])
+check("5 trials: the interval is the smallest and largest, 93.75 %",
+      (lo, hi, cov) == (0.8, 1.2, 0.9375))
+x = [0.5, 0.66, 0.84, 0.85, 0.89, 0.9, 0.9, 0.93, 0.95, 0.98, 1.05]
+lo, hi, cov = bench_table.median_interval(x)
+check("11 trials: the 3rd and 9th of them, 93.46 %",
+      (lo, hi, cov) == (0.84, 0.95, 0.9346))
+check("no trials: no interval", bench_table.median_interval([]) is None)
+# read4 DRAM 2T, 13:10 UTC (above): nine of eleven trials under 0.98
+check("every trial's ratio and the interval under 0.98: below",
+      bench_table.standing(0.9, (0.84, 0.95, 0.93)) == "below")
+# copy-nt DRAM 2T, the same run: median 0.927, trials 0.80 to 1.49
+check("the median under 0.98, the interval reaching it: undecided",
+      bench_table.standing(0.927, (0.894, 1.097, 0.93)) == "undecided")
+check("a median at 0.98 stands at or above, whatever the interval",
+      bench_table.standing(0.98, (0.5, 1.5, 0.93)) == "at or above")
+
 print("1..%d" % len(checks))
 for n, (name, ok) in enumerate(checks, 1):
     print("%sok %d - %s" % ("" if ok else "not ", n, name))
