@@ -15,7 +15,8 @@ import re
 import subprocess
 import sys
 
-from oracle import PmuEvents, Results, define
+from oracle import PmuEvents, define
+from tap import Results
 
 ksrc, asrc, dump = sys.argv[1], sys.argv[2], sys.argv[3]
 pmu = PmuEvents(ksrc)

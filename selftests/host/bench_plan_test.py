@@ -13,14 +13,13 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
 import bench_table  # noqa: E402
+from tap import Results  # noqa: E402
 import bench_plan  # noqa: E402
 
-checks = []
+results = Results()
+check = results.checker()
 KERNELS = {p[1] for p in bench_plan.PAIRS}
 
-
-def check(name, ok):
-    checks.append((name, ok))
 
 
 def likwid_all():
@@ -199,7 +198,4 @@ with tempfile.TemporaryDirectory() as tmp:
           line.startswith("5 pairs ran, 8 skipped (this CPU lacks avx512f")
           and ", 1 failed;" in line and "; 1 disturbed (" in line)
 
-print("1..%d" % len(checks))
-for n, (name, ok) in enumerate(checks, 1):
-    print("%sok %d - %s" % ("" if ok else "not ", n, name))
-sys.exit(0 if all(ok for _, ok in checks) else 1)
+results.finish()

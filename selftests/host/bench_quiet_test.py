@@ -20,12 +20,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import bench  # noqa: E402
 import bench_quiet  # noqa: E402
 import bench_table  # noqa: E402
+from tap import Results  # noqa: E402
 
-checks = []
+results = Results()
+check = results.checker()
 
-
-def check(name, ok):
-    checks.append((name, ok))
 
 
 def write(d, name, text):
@@ -172,9 +171,4 @@ check("a pair below 0.98 in all its interval got none (%d)" %
 check("a pair at 1.00 got none (%d)" % len(even["by_trial"]),
       len(even["by_trial"]) == 5)
 
-failed = 0
-for n, (name, ok) in enumerate(checks, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", n, name))
-    failed += not ok
-print("1..%d" % len(checks))
-sys.exit(1 if failed else 0)
+results.finish()

@@ -11,12 +11,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
 import bench_table  # noqa: E402
+from tap import Results  # noqa: E402
 
-checks = []
+results = Results()
+check = results.checker()
 
-
-def check(name, ok):
-    checks.append((name, ok))
 
 
 def trials(md, pe):
@@ -71,7 +70,4 @@ check("the median under 0.98, the interval reaching it: undecided",
 check("a median at 0.98 stands at or above, whatever the interval",
       bench_table.standing(0.98, (0.5, 1.5, 0.93)) == "at or above")
 
-print("1..%d" % len(checks))
-for n, (name, ok) in enumerate(checks, 1):
-    print("%sok %d - %s" % ("" if ok else "not ", n, name))
-sys.exit(0 if all(ok for _, ok in checks) else 1)
+results.finish()

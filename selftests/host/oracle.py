@@ -1,41 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""oracle.py - what memdiag's table oracles (*_oracle.py) share: their TAP
-results, the value of a C #define, and perf's pmu-events for x86 in
-linux-source-6.12 (which directory mapfile.csv gives a CPU, the events of
-a directory's JSON files, an EventCode's codes)."""
+"""oracle.py - what memdiag's table oracles (*_oracle.py) share besides
+their TAP results (tap.py): the value of a C #define, and perf's
+pmu-events for x86 in linux-source-6.12 (which directory mapfile.csv gives
+a CPU, the events of a directory's JSON files, an EventCode's codes)."""
 
 import glob
 import json
 import os
 import re
-import sys
-
-
-class Results:
-    """Checks as TAP: check() records one, finish() prints them and exits
-    non-zero if any failed. @prefix starts every test name."""
-
-    def __init__(self, prefix=''):
-        self.prefix = prefix
-        self.results = []
-
-    def check(self, ok, name, why=''):
-        self.results.append((bool(ok), self.prefix + name, why))
-
-    def finish(self, more_than=0):
-        """Print and exit; with @more_than, no more checks than that is one
-        more failure (a table the dump program lost would pass vacuously)."""
-        if more_than:
-            self.check(len(self.results) > more_than,
-                       'the oracle checked a meaningful number of facts (%d)'
-                       % len(self.results))
-        print('TAP version 13')
-        print('1..%d' % len(self.results))
-        for i, (ok, name, why) in enumerate(self.results, 1):
-            print('%s %d - %s' % ('ok' if ok else 'not ok', i, name))
-            if not ok and why:
-                print('#   %s' % why)
-        sys.exit(0 if all(r[0] for r in self.results) else 1)
 
 
 def define(text, name):

@@ -11,7 +11,8 @@ import re
 import subprocess
 import sys
 
-from oracle import Results, define, intel_model
+from oracle import define, intel_model
+from tap import Results
 
 ksrc, dump = sys.argv[1], sys.argv[2]
 family_h = open(ksrc + '/arch/x86/include/asm/intel-family.h').read()

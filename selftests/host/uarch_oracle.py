@@ -11,7 +11,8 @@ import re
 import subprocess
 import sys
 
-from oracle import PmuEvents, Results, codes, define, intel_model
+from oracle import PmuEvents, codes, define, intel_model
+from tap import Results
 
 top = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 ksrc, dump = sys.argv[1], sys.argv[2]
