@@ -50,6 +50,16 @@ text_range() {
 	}
 }
 
+# sections: each loaded section's name and address, for the host to map
+# the PCs nlfuzz --cov-dump prints (offsets from the range's start) to
+# the .ko's sections and source lines
+sections() {
+	local s
+	for s in /sys/module/memdiag/sections/.*; do
+		printf '# kcov-section: %s %s\n' "${s##*/}" "$(cat "$s")"
+	done
+}
+
 if [ ! -e /sys/kernel/debug/kcov ]; then
 	skip "no /sys/kernel/debug/kcov: not a KCOV kernel"
 	tap_end
@@ -60,15 +70,16 @@ for seed in $seeds; do
 	fresh "random: " || { tap_end; exit 1; }
 	range=$(text_range)
 	echo "# memdiag text: $range"
+	sections
 	check "memdiag's text range from sysfs" test -n "$range"
 	subtest "random nlfuzz, seed $seed, $count messages, coverage measured" \
-		"$fuzz" --seed "$seed" --count "$count" --kcov "$range"
+		"$fuzz" --seed "$seed" --count "$count" --kcov "$range" --cov-dump
 
 	fresh "guided: " || { tap_end; exit 1; }
 	range=$(text_range)
 	subtest "guided nlfuzz, seed $seed, $count messages" \
 		"$fuzz" --seed "$seed" --count "$count" --kcov "$range" \
-		--guided --corpus-out "/tmp/corpus-$seed.raw"
+		--guided --cov-dump --corpus-out "/tmp/corpus-$seed.raw"
 	[ -n "$corpus" ] || corpus=/tmp/corpus-$seed.raw
 done
 

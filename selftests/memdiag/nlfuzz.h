@@ -65,6 +65,7 @@ void mutate_once(char *buf, size_t *len);
 struct kcov_opts {
 	uint64_t lo, hi;		/* memdiag.ko's text */
 	bool guided;
+	bool dump;			/* print the PCs and edges reached */
 	const char *corpus_out;		/* the kept messages, nlfuzz_corpus.c's form */
 };
 void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o);
