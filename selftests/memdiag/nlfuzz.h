@@ -105,7 +105,8 @@ unsigned long cov_end(struct cov *c);
 /* nlfuzz_guided.c: the guided mode's steps and its corpus of sequences */
 struct corpus_msg;
 struct guided;
-struct guided *guided_new(void);
+struct guided *guided_new(uint16_t family);
+void guided_report(const struct guided *gd);
 int guided_step(struct fuzz *f, struct cov *c, struct guided *gd, char *buf);
 size_t guided_corpus(const struct guided *gd, struct corpus_msg **flat);
 

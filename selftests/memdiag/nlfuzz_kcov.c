@@ -219,7 +219,7 @@ void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 	if (open_sock(f))
 		return;
 	if (o->guided) {
-		gd = guided_new();
+		gd = guided_new(f->m.family_id);
 		if (!gd) {
 			fail(f, "no memory for the guided mode's corpus");
 			return;
@@ -239,6 +239,8 @@ void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 	printf("# kcov: pcs %#llx to %#llx; %lu pcs outside memdiag's text; %lu traces overflowed\n",
 	       (unsigned long long)m.k.min_pc, (unsigned long long)m.k.max_pc,
 	       m.k.outside, m.k.overflows);
+	if (gd)
+		guided_report(gd);
 	if (o->dump) {
 		set_print(&m.pcs, c.mode, "pcs");
 		set_print(&m.edges, c.mode, "edges");
