@@ -4,7 +4,9 @@
 # of messages each, on a KCOV kernel with memdiag.ko built with
 # KCOV_INSTRUMENT=y (make fuzz-guided boots it): each on a freshly loaded
 # module on the simulated skx, edges and PCs of memdiag's text reached at
-# checkpoints (nlfuzz_kcov.c), for each seed. Then the first seed's guided
+# checkpoints (nlfuzz_kcov.c), for each seed, and at the end of each run
+# every PC and edge it reached (--cov-dump; "# kcov-section: " lines give
+# the module's section addresses to map them). Then the first seed's guided
 # corpus is replayed on a fresh module to record each message's answer,
 # replayed again to check the answers repeat, replayed with one recorded
 # answer changed to check that the replay catches it, and printed between
