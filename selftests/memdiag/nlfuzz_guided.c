@@ -81,7 +81,6 @@ struct guided {
 	double gain[2], cost[2];
 	uint64_t fresh_rng, own_rng;	/* the two random streams */
 	struct nl_policy pol;		/* the family's, from the kernel */
-	bool has_pol;
 	/* messages and new edges by what made them (a mutant: each edit) */
 	unsigned long by_msgs[SRC_N], by_edges[SRC_N];
 };
@@ -127,14 +126,18 @@ struct guided *guided_new(uint16_t family)
 
 	if (!gd)
 		return NULL;
+	/* without it the policy edits, which find most of what the
+	 * mutations find, would quietly turn into blind ones
+	 */
 	err = policy_load(&gd->pol, family);
-	gd->has_pol = !err;
-	if (err)
-		printf("# kcov: guided: no policy from the controller (%s): blind mutations only\n",
+	if (err) {
+		printf("# kcov: guided: no attribute policy from the controller: %s\n",
 		       strerror(-err));
-	else
-		printf("# kcov: guided: the policies of %u commands from the controller\n",
-		       gd->pol.n_cmds);
+		free(gd);
+		return NULL;
+	}
+	printf("# kcov: guided: the policies of %u commands from the controller\n",
+	       gd->pol.n_cmds);
 	gd->fresh_rng = rng_swap(0);	/* the random mode's stream */
 	gd->own_rng = gd->fresh_rng ^ 0x5851f42d4c957f2dULL;
 	rng_swap(gd->own_rng);
@@ -289,7 +292,7 @@ static enum source mutate_one(struct guided *gd, char *buf, size_t *len)
 	const struct corpus_msg *d = &donor->m[below(donor->n)];
 	uint32_t how = below(10);
 
-	if (how < 5 && gd->has_pol && policy_mutate(&gd->pol, buf, len))
+	if (how < 5 && policy_mutate(&gd->pol, buf, len))
 		return SRC_POLICY;
 	if (how >= 5 && how < 7 && splice_attr(buf, len, d->buf, d->len))
 		return SRC_SPLICE;

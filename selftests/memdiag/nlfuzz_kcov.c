@@ -221,7 +221,7 @@ void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 	if (o->guided) {
 		gd = guided_new(f->m.family_id);
 		if (!gd) {
-			fail(f, "no memory for the guided mode's corpus");
+			fail(f, "the guided mode cannot start (no memory, or no policy: above)");
 			return;
 		}
 	}
