@@ -29,6 +29,6 @@ selftests/vm/run.sh --kernel "$kdir" --smp 4,sockets=2,cores=2 \
 	-- selftests/memdiag/kcov-fuzz.sh > "$out/fuzz.log" 2>&1 && rc=0 || rc=$?
 sed -n '/^# corpus-begin/,/^# corpus-end/s/^# corpus: //p' "$out/fuzz.log" \
 	> "$out/corpus.txt"
-grep -E '^ *# (seed|kcov|replay)|^(not )?ok' "$out/fuzz.log"
+grep -E '^ *# (seed|kcov:|replay)|^(not )?ok' "$out/fuzz.log"
 echo "fuzz-guided: $(( $(date +%s) - t0 )) s in the guest; $(grep -vcE '^(#|socket)' "$out/corpus.txt") corpus messages in $(grep -c '^socket' "$out/corpus.txt") sequences in $out/corpus.txt; log $out/fuzz.log"
 exit "$rc"

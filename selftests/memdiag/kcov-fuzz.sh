@@ -4,7 +4,9 @@
 # of messages each, on a KCOV kernel with memdiag.ko built with
 # KCOV_INSTRUMENT=y (make fuzz-guided boots it): each on a freshly loaded
 # module on the simulated skx, edges and PCs of memdiag's text reached at
-# checkpoints (nlfuzz_kcov.c), for each seed. Then the first seed's guided
+# checkpoints (nlfuzz_kcov.c), for each seed, and at the end of each run
+# every PC and edge it reached (--cov-dump; "# kcov-section: " lines give
+# the module's section addresses to map them). Then the first seed's guided
 # corpus is replayed on a fresh module to record each message's answer,
 # replayed again to check the answers repeat, replayed with one recorded
 # answer changed to check that the replay catches it, and printed between
@@ -50,6 +52,16 @@ text_range() {
 	}
 }
 
+# sections: each loaded section's name and address, for the host to map
+# the PCs nlfuzz --cov-dump prints (offsets from the range's start) to
+# the .ko's sections and source lines
+sections() {
+	local s
+	for s in /sys/module/memdiag/sections/.*; do
+		printf '# kcov-section: %s %s\n' "${s##*/}" "$(cat "$s")"
+	done
+}
+
 if [ ! -e /sys/kernel/debug/kcov ]; then
 	skip "no /sys/kernel/debug/kcov: not a KCOV kernel"
 	tap_end
@@ -60,15 +72,16 @@ for seed in $seeds; do
 	fresh "random: " || { tap_end; exit 1; }
 	range=$(text_range)
 	echo "# memdiag text: $range"
+	sections
 	check "memdiag's text range from sysfs" test -n "$range"
 	subtest "random nlfuzz, seed $seed, $count messages, coverage measured" \
-		"$fuzz" --seed "$seed" --count "$count" --kcov "$range"
+		"$fuzz" --seed "$seed" --count "$count" --kcov "$range" --cov-dump
 
 	fresh "guided: " || { tap_end; exit 1; }
 	range=$(text_range)
 	subtest "guided nlfuzz, seed $seed, $count messages" \
 		"$fuzz" --seed "$seed" --count "$count" --kcov "$range" \
-		--guided --corpus-out "/tmp/corpus-$seed.raw"
+		--guided --cov-dump --corpus-out "/tmp/corpus-$seed.raw"
 	[ -n "$corpus" ] || corpus=/tmp/corpus-$seed.raw
 done
 

@@ -28,13 +28,14 @@
  * Registers and dmesg are checked by the caller (fuzz.sh) afterwards.
  *
  * usage: nlfuzz [--seed N] [--count N] [--check N] [--timeout SEC]
- *        [--kcov LO:HI [--guided] [--corpus-out FILE]]
+ *        [--kcov LO:HI [--guided] [--corpus-out FILE] [--cov-dump]]
  *        [--replay FILE [--record FILE]]
  * The seed (default: from the clock) is printed first: the same seed, count
  * and kernel state send the same messages. --kcov measures the edges of
  * memdiag's text [LO, HI) the messages reach and --guided steers by them
- * (nlfuzz_kcov.c); --replay sends a corpus and checks each answer against
- * the recorded one (nlfuzz_corpus.c). Sending and checking: nlfuzz_send.c.
+ * (nlfuzz_kcov.c), --cov-dump prints them all at the end; --replay sends
+ * a corpus and checks each answer against the recorded one
+ * (nlfuzz_corpus.c). Sending and checking: nlfuzz_send.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -418,6 +419,7 @@ int main(int argc, char **argv)
 		{ "kcov", required_argument, NULL, 'k' },
 		{ "guided", no_argument, NULL, 'g' },
 		{ "corpus-out", required_argument, NULL, 'o' },
+		{ "cov-dump", no_argument, NULL, 'd' },
 		{ "replay", required_argument, NULL, 'r' },
 		{ "record", required_argument, NULL, 'R' },
 		{}
@@ -460,6 +462,9 @@ int main(int argc, char **argv)
 		case 'o':
 			kopt.corpus_out = optarg;
 			break;
+		case 'd':
+			kopt.dump = true;
+			break;
 		case 'r':
 			replay = optarg;
 			break;
@@ -468,7 +473,8 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: nlfuzz [--seed N] [--count N] [--check N] [--timeout SEC]\n"
-				"       [--kcov LO:HI [--guided] [--corpus-out FILE]] [--replay FILE [--record FILE]]\n");
+				"       [--kcov LO:HI [--guided] [--corpus-out FILE] [--cov-dump]]\n"
+				"       [--replay FILE [--record FILE]]\n");
 			return 2;
 		}
 	}

@@ -61,10 +61,31 @@ int random_step(struct fuzz *f, char *buf, size_t *len);
 /* nlfuzz_mutate.c: one mutation of the message of @len bytes in @buf */
 void mutate_once(char *buf, size_t *len);
 
+/* nlfuzz_policy.c: the family's attribute policies, as the kernel has them */
+#define POLICY_CMDS	16	/* commands */
+#define POLICY_SETS	16	/* policies (the controller's indexes) */
+#define POLICY_ATTRS	32	/* attribute types of one */
+struct nl_attr_pol {
+	uint32_t nl_type;		/* NL_ATTR_TYPE_*, 0: none */
+	bool has_range;
+	uint64_t min, max;		/* unsigned range, if has_range */
+	uint32_t min_len, max_len;	/* strings and binary */
+};
+struct nl_policy {
+	struct nl_attr_pol set[POLICY_SETS][POLICY_ATTRS];
+	unsigned int set_max[POLICY_SETS];	/* highest type with a policy */
+	unsigned int op_set[POLICY_CMDS];	/* command -> set + 1, 0: none */
+	unsigned int n_cmds;
+};
+int policy_load(struct nl_policy *np, uint16_t family);
+bool policy_mutate(const struct nl_policy *np, char *buf, size_t *len);
+bool splice_attr(char *buf, size_t *len, const char *donor, size_t dlen);
+
 /* nlfuzz_kcov.c: --kcov LO:HI measures, --guided also steers */
 struct kcov_opts {
 	uint64_t lo, hi;		/* memdiag.ko's text */
 	bool guided;
+	bool dump;			/* print the PCs and edges reached */
 	const char *corpus_out;		/* the kept messages, nlfuzz_corpus.c's form */
 };
 void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o);
@@ -84,7 +105,8 @@ unsigned long cov_end(struct cov *c);
 /* nlfuzz_guided.c: the guided mode's steps and its corpus of sequences */
 struct corpus_msg;
 struct guided;
-struct guided *guided_new(void);
+struct guided *guided_new(uint16_t family);
+void guided_report(const struct guided *gd);
 int guided_step(struct fuzz *f, struct cov *c, struct guided *gd, char *buf);
 size_t guided_corpus(const struct guided *gd, struct corpus_msg **flat);
 

@@ -8,9 +8,15 @@
  * (changes_state: a session started or stopped, a prefetcher change set or
  * restored; answered without error), at most PREFIX_MAX of them, and
  * whether the socket joined the monitor group. A mutation step opens a
- * fresh socket like the kept one, sends the prefix again, and then a
- * mutant of the kept message, of another sequence's last message (the
- * state of one sequence, the request of another), or a fresh message.
+ * fresh socket like the kept one, sends the prefix again, now and then
+ * extends it by state-changing messages of other sequences' prefixes
+ * (sent as kept: a second and a fifth session on one socket are states of
+ * their own), and then a mutant of the kept message, of another
+ * sequence's last message (the state of one sequence, the request of
+ * another), or a fresh message. A mutant is made by one to three of: a
+ * blind edit (nlfuzz_mutate.c), an attribute put by the command's policy
+ * as the kernel reports it, an attribute spliced from another sequence's
+ * message (nlfuzz_policy.c).
  * Every message sent, prefixes included, counts in the budget and is
  * measured on its own (nlfuzz_kcov.c).
  *
@@ -18,10 +24,14 @@
  * a mutation; which is a two-armed bandit: the arm with more new edges per
  * message lately (decayed sums, a horizon of some 50 steps of that arm),
  * and one step in ten the other arm, so that its estimate stays current.
- * While the fresh arm still reaches more than one new edge a message (the
- * random generator's first few hundred messages here) every step is
- * fresh; mutations take over when they pay more. The fresh messages come from a random stream of their own,
- * seeded as the random mode's: the guided run's k-th fresh message is the
+ * While the fresh arm still reaches one new edge a message lately, or half
+ * an edge a message on average since the start (the random generator's
+ * first two thousand messages or so here), every step is fresh; then
+ * mutations take over when they pay more. The average keeps a plateau
+ * from starting the mutations before a fresh message that reaches
+ * hundreds of edges at once (after 600 to 1000 messages with one seed),
+ * which they would push back past a checkpoint. The fresh messages come from a random stream of
+ * their own, seeded as the random mode's: the guided run's k-th fresh message is the
  * random run's k-th message, so that the two differ only by what the
  * mutation steps add and displace.
  */
@@ -36,9 +46,22 @@
 #define PREFIX_MAX	6	/* state-changing messages before a kept one */
 #define DECAY		0.98	/* per step of an arm */
 #define EXPLORE		10	/* percent of steps to the other arm */
-#define FRESH_PAYS	1.0	/* new edges a message: fresh steps only */
+#define FRESH_PAYS	1.0	/* new edges a fresh message lately, */
+#define FRESH_PAID	0.5	/* or since the start: fresh steps only */
+#define EXTEND		30	/* percent of mutation steps that extend */
+#define PREFIX_SENT	50	/* percent of them that restore the state */
 
 enum arm { FRESH, MUTATE };
+
+/* what made a message: its new edges are counted by it (guided_report) */
+enum source {
+	SRC_FRESH, SRC_PREFIX, SRC_EXTEND, SRC_BUILD, SRC_BLIND, SRC_POLICY,
+	SRC_SPLICE, SRC_N
+};
+static const char *const source_name[SRC_N] = {
+	"fresh", "prefix", "extension", "fresh in a state", "blind edit",
+	"policy edit", "splice",
+};
 
 struct seq {
 	struct corpus_msg m[PREFIX_MAX + 1];	/* the prefix, then the kept one */
@@ -57,7 +80,34 @@ struct guided {
 	/* the bandit: decayed new edges and messages of each arm */
 	double gain[2], cost[2];
 	uint64_t fresh_rng, own_rng;	/* the two random streams */
+	struct nl_policy pol;		/* the family's, from the kernel */
+	/* messages and new edges by what made them (a mutant: each edit) */
+	unsigned long by_msgs[SRC_N], by_edges[SRC_N];
 };
+
+static void credit(struct guided *gd, unsigned int sources, long edges)
+{
+	int i;
+
+	for (i = 0; i < SRC_N; i++) {
+		if (!(sources & 1U << i))
+			continue;
+		gd->by_msgs[i]++;
+		gd->by_edges[i] += edges > 0 ? edges : 0;
+	}
+}
+
+/* What found the guided run's new edges, for the log. */
+void guided_report(const struct guided *gd)
+{
+	int i;
+
+	printf("# kcov: guided new edges (messages) by source:");
+	for (i = 0; i < SRC_N; i++)
+		printf("%s %s %lu (%lu)", i ? "," : "", source_name[i],
+		       gd->by_edges[i], gd->by_msgs[i]);
+	printf("\n");
+}
 
 static void copy_msg(struct corpus_msg *to, const char *buf, size_t len)
 {
@@ -69,12 +119,25 @@ static void copy_msg(struct corpus_msg *to, const char *buf, size_t len)
 	to->new_socket = to->monitor = false;
 }
 
-struct guided *guided_new(void)
+struct guided *guided_new(uint16_t family)
 {
 	struct guided *gd = calloc(1, sizeof(*gd));
+	int err;
 
 	if (!gd)
 		return NULL;
+	/* without it the policy edits, which find most of what the
+	 * mutations find, would quietly turn into blind ones
+	 */
+	err = policy_load(&gd->pol, family);
+	if (err) {
+		printf("# kcov: guided: no attribute policy from the controller: %s\n",
+		       strerror(-err));
+		free(gd);
+		return NULL;
+	}
+	printf("# kcov: guided: the policies of %u commands from the controller\n",
+	       gd->pol.n_cmds);
 	gd->fresh_rng = rng_swap(0);	/* the random mode's stream */
 	gd->own_rng = gd->fresh_rng ^ 0x5851f42d4c957f2dULL;
 	rng_swap(gd->own_rng);
@@ -176,8 +239,65 @@ static long fresh_step(struct fuzz *f, struct cov *c, struct guided *gd,
 	c->fresh_msgs++;
 	if (err)
 		return -1;
+	credit(gd, 1U << SRC_FRESH, edges);
 	after(f, c, gd, buf, len, edges);
 	return edges;
+}
+
+/*
+ * The prefix extended by one to three state-changing messages drawn from
+ * the prefixes of the corpus, sent unchanged (answered without error when
+ * kept: the same request again usually is); 0, or -1.
+ */
+static int extend(struct fuzz *f, struct cov *c, struct guided *gd,
+		  char *buf, unsigned long *edges)
+{
+	const struct corpus_msg *m;
+	const struct seq *s;
+	int i, n = 1 + below(3), tries = 0;
+	long e;
+
+	for (i = 0; i < n && tries < 16 && c->msgs < c->count; tries++) {
+		s = &gd->s[below(gd->n)];
+		if (s->n < 2)
+			continue;
+		m = &s->m[below(s->n - 1)];
+		e = send_measured(f, c, gd, m->buf, m->len, buf);
+		if (e < 0)
+			return -1;
+		credit(gd, 1U << SRC_EXTEND, e);
+		*edges += e;
+		i++;
+	}
+	return 0;
+}
+
+/*
+ * A sequence to mutate: the shorter of two drawn, so that a sequence's
+ * prefix, sent again before each of its mutants, is paid less often when
+ * a shorter one is at hand.
+ */
+static const struct seq *pick(const struct guided *gd)
+{
+	const struct seq *a = &gd->s[below(gd->n)];
+	const struct seq *b = &gd->s[below(gd->n)];
+
+	return b->n < a->n ? b : a;
+}
+
+/* One edit of the message: blind, by the policy, or spliced; which. */
+static enum source mutate_one(struct guided *gd, char *buf, size_t *len)
+{
+	const struct seq *donor = &gd->s[below(gd->n)];
+	const struct corpus_msg *d = &donor->m[below(donor->n)];
+	uint32_t how = below(10);
+
+	if (how < 5 && policy_mutate(&gd->pol, buf, len))
+		return SRC_POLICY;
+	if (how >= 5 && how < 7 && splice_attr(buf, len, d->buf, d->len))
+		return SRC_SPLICE;
+	mutate_once(buf, len);
+	return SRC_BLIND;
 }
 
 /*
@@ -188,16 +308,20 @@ static long fresh_step(struct fuzz *f, struct cov *c, struct guided *gd,
 static long mutate_step(struct fuzz *f, struct cov *c, struct guided *gd,
 			char *buf, unsigned long *edges)
 {
-	const struct seq *s = &gd->s[below(gd->n)];
+	const struct seq *s = pick(gd);
 	const struct corpus_msg *from = &s->m[s->n - 1];
 	unsigned long before = c->msgs;
 	const struct seq *other;
+	unsigned int made = 1U << SRC_BUILD;
 	bool answer;
 	size_t len;
 	long e;
 	int i, n;
 
-	if (s->n > 1 || s->monitor != gd->joined) {
+	/* half the time the kept message goes to the socket as it is: its
+	 * prefix costs messages, and another state may do as well
+	 */
+	if ((s->n > 1 && chance(PREFIX_SENT)) || s->monitor != gd->joined) {
 		mdnl_close(&f->m);
 		if (open_sock_join(f, s->monitor))
 			return -1;
@@ -207,11 +331,16 @@ static long mutate_step(struct fuzz *f, struct cov *c, struct guided *gd,
 					  buf);
 			if (e < 0)
 				return -1;
+			credit(gd, 1U << SRC_PREFIX, e);
 			*edges += e;
 		}
 		if (c->msgs >= c->count)
 			return c->msgs - before;
 	}
+	if (chance(EXTEND) && extend(f, c, gd, buf, edges))
+		return -1;
+	if (c->msgs >= c->count)
+		return c->msgs - before;
 	if (chance(10)) {		/* a fresh message in this state */
 		len = build(f, buf, &answer);
 	} else {
@@ -222,12 +351,14 @@ static long mutate_step(struct fuzz *f, struct cov *c, struct guided *gd,
 		memcpy(buf, from->buf, from->len);
 		len = from->len;
 		n = 1 + below(3);
+		made = 0;
 		for (i = 0; i < n && len >= NLMSG_HDRLEN; i++)
-			mutate_once(buf, &len);
+			made |= 1U << mutate_one(gd, buf, &len);
 	}
 	e = send_measured(f, c, gd, buf, len, buf);
 	if (e < 0)
 		return -1;
+	credit(gd, made ?: 1U << SRC_BLIND, e);
 	*edges += e;
 	return c->msgs - before;
 }
@@ -250,7 +381,8 @@ int guided_step(struct fuzz *f, struct cov *c, struct guided *gd, char *buf)
 	/* while most random messages still reach new code, a mutation step
 	 * (its prefix included) could only delay them
 	 */
-	if (!gd->n || yield(gd, FRESH) >= FRESH_PAYS)
+	if (!gd->n || yield(gd, FRESH) >= FRESH_PAYS ||
+	    gd->by_edges[SRC_FRESH] >= FRESH_PAID * gd->by_msgs[SRC_FRESH])
 		a = FRESH;
 	if (a == FRESH) {
 		sent = fresh_step(f, c, gd, buf);

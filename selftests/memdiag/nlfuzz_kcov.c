@@ -154,6 +154,46 @@ unsigned long cov_end(struct cov *c)
 	return fresh;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The set's keys, sorted, printed "# kcov-NAME: KEY KEY ..." eight a line
+ * (offsets into memdiag's text, an edge as FROM:TO with FROM 0 for a
+ * message's start and otherwise one past the PC), for the host to diff
+ * and map to source lines (addr2line on the .ko).
+ */
+static void set_print(const struct set *s, const char *mode, const char *name)
+{
+	uint64_t *keys = malloc((s->n ?: 1) * sizeof(*keys)), k;
+	unsigned long i, n = 0;
+
+	if (!keys)
+		return;
+	for (i = 0; i < 1UL << SET_BITS; i++)
+		if (s->slot[i])
+			keys[n++] = s->slot[i] & ~(1ULL << 63);
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (i = 0; i < n; i++) {
+		k = keys[i];
+		if (i % 8 == 0)
+			printf("%s# kcov-%s: %s", i ? "\n" : "", name, mode);
+		if (k >> 32)
+			printf(" %#llx:%#llx", (unsigned long long)(k >> 32) - 1,
+			       (unsigned long long)(k & 0xffffffff));
+		else if (!strcmp(name, "edges"))
+			printf(" start:%#llx", (unsigned long long)k);
+		else
+			printf(" %#llx", (unsigned long long)k);
+	}
+	printf(n ? "\n" : "");
+	free(keys);
+}
+
 void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 {
 	static struct measure m;
@@ -179,9 +219,9 @@ void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 	if (open_sock(f))
 		return;
 	if (o->guided) {
-		gd = guided_new();
+		gd = guided_new(f->m.family_id);
 		if (!gd) {
-			fail(f, "no memory for the guided mode's corpus");
+			fail(f, "the guided mode cannot start (no memory, or no policy: above)");
 			return;
 		}
 	}
@@ -199,6 +239,12 @@ void kcov_run(struct fuzz *f, unsigned long count, const struct kcov_opts *o)
 	printf("# kcov: pcs %#llx to %#llx; %lu pcs outside memdiag's text; %lu traces overflowed\n",
 	       (unsigned long long)m.k.min_pc, (unsigned long long)m.k.max_pc,
 	       m.k.outside, m.k.overflows);
+	if (gd)
+		guided_report(gd);
+	if (o->dump) {
+		set_print(&m.pcs, c.mode, "pcs");
+		set_print(&m.edges, c.mode, "edges");
+	}
 	fflush(stdout);
 	if (!m.edges.n)
 		fail(f, "KCOV recorded no PC in memdiag's text: is it built with KCOV_INSTRUMENT=y?");
