@@ -52,7 +52,7 @@ check "dkms status: memdiag/$pver installed for $kold" sh -c \
 check "none for $knew, whose headers are not installed (DKMS says it skipped it)" sh -c \
 	"! dkms status -m memdiag -k $knew | grep -q ': installed' &&
 	 grep -q 'Module build for kernel $knew was skipped' $out/apt-install.log"
-dkms status -m memdiag | sed 's/^/# /'
+dkms_listing
 check "the exporter's unit is installed, not enabled, not started" sh -c \
 	"systemctl cat $unit >/dev/null &&
 	 [ \"\$(systemctl is-enabled $unit)\" = disabled ] &&

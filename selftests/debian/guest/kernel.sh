@@ -28,7 +28,7 @@ else
 fi
 check "its postinst ran DKMS for $knew" \
 	grep -q "dkms: running auto installation service for kernel $knew" "$out/apt-headers.log"
-dkms status -m memdiag | sed 's/^/# /'
+dkms_listing
 for k in "$kold" "$knew"; do
 	check "dkms status: memdiag/$ver installed for $k" sh -c \
 		"dkms status -m memdiag -v $ver -k $k | grep ': installed' >/dev/null"

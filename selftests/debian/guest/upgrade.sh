@@ -30,7 +30,7 @@ fi
 grep -E '^(Unpacking|Setting up) memdiag' "$out/apt-upgrade.log" | sed 's/^/# /'
 check "memdiagctl --version is the new package's, $ver" sh -c \
 	"memdiagctl --version | grep -q '^memdiagctl $ver '"
-dkms status -m memdiag | sed 's/^/# /'
+dkms_listing
 check "dkms status: memdiag/$ver installed for $kold, no memdiag/$pver left" sh -c \
 	"dkms status -m memdiag -v $ver -k $kold | grep ': installed' >/dev/null &&
 	 [ -z \"\$(dkms status -m memdiag -v '$pver')\" ] && [ ! -e '/usr/src/memdiag-$pver' ]"
