@@ -13,21 +13,25 @@
 # A reboot ends QEMU (-no-reboot) and this script starts it again on the
 # same disk: the guest's boot.sh leaves SHARE/out/reboot before it asks
 # systemd to reboot, so a QEMU that ends without it (a power-off, a panic)
-# ends the run. Between the first boot and the second the disk is at rest,
-# which is when it can be kept (MEMDIAG_DEBIAN_SAVE).
+# ends the run. The mark's first word is the kernel to boot next (the
+# image has no boot loader: the host is it), the rest kernel arguments
+# for that boot only (module.sig_enforce=1). The guest leaves
+# SHARE/out/keep too when the disk at rest is the one to keep
+# (MEMDIAG_DEBIAN_SAVE).
 #
 # Exit: 0 when the guest powered off by itself, 124 on TIMEOUT (seconds,
 # default 1800, all boots together), 1 on a QEMU error. What the guest
-# found is in SHARE (its TAP): this script does not judge it.
+# found is in SHARE (its TAP): this script does not judge it. Each boot's
+# kernel, arguments and time go to stderr.
 #
 # Environment: MEMDIAG_VM_QEMU, MEMDIAG_DEBIAN_SMP (1: TCG is one thread
 # anyway and the host's CPUs are shared), MEMDIAG_DEBIAN_MEM (MiB, 2048),
 # MEMDIAG_DEBIAN_CPU (Skylake-Server-v1, the CPU the simulated platform
-# is), MEMDIAG_DEBIAN_APPEND (more kernel arguments).
+# is), MEMDIAG_DEBIAN_APPEND (more kernel arguments, every boot).
 # MEMDIAG_DEBIAN_BASE: the qcow2 the overlay is made on (default the
 # cached image's root.qcow2; a disk kept by MEMDIAG_DEBIAN_SAVE boots the
-# system as the first boot left it). MEMDIAG_DEBIAN_SAVE: a path; the disk
-# as the first boot left it is moved there (an overlay on the base, which
+# system as the guest left it). MEMDIAG_DEBIAN_SAVE: a path; the disk at
+# the guest's keep mark is moved there (an overlay on the base, which
 # must stay where it is) and the later boots run on an overlay of it.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,21 +61,26 @@ cmdline="root=LABEL=memdiag-root ro console=ttyS0 panic=-1 ${MEMDIAG_DEBIAN_APPE
 qargs=(
 	-accel tcg,thread=single -machine q35 -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nographic -nodefaults -nic none -no-reboot
-	-kernel "$img/vmlinuz-$kver" -initrd "$img/initrd.img-$kver"
-	-append "$cmdline"
 	-drive "file=$run/disk.qcow2,if=virtio,format=qcow2"
 	-virtfs "local,path=$share,mount_tag=memdiagtest,security_model=none"
 	-chardev "file,id=console,path=$share/console.log,append=on"
 	-serial chardev:console
 )
+args=
 by=$(($(date +%s) + timeout))
-rm -f "$share/out/reboot" "$share/console.log"
+rm -f "$share/out/reboot" "$share/out/keep" "$share/console.log"
+n=1
 while :; do
+	[ -f "$img/vmlinuz-$kver" ] ||
+		{ echo "boot.sh: the image has no kernel $kver" >&2; exit 1; }
 	left=$((by - $(date +%s)))
+	s=$(date +%s)
 	rc=0
 	[ "$left" -gt 0 ] || rc=124
 	[ "$rc" = 124 ] || timeout "$left" "$qemu" "${qargs[@]}" \
-		</dev/null >"$run/qemu.out" 2>&1 || rc=$?
+		-kernel "$img/vmlinuz-$kver" -initrd "$img/initrd.img-$kver" \
+		-append "$cmdline $args" </dev/null >"$run/qemu.out" 2>&1 || rc=$?
+	echo "boot.sh: boot $n: $kver${args:+ $args}: $(($(date +%s) - s)) s" >&2
 	if [ "$rc" = 124 ]; then
 		echo "boot.sh: $kver: no power-off within $timeout s; console tail:" >&2
 		tail -n 40 "$share/console.log" >&2
@@ -82,11 +91,15 @@ while :; do
 		exit 1
 	fi
 	[ -e "$share/out/reboot" ] || exit 0
+	read -r next args < "$share/out/reboot" || :
+	kver=${next:-$kver}
 	rm -f "$share/out/reboot"
-	if [ -n "$save" ]; then
+	if [ -e "$share/out/keep" ] && [ -n "$save" ]; then
 		mv "$run/disk.qcow2" "$save"
 		qemu-img create -q -f qcow2 -b "$(realpath "$save")" -F qcow2 \
 			"$run/disk.qcow2"
 		save=
 	fi
+	rm -f "$share/out/keep"
+	n=$((n + 1))
 done

@@ -1,40 +1,69 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # boot.sh - run by the Debian guest's memdiag-guest-test.service at every
-# boot (as /test/boot.sh): the first boot installs the packages
-# (install.sh), the second checks what a reboot must bring back and the
-# service under systemd, then purges (service.sh). Each writes its TAP
-# to /test/out/STEP.tap and its exit status to /test/out/STEP.rc, and
-# leaves /test/out/reboot before a reboot (the host's QEMU runs with
-# -no-reboot: see selftests/debian/boot.sh). The step to run is kept on
-# the guest's disk, outside what the tests list.
+# boot (as /test/boot.sh). Three boots:
+#   1. the older kernel: install the previous version's packages
+#      (install.sh), then this version's over them (upgrade.sh);
+#   2. the older kernel with module.sig_enforce=1: the kernel refuses the
+#      modules it cannot verify (signing.sh), then the kernel upgrade:
+#      the newer kernel's headers installed, DKMS builds for it (kernel.sh);
+#   3. the newer kernel: what a reboot must bring back, the service under
+#      systemd, then purge (service.sh).
+# Each step writes its TAP to /test/out/STEP.tap and its exit status to
+# /test/out/STEP.rc. Before a reboot it leaves /test/out/reboot, naming
+# the kernel to boot next and that boot's extra arguments (the host's
+# QEMU runs with -no-reboot and is the boot loader: see
+# selftests/debian/boot.sh), and /test/out/keep where the disk at rest is
+# worth keeping (everything installed and built). The step to run is kept
+# on the guest's disk, outside what the tests list.
 set -u
 out=/test/out
 state=/root/memdiag-guest-step
+kold=$(sed -n 1p /test/kernels)
+knew=$(sed -n 2p /test/kernels)
 mkdir -p "$out"
 step=$(cat "$state" 2>/dev/null || echo install)
+
+# run STEP: /test/STEP.sh with its TAP and exit status in /test/out
+run() {
+	"/test/$1.sh" > "$out/$1.tap" 2>&1
+	echo $? > "$out/$1.rc"
+	sync
+	return "$(cat "$out/$1.rc")"
+}
+
+# reboot_into KVER [ARGS...]: the host boots KVER (with ARGS) next
+reboot_into() {
+	echo "$*" > "$out/reboot"
+	sync
+	systemctl reboot
+}
+
 case "$step" in
 install)
-	echo service > "$state"
-	/test/install.sh > "$out/install.tap" 2>&1
-	rc=$?
-	echo "$rc" > "$out/install.rc"
-	sync
-	# exit 2: the packages are not installed, nothing to reboot for.
-	# The host's QEMU ends at a reboot; the mark says to start it again.
-	if [ "$rc" = 2 ]; then
+	echo signing > "$state"
+	# exit 2: the packages are not installed, nothing to go on with
+	if ! run install && [ "$(cat "$out/install.rc")" = 2 ]; then
+		systemctl poweroff
+	elif ! run upgrade && [ "$(cat "$out/upgrade.rc")" = 2 ]; then
 		systemctl poweroff
 	else
-		touch "$out/reboot"
-		sync
-		systemctl reboot
+		reboot_into "$kold" module.sig_enforce=1
+	fi
+	;;
+signing)
+	echo service > "$state"
+	run signing
+	if ! run kernel && [ "$(cat "$out/kernel.rc")" = 2 ]; then
+		systemctl poweroff
+	else
+		touch "$out/keep"
+		reboot_into "$knew"
 	fi
 	;;
 service)
 	echo finished > "$state"
-	/test/service.sh > "$out/service.tap" 2>&1
-	echo $? > "$out/service.rc"
-	sync
+	run service
 	systemctl poweroff
 	;;
 *)

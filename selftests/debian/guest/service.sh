@@ -1,21 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# service.sh - second boot of the Debian guest: memdiag was loaded at boot
-# by systemd-modules-load (the administrator's modules-load.d file), the
-# exporter was started at boot by systemd and runs under its unit's
-# hardening (each setting seen on the running process, not only in the
-# unit), Prometheus's rate() of its DRAM read counter is what the
-# simulated platform was told, a SIGKILL is restarted by systemd, restart
-# works, the journal has the exporter's messages, and "apt purge" leaves
-# nothing of the packages behind. TAP.
+# service.sh - last boot of the Debian guest, on the newer kernel (the
+# kernel upgrade of kernel.sh): memdiag, as DKMS built it for this kernel,
+# was loaded at boot by systemd-modules-load (the administrator's
+# modules-load.d file), the exporter was started at boot by systemd and
+# runs under its unit's hardening (each setting seen on the running
+# process, not only in the unit), Prometheus's rate() of its DRAM read
+# counter is what the simulated platform was told, a SIGKILL is restarted
+# by systemd, restart works, the journal has the exporter's messages, and
+# "apt purge" leaves nothing of the packages behind, for either kernel.
+# TAP.
 set -u
 # shellcheck source=selftests/debian/guest/common.sh
 . /test/common.sh
 
+check "booted the newer kernel, $knew" test "$kver" = "$knew"
 # by its identifier: it runs before journald, so its lines come in
 # through the kernel log, without the unit's name
 check "systemd-modules-load inserted memdiag at boot" sh -c \
 	"journalctl -b -t systemd-modules-load | grep -q \"Inserted module 'memdiag'\""
+check "the memdiag loaded is DKMS's build for $knew ($(modinfo -n memdiag))" sh -c \
+	"modinfo -n memdiag | grep -q '^/lib/modules/$knew/updates/dkms/memdiag.ko' &&
+	 [ \"\$(cat /sys/module/memdiag/srcversion)\" = \"\$(modinfo -F srcversion memdiag)\" ]"
 check "memdiag is on the simulated platform (modprobe.d)" \
 	grep -qx sim /sys/module/memdiag/parameters/platform
 check "systemd started the exporter at boot (enabled)" sh -c \
@@ -137,8 +143,10 @@ for m in /usr/lib/modules/*/; do
 		"! modinfo -k $k memdiag >/dev/null 2>&1 &&
 		 [ -z \"\$(find $m -name 'memdiag.ko*')\" ]"
 done
+# (the administrator's drop-in stays, as any file dpkg does not own)
 check "no unit file, no enablement link" sh -c \
-	"[ -z \"\$(find /etc/systemd /lib/systemd /usr/lib/systemd -name 'memdiag*' ! -name 'memdiag-guest-test*')\" ]"
+	"[ -z \"\$(find /etc/systemd /lib/systemd /usr/lib/systemd -name 'memdiag*' \
+		! -name 'memdiag-guest-test*' ! -path '$dropin_dir' ! -path '$dropin')\" ]"
 check "the users and groups are those of before the install" \
 	cmp -s "$out/accounts.before" <(accounts)
 check "no state directory (/var/lib/memdiag*, /var/lib/private/memdiag*)" sh -c \
