@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check stress check-debug coverage fuzz-guided check-debian run bench scale-check deps clean help install uninstall \
+	check stress check-debug check-kcsan coverage fuzz-guided check-debian run bench scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -27,6 +27,8 @@ help:
 	@echo "make stress       the longer VM tests (fuzzer 10^6 messages per kernel, storms)"
 	@echo "make check-debug  the VM tests on a 6.12 kernel built with KASAN, lockdep,"
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
+	@echo "make check-kcsan  the storms, fault injection, netlink tests and fuzzer on that"
+	@echo "                  kernel with KCSAN instead of KASAN (TEST= others; long)"
 	@echo "make coverage     line and branch coverage of module/ under those VM tests,"
 	@echo "                  on that kernel with gcov: a table, and HTML in"
 	@echo "                  build/coverage/html/ (Documentation/coverage.rst; long);"
@@ -95,6 +97,13 @@ stress:
 # DEBUG_ATOMIC_SLEEP, built once into build/debug-kernel/ (long)
 check-debug:
 	MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
+
+# the storms, the fault injection, the netlink tests and the fuzzer on the
+# debug kernel with KCSAN instead of KASAN (build/kcsan-kernel/, long);
+# Documentation/coverage.rst
+KCSAN_TESTS = prefetch-fault genl-sim fuzz
+check-kcsan:
+	MEMDIAG_KERNELS=kcsan MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(or $(TEST),$(KCSAN_TESTS))" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
 # line and branch coverage of module/ under the VM tests, on the debug
 # kernel plus gcov (build/coverage-kernel/); Documentation/coverage.rst

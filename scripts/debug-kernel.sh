@@ -11,7 +11,9 @@
 #
 # "debug-kernel.sh coverage" builds the variant "make coverage" boots:
 # the same plus selftests/vm/coverage.config (gcov, KCOV), kept apart in
-# build/coverage-kernel/ so that neither build invalidates the other.
+# build/coverage-kernel/ so that neither build invalidates the other;
+# "debug-kernel.sh kcsan" the one "make check-kcsan" boots: KCSAN instead
+# of KASAN (selftests/vm/kcsan.config), in build/kcsan-kernel/.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
@@ -23,8 +25,11 @@ debug)
 coverage)
 	frags="$top/selftests/vm/debug.config $top/selftests/vm/coverage.config"
 	out=${MEMDIAG_COVERAGE_KERNEL_DIR:-$top/build/coverage-kernel} ;;
+kcsan)
+	frags="$top/selftests/vm/debug.config $top/selftests/vm/kcsan.config"
+	out=${MEMDIAG_KCSAN_KERNEL_DIR:-$top/build/kcsan-kernel} ;;
 *)
-	echo "debug-kernel: unknown variant '$variant' (debug, coverage)" >&2
+	echo "debug-kernel: unknown variant '$variant' (debug, coverage, kcsan)" >&2
 	exit 2 ;;
 esac
 src=$out/linux-source-6.12
@@ -55,8 +60,17 @@ echo "debug-kernel: configuring (log $log)" >&2
 make -C "$src" KCONFIG_ALLCONFIG="$frag" allnoconfig > "$log" 2>&1 ||
 	{ tail -n 30 "$log" >&2; echo "debug-kernel: allnoconfig failed" >&2; exit 1; }
 # Kconfig drops a value whose dependencies are unmet, silently: say which.
-missing=$(grep '^CONFIG_' "$frag" | while IFS= read -r l; do
-	grep -qxF "$l" "$src/.config" || echo "$l"; done)
+# Each symbol's last line in the fragment is the one that counts (kcsan's
+# "# CONFIG_KASAN is not set" after debug's CONFIG_KASAN=y).
+missing=$(awk '
+	/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); last[s] = $0 }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { last[$2] = $0 }
+	END { for (s in last) print last[s] }' "$frag" | while IFS= read -r l; do
+	case $l in
+	"# "*) s=${l#\# }; s=${s%% *}
+		! grep -q "^$s=" "$src/.config" || echo "$l" ;;
+	*) grep -qxF "$l" "$src/.config" || echo "$l" ;;
+	esac; done)
 if [ -n "$missing" ]; then
 	echo "debug-kernel: not set in the final config (unmet dependencies?):" $missing >&2
 	exit 1

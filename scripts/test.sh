@@ -13,7 +13,8 @@
 # MEMDIAG_GUESTS="skx-2s hsx" limits the guests of the "guest" test;
 # MEMDIAG_KERNELS="6.12.117+deb12-amd64" the kernels; "debug" there is the
 # kernel scripts/debug-kernel.sh builds (make check-debug), whose VM tests
-# get four times the time; "coverage" is its gcov variant (make coverage:
+# get four times the time; "kcsan" its variant with KCSAN instead of KASAN
+# (make check-kcsan); "coverage" its gcov variant (make coverage:
 # memdiag built with GCOV_PROFILE=y, each boot's counters copied into
 # build/coverage/gcda/BOOT/ for scripts/coverage-report.sh;
 # MEMDIAG_COVERAGE_REUSE=1 boots the module the last such run built).
@@ -209,7 +210,7 @@ built=()
 declare -A kdir
 # is_built_kernel K: K is a kernel scripts/debug-kernel.sh builds, not a
 # Debian one
-is_built_kernel() { [ "$1" = debug ] || [ "$1" = coverage ]; }
+is_built_kernel() { [ "$1" = debug ] || [ "$1" = coverage ] || [ "$1" = kcsan ]; }
 for k in $kernels; do
 	[ -n "$need_modules" ] || break
 	kdir[$k]=$k
@@ -244,7 +245,7 @@ hstep completion "bash completion offers what the CLI's tables hold" \
 	selftests/fleet/completion.sh
 hstep layout "Documentation/layout.rst describes every source folder; its recipes name files that exist" \
 	scripts/layout-check.py
-fleet_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' | grep -vxE 'debug|coverage' | tail -n1)
+fleet_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' | grep -vxE 'debug|coverage|kcsan' | tail -n1)
 [ -n "$fleet_k" ] &&
 	hstep install "make install/uninstall into a DESTDIR, make sign" \
 		selftests/fleet/install.sh "$fleet_k"
@@ -298,6 +299,12 @@ vmtest() {
 		--env "MEMDIAG_SIM_KO=build/$k/memdiag_sim.ko"
 		--env "LINUX_SRC=$LINUX_SRC")
 	[ -z "$numa" ] || args+=(--numa "$numa")
+	# a built kernel's reports (KASAN, lockdep, KCSAN) span many lines,
+	# of which the dmesg check shows the first: the whole dmesg is kept
+	if is_built_kernel "$k"; then
+		mkdir -p "build/$k/dmesg"
+		args+=(--keep-dmesg "build/$k/dmesg/$(printf %s "$name" | tr -c 'A-Za-z0-9._-' _).txt")
+	fi
 	[ "$k" != coverage ] ||
 		args+=(--gcov "build/coverage/gcda/$(printf %s "$name" | tr -c 'A-Za-z0-9._-' _)")
 	for e in $env; do args+=(--env "$e"); done
@@ -323,7 +330,7 @@ while read -r name s kset smp to scripts; do
 		stock) [[ $k != *-rt-* ]] || continue ;;
 		rt) [[ $k == *-rt-* ]] || continue ;;
 		newest) [ "$k" = "$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' |
-			grep -vxE 'debug|coverage' | sort -V | tail -n1)" ] || continue ;;
+			grep -vxE 'debug|coverage|kcsan' | sort -V | tail -n1)" ] || continue ;;
 		esac
 		if [ "$smp" = guests ]; then
 			while read -r g cpu gsmp env; do
