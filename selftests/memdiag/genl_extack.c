@@ -25,12 +25,16 @@
 #define CLIENTS		24	/* more than the 16 slots of the old ring */
 #define REQUESTS	1500	/* each, at most */
 /*
- * A debug kernel (KASAN, lockdep) answers far slower: each client stops
- * at the deadline, well inside the harness's 30 s, and the test then asks
- * only that every client got through MIN_REQUESTS, still all at once.
+ * A debug kernel (KASAN, lockdep, KCSAN) answers far slower: each client
+ * stops at the deadline, well inside the harness's 30 s, and the test then
+ * asks only that the clients were refused MIN_REQUESTS times on average,
+ * all at once, each at least MIN_EACH times. Not 100 each: the scheduler
+ * does not share a loaded guest evenly (on the KCSAN kernel, its host
+ * busy, 24 clients got 4072 and 3086 refusals, the fewest 44 and 11).
  */
 #define DEADLINE_S	20
 #define MIN_REQUESTS	100
+#define MIN_EACH	5
 #define FIRST_CPU	100000000u	/* far above any nr_cpu_ids */
 
 struct tally {
@@ -106,7 +110,8 @@ TEST(concurrent_refusals_each_get_their_own_text)
 	}
 	TH_LOG("%d clients asked %d times in all (fewest %d)", CLIENTS, asked,
 	       fewest);
-	EXPECT_LE(MIN_REQUESTS, fewest);
+	EXPECT_LE(MIN_REQUESTS * CLIENTS, asked);
+	EXPECT_LE(MIN_EACH, fewest);
 	EXPECT_EQ(0, other);
 	EXPECT_EQ(0, wrong) {
 		TH_LOG("%d of %d refusals carried another's text, e.g. '%s' for '%s'",
