@@ -20,6 +20,8 @@
 #include <string.h>
 #include <linux/netlink.h>
 
+#include "kselftest.h"
+
 #include "nlfuzz.h"
 
 static int attr_u32(const struct nlattr *a, uint32_t *v)
@@ -194,7 +196,7 @@ static int policy_payload(const struct nl_attr_pol *p, char *out, int room)
 
 	if (p->nl_type == NL_ATTR_TYPE_FLAG)
 		return 0;
-	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ints); i++) {
 		if (ints[i].type != p->nl_type)
 			continue;
 		v = policy_value(p, ints[i].max);
