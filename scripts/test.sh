@@ -305,6 +305,13 @@ vmtest() {
 		mkdir -p "build/$k/dmesg"
 		args+=(--keep-dmesg "build/$k/dmesg/$(printf %s "$name" | tr -c 'A-Za-z0-9._-' _).txt")
 	fi
+	# The kernel's own race, not memdiag's (Documentation/coverage.rst,
+	# "Data races"): process_one_work() reads the worker's runtime, which
+	# the scheduler's tick updates in code KCSAN does not instrument, so
+	# KCSAN reports it alone, "at unknown origin"; a report that names a
+	# second function still fails
+	[ "$k" != kcsan ] ||
+		args+=(--allow-dmesg 'BUG: KCSAN: data-race in process_one_work\+0x[0-9a-f]+/0x[0-9a-f]+$')
 	[ "$k" != coverage ] ||
 		args+=(--gcov "build/coverage/gcda/$(printf %s "$name" | tr -c 'A-Za-z0-9._-' _)")
 	for e in $env; do args+=(--env "$e"); done
