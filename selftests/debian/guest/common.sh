@@ -86,3 +86,25 @@ serves_as() {
 	printf '%s\n' "$m" | grep -qx "memdiag_saturation_threshold_cycles $threshold"
 }
 main_pid() { systemctl show -p MainPID --value "$unit"; }
+
+# apt_install_pair SRC VERSION LOG WHAT: as an administrator does, copy the
+# .debs the host put in SRC to a folder of root's and "apt install" that
+# version's memdiag-dkms and memdiagctl from it, offline; one TAP line
+# ending in WHAT (and the seconds it took). When they do not install,
+# nothing after can be checked: the log's tail, the plan's end, exit 2.
+apt_install_pair() {
+	local src=$1 v=$2 log=$3 what=$4 dir t0
+	local debs="./memdiag-dkms_${v}_all.deb ./memdiagctl_${v}_amd64.deb"
+	dir=/root/${src##*/}
+	rm -rf "$dir" && mkdir "$dir" && cp "$src"/*.deb "$dir"/ && cd "$dir" || exit 2
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # $debs is the two file names
+	if apt-get install -y --no-install-recommends -o Acquire::Languages=none \
+			$debs > "$log" 2>&1; then
+		ok "apt installs $debs $what ($(( $(date +%s) - t0 )) s)"
+		return
+	fi
+	not_ok "apt installs $debs $what" "$(tail -n 30 "$log")"
+	tap_end
+	exit 2
+}

@@ -30,19 +30,7 @@ check "the host's $hdr .deb is the image's version ($hver)" sh -c \
 check "dpkg -r $hdr: no headers for $knew" sh -c \
 	"dpkg -r $hdr > $out/dpkg-r-headers.log 2>&1 && [ ! -e /lib/modules/$knew/build ]"
 
-rm -rf /root/prev && mkdir /root/prev && cp /test/prev/*.deb /root/prev/
-cd /root/prev || exit 2
-t0=$(date +%s)
-if apt-get install -y --no-install-recommends -o Acquire::Languages=none \
-		./memdiag-dkms_"$pver"_all.deb ./memdiagctl_"$pver"_amd64.deb \
-		> "$out/apt-install.log" 2>&1; then
-	ok "apt installs ./memdiag-dkms_${pver}_all.deb ./memdiagctl_${pver}_amd64.deb offline ($(( $(date +%s) - t0 )) s)"
-else
-	not_ok "apt installs ./memdiag-dkms_${pver}_all.deb ./memdiagctl_${pver}_amd64.deb offline" \
-		"$(tail -n 30 "$out/apt-install.log")"
-	tap_end
-	exit 2
-fi
+apt_install_pair /test/prev "$pver" "$out/apt-install.log" offline
 check "memdiagctl --version is the package's, $pver" sh -c \
 	"memdiagctl --version | grep -q '^memdiagctl $pver '"
 # Debian's DKMS postinst (/usr/lib/dkms/common.postinst) builds for the

@@ -14,19 +14,7 @@ set -u
 pid0=$(main_pid)
 since0=$(systemctl show -p ActiveEnterTimestampMonotonic --value "$unit")
 cp "$dropin" /root/override.conf.before
-rm -rf /root/debs && mkdir /root/debs && cp /test/debs/*.deb /root/debs/
-cd /root/debs || exit 2
-t0=$(date +%s)
-if apt-get install -y --no-install-recommends -o Acquire::Languages=none \
-		./memdiag-dkms_"$ver"_all.deb ./memdiagctl_"$ver"_amd64.deb \
-		> "$out/apt-upgrade.log" 2>&1; then
-	ok "apt installs ./memdiag-dkms_${ver}_all.deb ./memdiagctl_${ver}_amd64.deb over $pver ($(( $(date +%s) - t0 )) s)"
-else
-	not_ok "apt installs ./memdiag-dkms_${ver}_all.deb ./memdiagctl_${ver}_amd64.deb over $pver" \
-		"$(tail -n 30 "$out/apt-upgrade.log")"
-	tap_end
-	exit 2
-fi
+apt_install_pair /test/debs "$ver" "$out/apt-upgrade.log" "over $pver"
 grep -E '^(Unpacking|Setting up) memdiag' "$out/apt-upgrade.log" | sed 's/^/# /'
 check "memdiagctl --version is the new package's, $ver" sh -c \
 	"memdiagctl --version | grep -q '^memdiagctl $ver '"
