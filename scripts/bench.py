@@ -44,7 +44,8 @@ import bench_quiet
 import bench_table
 from bench_table import BAR, json_row, quiet_ratio, side_values, \
     skipped_lines, standing, summary, table_row
-from bench_readers import PAGE_NOTES, fmt_size, read_latency, read_value
+from bench_readers import PAGE_NOTES, fmt_size, read_latency, read_value, \
+    read_thread_wait
 from bench_machine import describe, machine
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -360,7 +361,19 @@ def both_sides(b, i, trial, md_cache, peer_cache):
             continue
         i["by_trial"].setdefault(trial, {})[what] = v
         shares.append(share)
+        if what == "memdiag" and "trials" not in i:
+            i["waits"][trial] = thread_wait(i, md_cache)
     return shares
+
+
+def thread_wait(i, md_cache):
+    """memdiag's thread_wait_fraction in this trial's run of @i (from the
+    trial's cache of runs), or None."""
+    entry = md_cache.get((i["memdiag_args"], i["threads"]))
+    if entry is None or isinstance(entry, Exception) or \
+            i["kernel"] == "calibrate":
+        return None
+    return read_thread_wait(entry[0], i)
 
 
 def run_trials(b, todo, trials, t_start):
@@ -445,7 +458,7 @@ def main():
         inst = [i for i in inst if re.search(args.only, i["name"])]
     for i in inst:
         i.update({"errors": [], "by_trial": {}, "shares": {},
-                  "attempts": {}})
+                  "attempts": {}, "waits": {}})
     total = bench_plan.dram_total(host, args.dram)
     result["notes"] += host["notes"]
     result["config"] = {
@@ -492,6 +505,8 @@ def main():
         low += table_row(i, row, args.max_disturbance)
         result["pairs"].append(row)
     skipped_lines(skipped)
+    for line in bench_table.wait_notes(result["pairs"]):
+        print("note: " + line)
     for i in skipped:
         row = json_row(i, args.reps)
         row["skipped"] = i["skipped"]

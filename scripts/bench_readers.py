@@ -16,9 +16,9 @@ def fmt_size(v):
     return str(v)
 
 
-def read_stream(doc, i, op):
-    """memdiag stream: the median GB/s of one op, verified, from the
-    code of the width the pair's peer runs."""
+def stream_row(doc, i, op):
+    """memdiag stream's row of one op, verified, from the code of the
+    width the pair's peer runs."""
     if doc.get("isa") != i["memdiag_isa"]:
         raise RuntimeError("stream ran its %s code, not %s" %
                            (doc.get("isa"), i["memdiag_isa"]))
@@ -26,8 +26,13 @@ def read_stream(doc, i, op):
         if r["op"] == op:
             if r.get("verified") is not True:
                 raise RuntimeError("stream result not verified")
-            return r["gbps"]
+            return r
     raise RuntimeError("no '%s' in the stream results" % op)
+
+
+def read_stream(doc, i, op):
+    """memdiag stream: the median GB/s of one op (stream_row)."""
+    return stream_row(doc, i, op)["gbps"]
 
 
 def read_first(doc, i):
@@ -54,16 +59,20 @@ def read_latency(doc, i):
     raise RuntimeError("no latency result for %d bytes" % sz["w"])
 
 
-def read_throughput(doc, i):
-    """memdiag throughput: the --mix load row at W (per thread), which
-    must have run at the width asked for (sse, avx or avx512)."""
+def throughput_row(doc, i):
+    """memdiag throughput's --mix load row at W (per thread), which must
+    have run at the width asked for (sse, avx or avx512)."""
     if doc.get("width") != i["memdiag_isa"]:
         raise RuntimeError("throughput ran at width %s, not %s" %
                            (doc.get("width"), i["memdiag_isa"]))
     for r in doc["results"]:
         if r["size_bytes"] == i["sz"]["w"] and r["mix"] == "load":
-            return r["gbps"]
+            return r
     raise RuntimeError("no load result for %d bytes" % i["sz"]["w"])
+
+
+def read_throughput(doc, i):
+    return throughput_row(doc, i)["gbps"]
 
 
 def read_calibrate(doc, i):
@@ -90,3 +99,19 @@ READERS = {"stream": read_stream, "first": read_first,
 
 def read_value(doc, i):
     return READERS[i["reader"][0]](doc, i, *i["reader"][1:])
+
+
+# the rows of the readers whose runs time their threads between barriers
+ROWS = {"stream": stream_row, "throughput": throughput_row,
+        "first": lambda doc, i: doc["results"][0]}
+
+
+def read_thread_wait(doc, i):
+    """The share of the median repetition memdiag's threads spent at its
+    barrier waiting for the slowest (thread_wait_fraction) in the row the
+    pair's value came from; None where the run has no such share (one
+    thread, or a kernel that does not time repetitions that way)."""
+    row = ROWS.get(i["reader"][0])
+    if row is None:
+        return None
+    return row(doc, i, *i["reader"][1:]).get("thread_wait_fraction")

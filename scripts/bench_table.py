@@ -126,6 +126,9 @@ def json_row(i, reps):
                 round(max(map(bench_quiet.disturbance, sh), default=0), 4)
                 for _, sh in sorted(i["shares"].items())],
             "trial_attempts": [n for _, n in sorted(i["attempts"].items())],
+            # per trial: memdiag's median repetition's share of waiting
+            "memdiag_thread_wait_fraction": [
+                w for _, w in sorted(i.get("waits", {}).items())],
             "errors": i["errors"]}
 
 
@@ -210,3 +213,25 @@ def summary(result, low, skipped):
                 low, BAR, COVERAGE * 100, undecided, BAR, disturbed,
                 bench_quiet.MIN_QUIET, result["config"]["max_disturbance"],
                 result["seconds"], result["json"]))
+
+
+def wait_notes(rows):
+    """A note for each row that stands below BAR or undecided whose
+    memdiag runs say how long its threads waited at the barrier that
+    closes each timed repetition: a thread that lags holds up every
+    repetition, where the peers time each thread's whole run once and
+    keep only the slowest thread's total."""
+    notes = []
+    for r in rows:
+        waits = [w for w in r.get("memdiag_thread_wait_fraction", [])
+                 if w is not None]
+        # one thread waits for nobody: memdiag gives null
+        if not waits or r.get("standing") not in ("below", "undecided"):
+            continue
+        notes.append("%s: memdiag's threads waited for the slowest a "
+                     "median %.1f %% of each timed repetition (%.1f-%.1f "
+                     "over the trials); the peer's threads do not meet "
+                     "between repetitions" % (
+                         r["name"], 100 * statistics.median(waits),
+                         100 * min(waits), 100 * max(waits)))
+    return notes

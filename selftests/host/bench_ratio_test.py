@@ -10,6 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
+import bench_readers  # noqa: E402
 import bench_table  # noqa: E402
 from tap import Results  # noqa: E402
 
@@ -69,5 +70,33 @@ check("the median under 0.98, the interval reaching it: undecided",
       bench_table.standing(0.927, (0.894, 1.097, 0.93)) == "undecided")
 check("a median at 0.98 stands at or above, whatever the interval",
       bench_table.standing(0.98, (0.5, 1.5, 0.93)) == "at or above")
+
+# memdiag's barrier wait: the share of the row the value came from, and
+# a note only for a row with waits (memdiag gives null for one
+# thread) that the bar does not clear.
+doc = {"isa": "avx", "results": [
+    {"op": "copy", "gbps": 270.0, "verified": True,
+     "thread_wait_fraction": 0.041},
+    {"op": "triad", "gbps": 310.0, "verified": True,
+     "thread_wait_fraction": 0.2}]}
+inst = {"memdiag_isa": "avx", "reader": ("stream", "copy")}
+check("the wait is the copy row's, the row the value came from",
+      bench_readers.read_value(doc, inst) == 270.0 and
+      bench_readers.read_thread_wait(doc, inst) == 0.041)
+check("a latency pair has no wait",
+      bench_readers.read_thread_wait({}, {"reader": ("latency",)}) is None)
+rows = [{"name": "copy L1 2T", "threads": 2, "standing": "undecided",
+         "memdiag_thread_wait_fraction": [0.04, None, 0.13, 0.03, 0.05]},
+        {"name": "copy L1 1T", "threads": 1, "standing": "undecided",
+         "memdiag_thread_wait_fraction": [None, None]},
+        {"name": "triad L1 2T", "threads": 2, "standing": "at or above",
+         "memdiag_thread_wait_fraction": [0.04]},
+        {"name": "copy L2 2T", "threads": 2, "standing": "below",
+         "memdiag_thread_wait_fraction": [None]}]
+notes = bench_table.wait_notes(rows)
+check("one note, for the undecided 2-thread row with waits: median of the "
+      "trials that have one, and their range (%s)" % notes,
+      len(notes) == 1 and notes[0].startswith("copy L1 2T: ") and
+      "median 4.5 %" in notes[0] and "(3.0-13.0 over" in notes[0])
 
 results.finish()
