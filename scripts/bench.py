@@ -362,16 +362,16 @@ def both_sides(b, i, trial, md_cache, peer_cache):
         i["by_trial"].setdefault(trial, {})[what] = v
         shares.append(share)
         if what == "memdiag" and "trials" not in i:
-            i["waits"][trial] = thread_wait(i, md_cache)
+            i.setdefault("waits", {})[trial] = thread_wait(i, md_cache)
     return shares
 
 
 def thread_wait(i, md_cache):
     """memdiag's thread_wait_fraction in this trial's run of @i (from the
     trial's cache of runs), or None."""
-    entry = md_cache.get((i["memdiag_args"], i["threads"]))
+    entry = md_cache.get((i.get("memdiag_args"), i.get("threads")))
     if entry is None or isinstance(entry, Exception) or \
-            i["kernel"] == "calibrate":
+            i.get("kernel") == "calibrate":
         return None
     return read_thread_wait(entry[0], i)
 
@@ -458,7 +458,7 @@ def main():
         inst = [i for i in inst if re.search(args.only, i["name"])]
     for i in inst:
         i.update({"errors": [], "by_trial": {}, "shares": {},
-                  "attempts": {}, "waits": {}})
+                  "attempts": {}})
     total = bench_plan.dram_total(host, args.dram)
     result["notes"] += host["notes"]
     result["config"] = {
