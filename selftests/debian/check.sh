@@ -160,7 +160,7 @@ t1=$(t)
 echo "# packages ($ver, $pver), memdiag_sim.ko, $hdr: $((t1 - t0)) s"
 img=$(scripts/debian-guest.sh) || exit 1
 t2=$(t)
-echo "# guest image $img: $((t2 - t1)) s ($(sed -n 's/^build_seconds: /built in /p;s/^qcow2_mb: /qcow2 MiB: /p' "$img/manifest" | tr '\n' ' '))"
+echo "# guest image $img: $((t2 - t1)) s ($(sed -n 's/^build_seconds: \(.*\)/built in \1 s,/p;s/^qcow2_mb: /qcow2 MiB: /p' "$img/manifest" | tr '\n' ' ' | sed 's/ $//'))"
 
 share_scripts
 for k in $kold $knew; do
