@@ -132,10 +132,21 @@ with tempfile.TemporaryDirectory() as tmp:
            ("traffic-read/load", "load_avx512")} and
           not any(i["skipped"] for i in inst))
     inst = bench_plan.plan(fake_host({"sse", "sse2"}, two), KERNELS)
-    check("sse2 only: the sse kernels, both throughput pairs skipped",
+    check("sse2 only: the sse kernels; throughput-avx512 and -avx skipped, "
+          "throughput-sse runs",
           {i["peer"]["test"] for i in inst if i["pair"] == "triad-nt"} ==
           {"stream_mem_sse"} and
-          all(i["skipped"] for i in inst if i["pair"].startswith("through")))
+          all(i["skipped"] for i in inst
+              if i["pair"] in ("throughput-avx512", "throughput-avx")) and
+          {(i["memdiag_isa"], i["peer"]["test"], i["skipped"])
+           for i in inst if i["pair"] == "throughput-sse"} ==
+          {("sse", "load_sse", None)})
+    inst = bench_plan.plan(fake_host(ZEN3, two), KERNELS)
+    check("AVX2: throughput-sse runs memdiag's sse code against load_sse "
+          "too, at every level",
+          {(i["level"], i["memdiag_isa"], i["peer"]["test"], i["skipped"])
+           for i in inst if i["pair"] == "throughput-sse"} ==
+          {(lv, "sse", "load_sse", None) for lv in bench_plan.ALL})
 
     # Threads: 1, half and all of socket 0 (package 1's CPUs not counted)
     inst = bench_plan.plan(fake_host(ZEN3, sixteen), KERNELS)
