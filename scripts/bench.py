@@ -361,17 +361,16 @@ def both_sides(b, i, trial, md_cache, peer_cache):
             continue
         i["by_trial"].setdefault(trial, {})[what] = v
         shares.append(share)
-        if what == "memdiag" and "trials" not in i:
+        if what == "memdiag":
             i.setdefault("waits", {})[trial] = thread_wait(i, md_cache)
     return shares
 
 
 def thread_wait(i, md_cache):
     """memdiag's thread_wait_fraction in this trial's run of @i (from the
-    trial's cache of runs), or None."""
+    trial's cache of runs), or None (no run, or a reader without one)."""
     entry = md_cache.get((i.get("memdiag_args"), i.get("threads")))
-    if entry is None or isinstance(entry, Exception) or \
-            i.get("kernel") == "calibrate":
+    if entry is None or isinstance(entry, Exception):
         return None
     return read_thread_wait(entry[0], i)
 
