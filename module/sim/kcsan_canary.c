@@ -8,7 +8,7 @@
  * Writing a count N to /sys/kernel/debug/memdiag_sim/kcsan_canary runs N
  * plain, unlocked read-modify-writes of one shared word; two writers on
  * two CPUs race on it, and selftests/memdiag/kcsan-canary.sh passes only
- * when KCSAN reports a data race in mdsim_kcsan_canary_rmw().
+ * when KCSAN reports a data race in mdsim_canary_rmw().
  *
  * The race is deliberate and harmless: nothing reads the word's value.
  * It lives in this test-only module, which no package ships (dkms.conf
@@ -33,12 +33,15 @@ static unsigned long canary_word;
 
 /*
  * noinline: KCSAN names this function in its report, and the test looks
- * for the name. The accesses are plain on purpose (no READ_ONCE, no
- * atomic, no data_race()): that is the race KCSAN must see. barrier()
+ * for the name, which must not contain "kcsan_" or "tsan_": KCSAN takes
+ * such frames for its own and leaves them out of its reports, which would
+ * then name debugfs's full_proxy_write() instead. The accesses are plain
+ * on purpose (no READ_ONCE, no atomic, no data_race()): that is the race
+ * KCSAN must see. barrier()
  * keeps one load and one store per turn; without it the compiler could
  * keep the word in a register for the whole loop, leaving one access.
  */
-static noinline void mdsim_kcsan_canary_rmw(unsigned long n)
+static noinline void mdsim_canary_rmw(unsigned long n)
 {
 	unsigned long i;
 
@@ -51,8 +54,8 @@ static noinline void mdsim_kcsan_canary_rmw(unsigned long n)
 	}
 }
 
-static ssize_t kcsan_canary_write(struct file *file, const char __user *ubuf,
-				  size_t len, loff_t *ppos)
+static ssize_t canary_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
 {
 	unsigned long n;
 	int err;
@@ -63,19 +66,19 @@ static ssize_t kcsan_canary_write(struct file *file, const char __user *ubuf,
 		       CANARY_MAX_RMW);
 		return -EINVAL;
 	}
-	mdsim_kcsan_canary_rmw(n);
+	mdsim_canary_rmw(n);
 	return len;
 }
 
-static const struct file_operations kcsan_canary_fops = {
+static const struct file_operations canary_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.write	= kcsan_canary_write,
+	.write	= canary_write,
 	.llseek	= noop_llseek,
 };
 
 void mdsim_kcsan_canary_debugfs(struct dentry *root)
 {
 	debugfs_create_file("kcsan_canary", 0200, root, NULL,
-			    &kcsan_canary_fops);
+			    &canary_fops);
 }
