@@ -34,7 +34,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb"
+host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -237,6 +237,15 @@ for k in $kernels; do
 		failures+=("module build for $k")
 	fi
 done
+# A KCSAN boot that reports nothing shows something only if KCSAN sees the
+# module: every object of both modules built for it must be instrumented,
+# or its boots are not run at all
+if [[ " ${built[*]} " == *" kcsan "* ]] &&
+	! step - "memdiag.ko and memdiag_sim.ko for kcsan: every object instrumented by KCSAN" \
+		scripts/kcsan-instrumented.sh build/kcsan/src/module; then
+	mapfile -t built < <(printf '%s\n' "${built[@]}" | grep -vx kcsan)
+	echo "   the kcsan boots are not run: the module is not instrumented"
+fi
 hstep build "memdiagctl builds with -Wall -Wextra -Werror" make -s -C userspace
 hstep unit "memdiagctl host tests" make -s -C userspace check
 hstep selftests-build "selftest programs build" make -s -C selftests
@@ -262,6 +271,8 @@ hstep bench-ratio "make bench pairs each trial's two sides for its ratio, over i
 	sh selftests/host/scale_curve_test.sh'
 hstep dmesg-check "the VM dmesg check flags kernel problems, not the command line" \
 	selftests/host/dmesg_check_test.sh
+hstep kcsan-instrumented "make check-kcsan's instrumentation check names an object built without KCSAN or code without its hooks" \
+	selftests/host/kcsan_instrumented_test.sh
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
 	/usr/bin/python3 selftests/host/uarch_oracle.py "$LINUX_SRC" \
 	selftests/host/dump_uarch.bin
