@@ -463,7 +463,7 @@ int mdsim_debugfs_init(void)
 	debugfs_create_file("peek", 0600, root, NULL, &peek_fops);
 	debugfs_create_file("refs", 0400, root, NULL, &refs_fops);
 	mdsim_fault_debugfs(root);
-	mdsim_kcsan_canary_debugfs(root);
+	mdsim_canary_debugfs(root);
 	return 0;
 }
 

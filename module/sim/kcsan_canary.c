@@ -77,7 +77,7 @@ static const struct file_operations canary_fops = {
 	.llseek	= noop_llseek,
 };
 
-void mdsim_kcsan_canary_debugfs(struct dentry *root)
+void mdsim_canary_debugfs(struct dentry *root)
 {
 	debugfs_create_file("kcsan_canary", 0200, root, NULL,
 			    &canary_fops);

@@ -461,7 +461,7 @@ bool mdsim_fail_alloc(void);
 void mdsim_fault_debugfs(struct dentry *root);
 
 /* kcsan_canary.c: the planted race of make check-kcsan */
-void mdsim_kcsan_canary_debugfs(struct dentry *root);
+void mdsim_canary_debugfs(struct dentry *root);
 
 /* debugfs.c: knobs, inject, regs, poke, peek */
 int mdsim_debugfs_init(void);
