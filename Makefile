@@ -28,7 +28,9 @@ help:
 	@echo "make check-debug  the VM tests on a 6.12 kernel built with KASAN, lockdep,"
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
 	@echo "make check-kcsan  the storms, fault injection, netlink tests and fuzzer on that"
-	@echo "                  kernel with KCSAN instead of KASAN (TEST= others; long)"
+	@echo "                  kernel with KCSAN instead of KASAN, after a check that the"
+	@echo "                  module is instrumented and a planted race KCSAN must report"
+	@echo "                  (TEST= others; long)"
 	@echo "make coverage     line and branch coverage of module/ under those VM tests,"
 	@echo "                  on that kernel with gcov: a table, and HTML in"
 	@echo "                  build/coverage/html/ (Documentation/coverage.rst; long);"
@@ -99,9 +101,11 @@ check-debug:
 	MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
 # the storms, the fault injection, the netlink tests and the fuzzer on the
-# debug kernel with KCSAN instead of KASAN (build/kcsan-kernel/, long);
-# Documentation/coverage.rst
-KCSAN_TESTS = prefetch-fault genl-sim fuzz
+# debug kernel with KCSAN instead of KASAN (build/kcsan-kernel/, long),
+# with the positive control first: the module's objects instrumented
+# (scripts/kcsan-instrumented.sh) and a planted race reported
+# (kcsan-canary); Documentation/coverage.rst
+KCSAN_TESTS = kcsan-canary prefetch-fault genl-sim fuzz
 check-kcsan:
 	MEMDIAG_KERNELS=kcsan MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(or $(TEST),$(KCSAN_TESTS))" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 

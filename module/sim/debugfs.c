@@ -42,6 +42,8 @@
  *	PCI function references and MMIO mappings currently handed out.
  * fail_*
  *	fault injection, see fault.c.
+ * kcsan_canary
+ *	a planted data race for make check-kcsan, see kcsan_canary.c.
  *
  * Bad input fails the write with EINVAL and a kernel message giving the
  * expected format.
@@ -461,6 +463,7 @@ int mdsim_debugfs_init(void)
 	debugfs_create_file("peek", 0600, root, NULL, &peek_fops);
 	debugfs_create_file("refs", 0400, root, NULL, &refs_fops);
 	mdsim_fault_debugfs(root);
+	mdsim_canary_debugfs(root);
 	return 0;
 }
 

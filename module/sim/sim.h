@@ -460,6 +460,9 @@ bool mdsim_fault(enum mdsim_fault_kind kind, u32 msr);
 bool mdsim_fail_alloc(void);
 void mdsim_fault_debugfs(struct dentry *root);
 
+/* kcsan_canary.c: the planted race of make check-kcsan */
+void mdsim_canary_debugfs(struct dentry *root);
+
 /* debugfs.c: knobs, inject, regs, poke, peek */
 int mdsim_debugfs_init(void);
 void mdsim_debugfs_exit(void);
