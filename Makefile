@@ -104,7 +104,7 @@ check-debug:
 # debug kernel with KCSAN instead of KASAN (build/kcsan-kernel/, long),
 # with the positive control first: the module's objects instrumented
 # (scripts/kcsan-instrumented.sh) and a planted race reported
-# (kcsan-canary); Documentation/coverage.rst
+# (kcsan-canary); Documentation/races.rst
 KCSAN_TESTS = kcsan-canary prefetch-fault genl-sim fuzz
 check-kcsan:
 	MEMDIAG_KERNELS=kcsan MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(or $(TEST),$(KCSAN_TESTS))" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh

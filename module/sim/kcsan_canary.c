@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kcsan_canary.c - a planted data race: the positive control of "make
- * check-kcsan" (Documentation/coverage.rst, "Data races").
+ * check-kcsan" (Documentation/races.rst).
  *
  * A KCSAN run that reports nothing is worth something only if KCSAN, as
  * memdiag's tests run it, would have reported a race that was there.

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # kcsan-canary.sh - the positive control of make check-kcsan
-# (Documentation/coverage.rst, "Data races"): two writers, pinned to CPUs
-# 0 and 1, race on memdiag_sim's planted word (module/sim/kcsan_canary.c)
-# until KCSAN reports the race in mdsim_canary_rmw(), for at most
+# (Documentation/races.rst): two writers, pinned to CPUs 0 and 1, race
+# on memdiag_sim's planted word (module/sim/kcsan_canary.c) until KCSAN
+# reports the race in mdsim_canary_rmw(), for at most
 # KCSAN_CANARY_SECONDS (default 300). Passes only when the dmesg holds
 # that report, and no such report came before the writers started. Says
 # how long one write of KCSAN_CANARY_RMW read-modify-writes (default
