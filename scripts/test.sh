@@ -316,8 +316,8 @@ vmtest() {
 		mkdir -p "build/$k/dmesg"
 		args+=(--keep-dmesg "build/$k/dmesg/$(printf %s "$name" | tr -c 'A-Za-z0-9._-' _).txt")
 	fi
-	# The kernel's own race, not memdiag's (Documentation/coverage.rst,
-	# "Data races"): process_one_work() reads the worker's runtime, which
+	# The kernel's own race, not memdiag's (Documentation/races.rst):
+	# process_one_work() reads the worker's runtime, which
 	# the scheduler's tick updates in code KCSAN does not instrument, so
 	# KCSAN reports it alone, "at unknown origin"; a report that names a
 	# second function still fails
