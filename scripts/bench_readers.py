@@ -30,13 +30,9 @@ def stream_row(doc, i, op):
     raise RuntimeError("no '%s' in the stream results" % op)
 
 
-def read_stream(doc, i, op):
-    """memdiag stream: the median GB/s of one op (stream_row)."""
-    return stream_row(doc, i, op)["gbps"]
-
-
-def read_first(doc, i):
-    return doc["results"][0]["gbps"]
+def first_row(doc, i):
+    """read-delay's and traffic's first (only) result."""
+    return doc["results"][0]
 
 
 PAGE_NOTES = set()	# latency runs that did not get the huge pages asked for
@@ -71,10 +67,6 @@ def throughput_row(doc, i):
     raise RuntimeError("no load result for %d bytes" % i["sz"]["w"])
 
 
-def read_throughput(doc, i):
-    return throughput_row(doc, i)["gbps"]
-
-
 def read_calibrate(doc, i):
     """calibrate --show -j: socket 0's read curve, its delay-0 point at
     the pair's generator count (bandwidth_gbps: the generators' bytes,
@@ -92,25 +84,27 @@ def read_calibrate(doc, i):
                        % i["threads"])
 
 
-READERS = {"stream": read_stream, "first": read_first,
-           "latency": read_latency, "throughput": read_throughput,
-           "calibrate": read_calibrate}
+# Readers whose value is a result row's median GB/s: the row; memdiag
+# times the threads of each of these runs between barriers, so the row
+# also says how long they waited (read_thread_wait)
+ROWS = {"stream": stream_row, "throughput": throughput_row,
+        "first": first_row}
+# the other readers: the value itself
+READERS = {"latency": read_latency, "calibrate": read_calibrate}
 
 
 def read_value(doc, i):
-    return READERS[i["reader"][0]](doc, i, *i["reader"][1:])
-
-
-# the rows of the readers whose runs time their threads between barriers
-ROWS = {"stream": stream_row, "throughput": throughput_row,
-        "first": lambda doc, i: doc["results"][0]}
+    kind, args = i["reader"][0], i["reader"][1:]
+    if kind in ROWS:
+        return ROWS[kind](doc, i, *args)["gbps"]
+    return READERS[kind](doc, i, *args)
 
 
 def read_thread_wait(doc, i):
     """The share of the median repetition memdiag's threads spent at its
     barrier waiting for the slowest (thread_wait_fraction) in the row the
     pair's value came from; None where the run has no such share (one
-    thread, or a kernel that does not time repetitions that way)."""
+    thread, or a reader without a row)."""
     row = ROWS.get(i["reader"][0])
     if row is None:
         return None
