@@ -254,6 +254,8 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	r.loop.ctx = ctx;
 	r.loop.times = t;
 	r.loop.bar = &r.loop_bar;
+	r.loop.parts = 1;
+	r.loop.wait_before = INFINITY;
 	kern_bar_init(&r.loop_bar, cfg->nthreads,
 		      cpus_distinct(cfg) ? LOOP_SPIN_SEC : 0);
 	w = calloc(cfg->nthreads, sizeof(*w));

@@ -219,6 +219,15 @@ int kern_mem_nodes(const void *p, size_t bytes);
  * once every thread has finished it and before any starts the next: it
  * gives the call's @nvals values (the kernel's own measures, which the
  * threads left in @ctx) to keep beside its time.
+ *
+ * @lengthen: a repetition may run body() several times in a row on each
+ * thread between its two barriers (its "parts"), so that threads that
+ * finish unevenly average out before they meet (repeat.c says when).
+ * The kernel's work per body() call is fixed and its values add up over
+ * the calls of a repetition (collect() gives their sum and clears
+ * them); the series keeps the time and values of one call, the
+ * repetition's divided by its parts. Only where ops is by_phase or has
+ * one phase.
  */
 struct kern_ops {
 	int (*setup)(void *ctx, unsigned int tid);
@@ -230,6 +239,7 @@ struct kern_ops {
 	unsigned int nvals;
 	/* the name of @phase for the progress line (a stream op), or NULL */
 	const char *(*phase_name)(void *ctx, unsigned int phase);
+	bool lengthen;
 };
 
 /* One phase's repetitions: times in seconds, and nvals values each. */
@@ -244,17 +254,21 @@ struct kern_series {
 	 */
 	double *wait;
 	unsigned int reps, cap;
-	double total;		/* the sum of sec */
+	double total;		/* seconds timed: the repetitions' own */
+	/* body() calls per thread in each repetition kept (kern_ops.lengthen) */
+	unsigned int parts;
 };
 
 /*
- * How a result was measured: its repetitions, their seconds timed, and
- * the median of their wait shares (NAN with one thread).
+ * How a result was measured: its repetitions, their seconds timed, the
+ * median of their wait shares (NAN with one thread) and the body() calls
+ * each thread made in one repetition.
  */
 struct kern_timed {
 	unsigned int reps;
 	double sec;
 	double wait;
+	unsigned int parts;	/* kern_series.parts */
 };
 
 struct kern_timed kern_timed_of(const struct kern_series *s);

@@ -38,12 +38,36 @@ static unsigned int estimate(const struct kern_loop *l, unsigned int ph)
 	return want > KERN_MAX_REPS ? KERN_MAX_REPS : (unsigned int)want;
 }
 
-/* Append one call's time, wait share and values to @s; -1 when out of
- * memory. */
+/*
+ * Lengthening a repetition (kern_ops.lengthen). Each repetition ends at
+ * a barrier, so its time is the slowest thread's: when the threads'
+ * pace varies from one body() call to the next (DRAM shared by many
+ * cores, a vCPU the host slows for some milliseconds), every repetition
+ * loses the spread, while a peer whose threads meet once per run
+ * (likwid-bench) loses it once. More calls per repetition average the
+ * spread out before the barrier. The first repetition of a phase whose
+ * threads waited more than LENGTHEN_WAIT of their time is thrown away
+ * and the calls per repetition doubled, while the longer repetition
+ * stays under LENGTHEN_MAX_SEC (a repetition much longer than that is
+ * preempted somewhere on a shared machine, and the run gets long) and
+ * while doubling helps: a spread that averages out shrinks by about
+ * 1/sqrt(2) a doubling, one that is steady (a vCPU slower than the
+ * others all along) does not shrink, and longer repetitions cannot win
+ * it back; a doubled repetition that waited more than LENGTHEN_KEEP of
+ * the one before is kept.
+ */
+#define LENGTHEN_WAIT 0.02
+#define LENGTHEN_KEEP 0.8
+#define LENGTHEN_MAX_SEC 0.5
+#define LENGTHEN_MAX_PARTS 1024u
+
+/* Append one call's time, wait share and values to @s, the time and
+ * values divided by its @parts; -1 when out of memory. */
 static int series_push(struct kern_series *s, unsigned int nvals,
-		       double sec, double wait, const double *val)
+		       double sec, double wait, const double *val,
+		       unsigned int parts)
 {
-	unsigned int cap = s->cap ? 2 * s->cap : 16;
+	unsigned int cap = s->cap ? 2 * s->cap : 16, i;
 	double *p;
 
 	if (s->reps == s->cap) {
@@ -63,14 +87,42 @@ static int series_push(struct kern_series *s, unsigned int nvals,
 		}
 		s->cap = cap;
 	}
-	s->sec[s->reps] = sec;
+	s->sec[s->reps] = sec / parts;
 	s->wait[s->reps] = wait;
-	if (nvals)
-		memcpy(s->val + (size_t)s->reps * nvals, val,
-		       nvals * sizeof(*val));
+	for (i = 0; i < nvals; i++)
+		s->val[(size_t)s->reps * nvals + i] = val[i] / parts;
 	s->reps++;
 	s->total += sec;
+	s->parts = parts;
 	return 0;
+}
+
+/*
+ * Whether the call of phase @ph just timed (@sec, @wait) is thrown away
+ * for one of twice the parts (above). Never with counters marking the
+ * calls, whose spans the kernel's byte counts must match; never for
+ * phases that share repetitions (!by_phase with several), whose earlier
+ * phases already kept a repetition of the old length.
+ */
+static bool lengthened(struct kern_loop *l, unsigned int ph, double sec,
+		       double wait)
+{
+	const struct kern_ops *ops = l->ops;
+
+	if (!ops->lengthen || l->cfg->mark || l->cfg->nthreads < 2 ||
+	    (!ops->by_phase && ops->nphases > 1))
+		return false;
+	if (l->times->ph[ph].reps)
+		return false;
+	if (!(wait > LENGTHEN_WAIT) || 2 * sec > LENGTHEN_MAX_SEC ||
+	    l->parts >= LENGTHEN_MAX_PARTS ||
+	    wait > LENGTHEN_KEEP * l->wait_before) {
+		l->wait_before = INFINITY;	/* the next phase starts afresh */
+		return false;
+	}
+	l->wait_before = wait;
+	l->parts *= 2;
+	return true;
 }
 
 /*
@@ -175,7 +227,10 @@ static void finish_call(struct kern_loop *l, double sec, double wait)
 		cfg->mark(cfg->mark_arg, KERN_MARK_END, l->rep, ph);
 	if (l->ops->collect)
 		l->ops->collect(l->ctx, ph, val);
-	if (series_push(&l->times->ph[ph], l->ops->nvals, sec, wait, val) < 0) {
+	if (lengthened(l, ph, sec, wait))
+		return;		/* the same repetition again, longer */
+	if (series_push(&l->times->ph[ph], l->ops->nvals, sec, wait, val,
+			l->parts) < 0) {
 		l->oom = 1;
 		l->end = 1;
 		return;
@@ -213,6 +268,7 @@ void kern_loop_run(struct kern_loop *l, unsigned int tid)
 {
 	const struct kern_cfg *cfg = l->cfg;
 	double t0 = 0;
+	unsigned int k;
 
 	for (;;) {
 		/*
@@ -232,7 +288,8 @@ void kern_loop_run(struct kern_loop *l, unsigned int tid)
 			break;
 		if (!tid)
 			t0 = kern_now();
-		l->ops->body(l->ctx, tid, l->phase);
+		for (k = 0; k < l->parts; k++)
+			l->ops->body(l->ctx, tid, l->phase);
 		if (l->done_at)
 			l->done_at[tid] = kern_now();
 		kern_bar_wait(l->bar);
@@ -266,7 +323,7 @@ static double wait_share(const struct kern_loop *l, double t0)
 
 struct kern_timed kern_timed_of(const struct kern_series *s)
 {
-	struct kern_timed t = { s->reps, s->total, NAN };
+	struct kern_timed t = { s->reps, s->total, NAN, s->parts };
 	struct kern_stats st;
 	double *w;
 	unsigned int i, n = 0;

@@ -19,6 +19,8 @@ struct kern_loop {
 	struct kern_bar *bar;	/* every thread of the run */
 	double *done_at;	/* [tid]: kern_now() when its part of a call ended */
 	unsigned int phase, rep;	/* the next call */
+	unsigned int parts;	/* body() calls per thread in it (1 or more) */
+	double wait_before;	/* the wait of the call lengthened last */
 	int end;		/* every measurement has enough */
 	int stopped;		/* thread 0 saw cfg->stop */
 	int oom;		/* a series could not grow */

@@ -372,7 +372,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 	static const struct kern_ops ops = {
 		.setup = st_setup, .body = st_body, .teardown = st_teardown,
 		.nphases = STREAM_NR_OPS, .by_phase = true,
-		.phase_name = st_phase_name,
+		.phase_name = st_phase_name, .lengthen = true,
 	};
 	struct kern_times tm;
 	struct st_ctx ctx;

@@ -69,7 +69,7 @@ static inline uint64_t tp_tsc(void)
 
 struct tp_thread {
 	double *buf;
-	uint64_t last;		/* TSC cycles of the last call */
+	uint64_t last;		/* TSC cycles of this repetition's calls */
 	struct kern_pages pg;	/* what the kernel gave buf */
 } __attribute__((aligned(KERN_LINE)));
 
@@ -117,10 +117,13 @@ static void tp_body(void *vctx, unsigned int tid, unsigned int phase)
 	c0 = tp_tsc();
 	fn(t->buf, ctx->bytes, ctx->passes);
 	c1 = tp_tsc();
-	t->last = c1 - c0;
+	t->last += c1 - c0;	/* tp_collect() clears it */
 }
 
-/* The call's time: the slowest thread's TSC cycles. */
+/*
+ * The repetition's time: the slowest thread's TSC cycles over its calls
+ * (one, or the parts of a lengthened repetition), cleared for the next.
+ */
 static void tp_collect(void *vctx, unsigned int phase, double *v)
 {
 	struct tp_ctx *ctx = vctx;
@@ -128,9 +131,11 @@ static void tp_collect(void *vctx, unsigned int phase, double *v)
 	unsigned int tid;
 
 	(void)phase;
-	for (tid = 0; tid < ctx->cfg->nthreads; tid++)
+	for (tid = 0; tid < ctx->cfg->nthreads; tid++) {
 		if (ctx->t[tid].last > slowest)
 			slowest = ctx->t[tid].last;
+		ctx->t[tid].last = 0;
+	}
 	v[0] = (double)slowest;
 }
 
@@ -187,7 +192,7 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 {
 	struct kern_ops ops = { .setup = tp_setup, .body = tp_body,
 				.teardown = tp_teardown, .collect = tp_collect,
-				.nvals = 1 };
+				.nvals = 1, .lengthen = true };
 	const struct kern_series *s;
 	struct kern_times tm;
 	struct tp_ctx ctx;

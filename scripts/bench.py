@@ -362,16 +362,19 @@ def both_sides(b, i, trial, md_cache, peer_cache):
         i["by_trial"].setdefault(trial, {})[what] = v
         shares.append(share)
         if what == "memdiag":
-            i.setdefault("waits", {})[trial] = thread_wait(i, md_cache)
+            w, parts = thread_wait(i, md_cache)
+            i.setdefault("waits", {})[trial] = w
+            i.setdefault("parts", {})[trial] = parts
     return shares
 
 
 def thread_wait(i, md_cache):
-    """memdiag's thread_wait_fraction in this trial's run of @i (from the
-    trial's cache of runs), or None (no run, or a reader without one)."""
+    """memdiag's (thread_wait_fraction, parts_per_rep) in this trial's run
+    of @i (from the trial's cache of runs), or (None, None) (no run, or a
+    reader without one)."""
     entry = md_cache.get((i.get("memdiag_args"), i.get("threads")))
     if entry is None or isinstance(entry, Exception):
-        return None
+        return None, None
     return read_thread_wait(entry[0], i)
 
 

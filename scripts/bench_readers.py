@@ -101,11 +101,14 @@ def read_value(doc, i):
 
 
 def read_thread_wait(doc, i):
-    """The share of the median repetition memdiag's threads spent at its
-    barrier waiting for the slowest (thread_wait_fraction) in the row the
-    pair's value came from; None where the run has no such share (one
-    thread, or a reader without a row)."""
+    """(wait, parts) of the row the pair's value came from: the share of
+    the median repetition memdiag's threads spent at its barrier waiting
+    for the slowest (thread_wait_fraction; None with one thread) and the
+    calls each thread made in a repetition (parts_per_rep, which
+    kernels/repeat.c doubles while that brings the wait down); (None,
+    None) for a reader without a row."""
     row = ROWS.get(i["reader"][0])
     if row is None:
-        return None
-    return row(doc, i, *i["reader"][1:]).get("thread_wait_fraction")
+        return None, None
+    r = row(doc, i, *i["reader"][1:])
+    return r.get("thread_wait_fraction"), r.get("parts_per_rep")

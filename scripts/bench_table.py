@@ -129,6 +129,9 @@ def json_row(i, reps):
             # per trial: memdiag's median repetition's share of waiting
             "memdiag_thread_wait_fraction": [
                 w for _, w in sorted(i.get("waits", {}).items())],
+            # and the calls a thread made in each repetition
+            "memdiag_parts_per_rep": [
+                n for _, n in sorted(i.get("parts", {}).items())],
             "errors": i["errors"]}
 
 
@@ -228,10 +231,15 @@ def wait_notes(rows):
         # one thread waits for nobody: memdiag gives null
         if not waits or r.get("standing") not in ("below", "undecided"):
             continue
+        parts = [n for n in r.get("memdiag_parts_per_rep", []) if n]
+        calls = ""
+        if parts:
+            calls = ", in repetitions of %d-%d calls a thread" % (
+                min(parts), max(parts))
         notes.append("%s: memdiag's threads waited for the slowest a "
                      "median %.1f %% of each timed repetition (%.1f-%.1f "
-                     "over the trials); the peer's threads do not meet "
+                     "over the trials%s); the peer's threads do not meet "
                      "between repetitions" % (
                          r["name"], 100 * statistics.median(waits),
-                         100 * min(waits), 100 * max(waits)))
+                         100 * min(waits), 100 * max(waits), calls))
     return notes

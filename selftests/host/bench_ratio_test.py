@@ -76,17 +76,19 @@ check("a median at 0.98 stands at or above, whatever the interval",
 # thread) that the bar does not clear.
 doc = {"isa": "avx", "results": [
     {"op": "copy", "gbps": 270.0, "verified": True,
-     "thread_wait_fraction": 0.041},
+     "thread_wait_fraction": 0.041, "parts_per_rep": 4},
     {"op": "triad", "gbps": 310.0, "verified": True,
      "thread_wait_fraction": 0.2}]}
 inst = {"memdiag_isa": "avx", "reader": ("stream", "copy")}
 check("the wait is the copy row's, the row the value came from",
       bench_readers.read_value(doc, inst) == 270.0 and
-      bench_readers.read_thread_wait(doc, inst) == 0.041)
+      bench_readers.read_thread_wait(doc, inst) == (0.041, 4))
 check("a latency pair has no wait",
-      bench_readers.read_thread_wait({}, {"reader": ("latency",)}) is None)
+      bench_readers.read_thread_wait({}, {"reader": ("latency",)}) ==
+      (None, None))
 rows = [{"name": "copy L1 2T", "threads": 2, "standing": "undecided",
-         "memdiag_thread_wait_fraction": [0.04, None, 0.13, 0.03, 0.05]},
+         "memdiag_thread_wait_fraction": [0.04, None, 0.13, 0.03, 0.05],
+         "memdiag_parts_per_rep": [1, 2, 8, 2, 2]},
         {"name": "copy L1 1T", "threads": 1, "standing": "undecided",
          "memdiag_thread_wait_fraction": [None, None]},
         {"name": "triad L1 2T", "threads": 2, "standing": "at or above",
@@ -97,6 +99,7 @@ notes = bench_table.wait_notes(rows)
 check("one note, for the undecided 2-thread row with waits: median of the "
       "trials that have one, and their range (%s)" % notes,
       len(notes) == 1 and notes[0].startswith("copy L1 2T: ") and
-      "median 4.5 %" in notes[0] and "(3.0-13.0 over" in notes[0])
+      "median 4.5 %" in notes[0] and "(3.0-13.0 over" in notes[0] and
+      "repetitions of 1-8 calls" in notes[0])
 
 results.finish()

@@ -168,6 +168,7 @@ static bool ll_row(const struct calib_sample *s, unsigned int per,
 		r->timed.sec += s[i].sec;
 	}
 	r->timed.reps = per;
+	r->timed.parts = 1;	/* each repetition one chase, one phase */
 	calib_summarize(s, per, 1, &r->sum);
 	kern_stats(ns, per, &r->ns);
 	kern_stats(gbps, per, &r->gbps);

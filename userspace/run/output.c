@@ -147,6 +147,8 @@ void run_result_open(struct printer *p, const struct run_args *a,
 	print_double(p, PRINT_JSON, "timed_s", "%f", t->sec);
 	/* the median repetition's; null with one thread */
 	print_double(p, PRINT_JSON, "thread_wait_fraction", "%f", t->wait);
+	/* kernels/repeat.c: calls per thread in a repetition, 0 unknown */
+	print_uint(p, PRINT_JSON, "parts_per_rep", "%u", t->parts);
 	run_print_place(p, a);
 }
 

@@ -153,8 +153,10 @@ static int stream_main(const char *cmd, struct printer *p,
 		return MDC_EXIT_OK;
 	for (op = 0; op < r.done; op++)
 		run_counters_traffic(a->counters, slot + op,
-				     r.traffic_bytes[op] * r.timed[op].reps,
-				     r.traffic_read_bytes[op] * r.timed[op].reps);
+				     r.traffic_bytes[op] * r.timed[op].reps *
+				     r.timed[op].parts,
+				     r.traffic_read_bytes[op] * r.timed[op].reps *
+				     r.timed[op].parts);
 	stream_print(p, a, &o, &r, slot);
 	*printed = true;
 	if (r.verified)

@@ -28,6 +28,7 @@
 #include "unit_run_progress.c"
 #include "unit_barrier.c"
 #include "unit_wait.c"
+#include "unit_lengthen.c"
 #include "unit_nl.c"
 
 /* TH_LOG writes to stdout: a line at a time, so none is lost at _exit() */
