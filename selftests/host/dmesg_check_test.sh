@@ -26,7 +26,7 @@ expect() {
 	fi
 }
 
-echo "1..7"
+echo "1..9"
 expect "a clean boot passes" 0 0 \
 	"[    0.000000] Linux version 6.12
 [    1.000000] memdiag: loaded"
@@ -47,6 +47,29 @@ expect "bugs.c's mitigation advisories are not problems" 0 0 \
 expect "an --allow-dmesg pattern exempts its lines only" 1 1 \
 	"[    4.000000] WARNING: expected by the test
 [    4.000001] INFO: task hung" 'expected by the test'
+# The KCSAN rules of scripts/test.sh (Documentation/races.rst): the
+# kernel's and the device's own races pass, in the form the boots
+# reported them; a report that also names memdiag's code, or a function
+# the rule does not name, fails. The canary's rule, for its own boot, is
+# left out.
+rules=()
+while IFS= read -r r; do
+	rules+=("$r")
+done < <(sed -n "s/.*--allow-dmesg '\(BUG: KCSAN: [^']*\)').*/\1/p" \
+	"$(dirname "$0")/../../scripts/test.sh" | grep -v mdsim_canary)
+expect "scripts/test.sh's KCSAN rules (${#rules[@]}) let the kernel's races of races.rst pass" 0 0 \
+	"[  100.0] BUG: KCSAN: data-race in process_one_work+0x1e9/0xb10
+[  100.1] BUG: KCSAN: data-race in vring_interrupt+0xc3/0xf0
+[  100.2] BUG: KCSAN: data-race in memchr_inv+0x5f/0x130
+[  100.3] BUG: KCSAN: data-race in poll_schedule_timeout.constprop.0 / pollwake
+[  100.4] BUG: KCSAN: data-race in pollwake / poll_schedule_timeout
+[  100.5] BUG: KCSAN: data-race in virtqueue_get_buf_ctx+0x246/0x530" "${rules[@]}"
+expect "... and fail each report that names memdiag or another function" 1 5 \
+	"[  101.0] BUG: KCSAN: data-race in process_one_work / sampler_fn [memdiag]
+[  101.1] BUG: KCSAN: data-race in poll_schedule_timeout.constprop.0 / mdsim_canary_rmw [memdiag_sim]
+[  101.2] BUG: KCSAN: data-race in pollwake / sampler_fn [memdiag]
+[  101.3] BUG: KCSAN: data-race in virtqueue_get_buf_ctx / memdiag_genl_publish [memdiag]
+[  101.4] BUG: KCSAN: data-race in vring_interrupt / virtqueue_add_split" "${rules[@]}"
 "$check" 2>/dev/null
 [ $? = 2 ] || { echo "not ok - misuse is not status 2"; failed=$((failed + 1)); }
 [ "$failed" = 0 ]
