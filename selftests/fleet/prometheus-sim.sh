@@ -86,12 +86,26 @@ check "HELP and TYPE for the counters, socket labels" sh -c "
 # 200 cycles at the sim's core frequency: 200 / GHz ns
 lat=$(awk '$1 == "memdiag_load_miss_real_latency_cycles{socket=\"0\"}" { print $2 }' "$work/scrape.txt")
 check "load miss real latency: the sim's 200 cycles ($lat)" within 1 "$lat" 200
-# socket 0 moves 14 GB/s: 35 % of the 40 GB/s peak, 26 GB/s headroom
-v=$(awk '$1 == "memdiag_dram_utilization_ratio{socket=\"0\"}" { print $2 }' "$work/scrape.txt")
-h=$(awk '$1 == "memdiag_dram_headroom_bytes_per_second{socket=\"0\"}" { print $2 }' "$work/scrape.txt")
-check "verdict: socket 0 ok, utilization 0.35 ($v), headroom 26e9 B/s ($h)" sh -c "
-	grep -qx 'memdiag_verdict{socket=\"0\",verdict=\"ok\"} 1' '$work/scrape.txt' &&
-	awk -v v='$v' -v h='$h' 'BEGIN { exit !(v > 0.343 && v < 0.357 && h > 25.5e9 && h < 26.5e9) }'"
+# socket 0 moves 14 GB/s: 35 % of the 40 GB/s peak, 26 GB/s headroom.
+# The verdict is one 100 ms interval's; under TCG a stall of the guest
+# between the sample's time stamp and its reads moves one interval by a
+# few per cent (0.359 seen once), so the median of five scrapes is held
+# to 2 % and every one of them must be "ok".
+vs= hs= verdicts=0
+for i in 1 2 3 4 5; do
+	scrape > "$work/verdict.txt"
+	vs+=" $(awk '$1 == "memdiag_dram_utilization_ratio{socket=\"0\"}" { print $2 }' "$work/verdict.txt")"
+	hs+=" $(awk '$1 == "memdiag_dram_headroom_bytes_per_second{socket=\"0\"}" { print $2 }' "$work/verdict.txt")"
+	grep -qx 'memdiag_verdict{socket="0",verdict="ok"} 1' "$work/verdict.txt" &&
+		verdicts=$((verdicts + 1))
+	sleep 0.3
+done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR == 5 ? a[3] : "none") }'; }
+v=$(echo "$vs" | median)
+h=$(echo "$hs" | median)
+check "verdict: socket 0 ok in $verdicts of 5 scrapes, median utilization 0.35 ($v of$vs), headroom 26e9 B/s ($h)" \
+	awk -v n=$verdicts -v v="$v" -v h="$h" \
+	'BEGIN { exit !(n == 5 && v > 0.343 && v < 0.357 && h > 25.5e9 && h < 26.5e9) }'
 check "verdict: socket 1 has none, and says why" \
 	grep -q '^memdiag_verdict_available{socket="1",reason="no curve for this socket[^"]*"} 0$' "$work/scrape.txt"
 check "capabilities with reasons, unavailable ones absent not 0" sh -c "
