@@ -228,6 +228,9 @@ int kern_mem_nodes(const void *p, size_t bytes);
  * them); the series keeps the time and values of one call, the
  * repetition's divided by its parts. Only where ops is by_phase or has
  * one phase.
+ *
+ * @warm: the calls of the run's first half second are thrown away
+ * (repeat.c says why).
  */
 struct kern_ops {
 	int (*setup)(void *ctx, unsigned int tid);
@@ -240,6 +243,7 @@ struct kern_ops {
 	/* the name of @phase for the progress line (a stream op), or NULL */
 	const char *(*phase_name)(void *ctx, unsigned int phase);
 	bool lengthen;
+	bool warm;	/* the run's first half second of calls not kept */
 };
 
 /* One phase's repetitions: times in seconds, and nvals values each. */
@@ -428,6 +432,8 @@ extern const char *const stream_isa_name[STREAM_NR_ISAS];	/* c, sse2, avx, avx51
 bool stream_isa_supported(enum stream_isa isa);
 /* The widest @isa this CPU runs. */
 enum stream_isa stream_isa_best(void);
+/* Bytes from one of stream's arrays of @n doubles to the next (stream.c). */
+size_t stream_array_span(size_t n);
 struct stream_opts {
 	enum stream_isa isa;
 	bool nt;		/* non-temporal stores (not with STREAM_ISA_C) */

@@ -61,6 +61,28 @@ static unsigned int estimate(const struct kern_loop *l, unsigned int ph)
 #define LENGTHEN_MAX_SEC 0.5
 #define LENGTHEN_MAX_PARTS 1024u
 
+/*
+ * Warming up (kern_ops.warm): the calls of a run's first WARM_SEC are
+ * timed and thrown away. On the Ice Lake VM of kernels.rst the first few
+ * hundred milliseconds of a two-thread stream run were slow and uneven
+ * whatever ran on the CPUs before it (copy at L2: 106-130 GB/s and a
+ * coefficient of variation of 0.3 in a 0.2 s measurement, 147-157 and
+ * 0.02-0.06 after half a second thrown away), which a peer that times
+ * one long run after a calibration (likwid-bench) hardly sees; STREAM
+ * drops its first pass for the same reason. Not with counters, whose
+ * marked spans must be the calls kept.
+ */
+#define WARM_SEC 0.5
+
+/* Whether the call just timed (@sec) is thrown away to warm up (above). */
+static bool warming(struct kern_loop *l, double sec)
+{
+	if (!l->ops->warm || l->cfg->mark || l->warmed >= WARM_SEC)
+		return false;
+	l->warmed += sec;
+	return true;
+}
+
 /* Append one call's time, wait share and values to @s, the time and
  * values divided by its @parts; -1 when out of memory. */
 static int series_push(struct kern_series *s, unsigned int nvals,
@@ -227,6 +249,8 @@ static void finish_call(struct kern_loop *l, double sec, double wait)
 		cfg->mark(cfg->mark_arg, KERN_MARK_END, l->rep, ph);
 	if (l->ops->collect)
 		l->ops->collect(l->ctx, ph, val);
+	if (warming(l, sec))
+		return;		/* the same repetition again, kept this time */
 	if (lengthened(l, ph, sec, wait))
 		return;		/* the same repetition again, longer */
 	if (series_push(&l->times->ph[ph], l->ops->nvals, sec, wait, val,

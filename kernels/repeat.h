@@ -21,6 +21,7 @@ struct kern_loop {
 	unsigned int phase, rep;	/* the next call */
 	unsigned int parts;	/* body() calls per thread in it (1 or more) */
 	double wait_before;	/* the wait of the call lengthened last */
+	double warmed;		/* seconds of calls thrown away (kern_ops.warm) */
 	int end;		/* every measurement has enough */
 	int stopped;		/* thread 0 saw cfg->stop */
 	int oom;		/* a series could not grow */

@@ -159,21 +159,35 @@ enum stream_isa stream_isa_best(void)
 }
 
 /*
- * The three arrays share one mapping, each starting a page and a quarter
- * page after the previous one ends (sizes rounded up to pages), so that
- * their addresses differ by 1K, 2K and 3K modulo 4K:
+ * The three arrays share one mapping, each starting one page after the
+ * previous one ends (sizes rounded up to pages; two where one would make
+ * the step a power of two), so that they start at the same offset in
+ * their pages and are never a power of two apart:
  * - arrays a power of two apart would put the three streams on the same
  *   cache sets and DRAM banks in lockstep (the read-delay kernel lost a
  *   third of its bandwidth that way);
  * - a load whose address matches a store still in flight in its low 12
- *   bits waits for it ("4K aliasing"). With the arrays a line or two
- *   apart (this code's first layout), copy's loads from a ran into its
- *   stores to c two lines further on: 485 against 524-536 GB/s at L1 on
- *   the Intel VM of kernels.rst, where a quarter page apart each op's
- *   loads stay at least 1K from its stores either way.
+ *   bits waits for it ("4K aliasing"). At the same page offset the store
+ *   a load matches is its own iteration's (later in program order) or
+ *   one a whole page back. Arrays a line or two apart (this code's first
+ *   layout) put it two lines back: copy at L1 485 against 524-536 GB/s on
+ *   the Intel VM of kernels.rst. A quarter page apart (the second) put it
+ *   1K to 3K back, in flight where stores drain at L2 speed: on the Ice
+ *   Lake VM, two threads, copy at L2 151-156 GB/s against 161-175 at the
+ *   same offset (likwid-bench, whose streams are page-aligned, 168-171),
+ *   add 160-168 against 177-186, and at L1 copy 344-347 against 392-429.
  */
 #define ST_PAGE 4096
-#define ST_STAGGER (ST_PAGE + ST_PAGE / 4)
+#define ST_STAGGER ST_PAGE
+
+size_t stream_array_span(size_t n)
+{
+	size_t span = (n * sizeof(double) + ST_PAGE - 1) / ST_PAGE * ST_PAGE +
+		      ST_STAGGER;
+
+	/* an array of 2^k minus a page would put the next 2^k on */
+	return span & (span - 1) ? span : span + ST_PAGE;
+}
 
 struct st_thread {
 	double *a, *b, *c;
@@ -225,8 +239,7 @@ static int st_setup(void *vctx, unsigned int tid)
 	size_t j, span;
 
 	t->n = ctx->n;
-	span = (ctx->n * sizeof(double) + ST_PAGE - 1) / ST_PAGE * ST_PAGE +
-	       ST_STAGGER;
+	span = stream_array_span(ctx->n);
 	t->mem_bytes = 3 * span;
 	t->mem = kern_alloc(t->mem_bytes, ctx->cfg->hugepages);
 	if (!t->mem)
@@ -373,6 +386,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 		.setup = st_setup, .body = st_body, .teardown = st_teardown,
 		.nphases = STREAM_NR_OPS, .by_phase = true,
 		.phase_name = st_phase_name, .lengthen = true,
+		.warm = true,
 	};
 	struct kern_times tm;
 	struct st_ctx ctx;

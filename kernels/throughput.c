@@ -192,7 +192,8 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 {
 	struct kern_ops ops = { .setup = tp_setup, .body = tp_body,
 				.teardown = tp_teardown, .collect = tp_collect,
-				.nvals = 1, .lengthen = true };
+				.nvals = 1, .lengthen = true,
+				.warm = true };
 	const struct kern_series *s;
 	struct kern_times tm;
 	struct tp_ctx ctx;

@@ -29,6 +29,8 @@
 #include "unit_barrier.c"
 #include "unit_wait.c"
 #include "unit_lengthen.c"
+#include "unit_warm.c"
+#include "unit_stream_layout.c"
 #include "unit_nl.c"
 
 /* TH_LOG writes to stdout: a line at a time, so none is lost at _exit() */
