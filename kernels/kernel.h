@@ -228,9 +228,6 @@ int kern_mem_nodes(const void *p, size_t bytes);
  * them); the series keeps the time and values of one call, the
  * repetition's divided by its parts. Only where ops is by_phase or has
  * one phase.
- *
- * @warm: the calls of the run's first half second are thrown away
- * (repeat.c says why).
  */
 struct kern_ops {
 	int (*setup)(void *ctx, unsigned int tid);
@@ -243,7 +240,7 @@ struct kern_ops {
 	/* the name of @phase for the progress line (a stream op), or NULL */
 	const char *(*phase_name)(void *ctx, unsigned int phase);
 	bool lengthen;
-	bool warm;	/* the run's first half second of calls not kept */
+	bool warm;	/* the run's first 0.5 s of calls not kept (repeat.c) */
 };
 
 /* One phase's repetitions: times in seconds, and nvals values each. */
