@@ -128,4 +128,7 @@ void wrun_start(struct wrun *r, bool json, const struct info_summary *sum);
 void wrun_feed(struct wrun *r, const struct snap *s);
 void wrun_end(struct wrun *r, char **out, char **err);
 
+/* kern_ops.setup for a fake kernel with no memory of its own: 0 */
+int unit_setup_nothing(void *ctx, unsigned int tid);
+
 #endif /* MEMDIAGCTL_TEST_HELPERS_H */

@@ -29,13 +29,6 @@ struct ln_ctx {
 	unsigned int calls[2];	/* body() calls so far, per thread */
 };
 
-static int ln_setup(void *ctx, unsigned int tid)
-{
-	(void)ctx;
-	(void)tid;
-	return 0;
-}
-
 static void ln_body(void *vctx, unsigned int tid, unsigned int phase)
 {
 	struct ln_ctx *ctx = vctx;
@@ -58,7 +51,7 @@ static struct kern_timed run(struct ln_ctx *ctx, bool lengthen,
 			     unsigned int nthreads)
 {
 	static const int cpu[2] = { 0, 0 };	/* sleepers share a CPU */
-	struct kern_ops ops = { .setup = ln_setup, .body = ln_body,
+	struct kern_ops ops = { .setup = unit_setup_nothing, .body = ln_body,
 				.nphases = 1, .lengthen = lengthen };
 	struct kern_cfg cfg = { .nthreads = nthreads, .cpu = cpu, .reps = 5 };
 	struct kern_timed t = { 0 };

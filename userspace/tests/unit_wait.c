@@ -23,13 +23,6 @@ struct tw_ctx {
 	double part_sec[2];	/* how long each thread's part takes */
 };
 
-static int tw_setup(void *ctx, unsigned int tid)
-{
-	(void)ctx;
-	(void)tid;
-	return 0;
-}
-
 static void tw_body(void *vctx, unsigned int tid, unsigned int phase)
 {
 	struct tw_ctx *ctx = vctx;
@@ -41,7 +34,7 @@ static void tw_body(void *vctx, unsigned int tid, unsigned int phase)
 }
 
 static const struct kern_ops tw_ops = {
-	.setup = tw_setup, .body = tw_body, .nphases = 1,
+	.setup = unit_setup_nothing, .body = tw_body, .nphases = 1,
 };
 
 /* The median wait share of 5 repetitions of parts @a and @b s long. */

@@ -27,13 +27,6 @@ struct wm_ctx {
 	unsigned int marks;	/* KERN_MARK_BEGIN calls */
 };
 
-static int wm_setup(void *ctx, unsigned int tid)
-{
-	(void)ctx;
-	(void)tid;
-	return 0;
-}
-
 static void wm_body(void *vctx, unsigned int tid, unsigned int phase)
 {
 	struct wm_ctx *ctx = vctx;
@@ -64,7 +57,7 @@ static struct kern_timed wm_run(struct wm_ctx *ctx, bool warm, bool mark,
 				unsigned int *slow)
 {
 	static const int cpu[1] = { 0 };
-	struct kern_ops ops = { .setup = wm_setup, .body = wm_body,
+	struct kern_ops ops = { .setup = unit_setup_nothing, .body = wm_body,
 				.nphases = 1, .warm = warm };
 	struct kern_cfg cfg = { .nthreads = 1, .cpu = cpu, .reps = 5,
 				.mark = mark ? wm_mark : NULL, .mark_arg = ctx };
