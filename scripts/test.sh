@@ -34,7 +34,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb"
+host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -271,6 +271,8 @@ hstep bench-ratio "make bench pairs each trial's two sides for its ratio, over i
 	sh selftests/host/scale_curve_test.sh'
 hstep dmesg-check "the VM dmesg check flags kernel problems, not the command line" \
 	selftests/host/dmesg_check_test.sh
+hstep vm-boot "the VM runner boots again, once, a kernel that crashed before init, never one that crashed after" \
+	selftests/host/vm_boot_test.sh
 hstep kcsan-instrumented "make check-kcsan's instrumentation check names an object built without KCSAN or code without its hooks" \
 	selftests/host/kcsan_instrumented_test.sh
 hstep uarch-oracle "uarch table agrees with perf's mapfile and the uncore driver" \
