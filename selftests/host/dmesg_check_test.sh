@@ -16,7 +16,7 @@ expect() {
 	shift 4
 	n=$((n + 1))
 	printf '%s\n' "$text" > "$tmp/dmesg"
-	out=$("$check" "$tmp/dmesg" "$cl" "$@")
+	out=$("$check" "$tmp/dmesg" "$cl" "$@" 2>/dev/null)
 	got=$?
 	if [ "$got" = "$want" ] && [ "$(printf '%s' "$out" | grep -c .)" = "$lines" ]; then
 		echo "ok $n - $name"
@@ -26,7 +26,7 @@ expect() {
 	fi
 }
 
-echo "1..9"
+echo "1..10"
 expect "a clean boot passes" 0 0 \
 	"[    0.000000] Linux version 6.12
 [    1.000000] memdiag: loaded"
@@ -47,6 +47,16 @@ expect "bugs.c's mitigation advisories are not problems" 0 0 \
 expect "an --allow-dmesg pattern exempts its lines only" 1 1 \
 	"[    4.000000] WARNING: expected by the test
 [    4.000001] INFO: task hung" 'expected by the test'
+n=$((n + 1))
+printf '%s\n' "[    5.000000] WARNING: allowed twice" "[    5.000001] WARNING: allowed twice" \
+	"[    5.000002] WARNING: other" > "$tmp/dmesg"
+err=$("$check" "$tmp/dmesg" "$cl" 'allowed twice' 'never there' 2>&1 >/dev/null)
+if [ "$err" = "dmesg-check.sh: 2 line(s) allowed by: allowed twice" ]; then
+	echo "ok $n - what each rule exempted is said on stderr, a rule that exempted nothing is not"
+else
+	echo "not ok $n - what each rule exempted is said on stderr (said: $err)"
+	failed=$((failed + 1))
+fi
 # The KCSAN rules of scripts/test.sh (Documentation/races.rst): the
 # kernel's and the device's own races pass, in the form the boots
 # reported them; a report that also names memdiag's code, or a function

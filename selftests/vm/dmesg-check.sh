@@ -8,7 +8,8 @@
 #   CMDLINE    the kernel command line the guest was booted with: the kernel
 #              echoes it ("Command line: ...") and the random run directory
 #              in it may spell a pattern (run.MBUG98 did, CI of 2026-11-24)
-#   ALLOW_ERE  lines matching it are exempt (run.sh --allow-dmesg)
+#   ALLOW_ERE  lines matching it are exempt (run.sh --allow-dmesg); how many
+#              each exempted is said on stderr
 set -eu -o pipefail
 
 [ $# -ge 2 ] || { echo "usage: dmesg-check.sh DMESG CMDLINE [ALLOW_ERE...]" >&2; exit 2; }
@@ -30,7 +31,11 @@ found=$(awk -v cl="$cmdline" '{
 			$0 = substr($0, 1, i - 1) substr($0, i + length(cl))
 		print
 	}' "$dmesg" | grep -E "$bad" | grep -vE "(^|\] )$vuln" || true)
+# What each rule exempted goes to stderr, so that a passing boot's log
+# still shows which rules matched (and a rule that never matches shows).
 for a in "$@"; do
+	n=$(printf '%s\n' "$found" | grep -cE -- "$a" || true)
+	[ "$n" = 0 ] || echo "dmesg-check.sh: $n line(s) allowed by: $a" >&2
 	found=$(printf '%s\n' "$found" | grep -vE -- "$a" || true)
 done
 [ -n "$found" ] || exit 0
