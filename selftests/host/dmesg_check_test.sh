@@ -73,13 +73,17 @@ expect "scripts/test.sh's KCSAN rules (${#rules[@]}) let the kernel's races of r
 [  100.2] BUG: KCSAN: data-race in memchr_inv+0x5f/0x130
 [  100.3] BUG: KCSAN: data-race in poll_schedule_timeout.constprop.0 / pollwake
 [  100.4] BUG: KCSAN: data-race in pollwake / poll_schedule_timeout
-[  100.5] BUG: KCSAN: data-race in virtqueue_get_buf_ctx+0x246/0x530" "${rules[@]}"
-expect "... and fail each report that names memdiag or another function" 1 5 \
+[  100.5] BUG: KCSAN: data-race in virtqueue_get_buf_ctx+0x246/0x530
+[  100.6] BUG: KCSAN: data-race in lru_add / wp_page_copy
+[  100.7] BUG: KCSAN: data-race in wp_page_copy / lru_add" "${rules[@]}"
+expect "... and fail each report that names memdiag or another function" 1 7 \
 	"[  101.0] BUG: KCSAN: data-race in process_one_work / sampler_fn [memdiag]
 [  101.1] BUG: KCSAN: data-race in poll_schedule_timeout.constprop.0 / mdsim_canary_rmw [memdiag_sim]
 [  101.2] BUG: KCSAN: data-race in pollwake / sampler_fn [memdiag]
 [  101.3] BUG: KCSAN: data-race in virtqueue_get_buf_ctx / memdiag_genl_publish [memdiag]
-[  101.4] BUG: KCSAN: data-race in vring_interrupt / virtqueue_add_split" "${rules[@]}"
+[  101.4] BUG: KCSAN: data-race in vring_interrupt / virtqueue_add_split
+[  101.5] BUG: KCSAN: data-race in lru_add / sampler_fn [memdiag]
+[  101.6] BUG: KCSAN: data-race in wp_page_copy / folio_add_lru" "${rules[@]}"
 "$check" 2>/dev/null
 [ $? = 2 ] || { echo "not ok - misuse is not status 2"; failed=$((failed + 1)); }
 [ "$failed" = 0 ]
