@@ -12,16 +12,13 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 again="booting it again"
 
-# boot NAME WANT_STATUS WANT_AGAIN [ENV...] -- RUN.SH ARGS...: the boot exits
-# with WANT_STATUS and says "booting it again" WANT_AGAIN times
+# boot NAME WANT_STATUS WANT_AGAIN RUN.SH ARGS...: the boot exits with
+# WANT_STATUS and says "booting it again" WANT_AGAIN times
 boot() {
 	local name=$1 want=$2 want_again=$3 got again_n
 	shift 3
-	local envs=()
-	while [ "$1" != -- ]; do envs+=("$1"); shift; done
-	shift
 	n=$((n + 1))
-	env "${envs[@]}" "$run" --timeout 240 "$@" > "$tmp/out" 2> "$tmp/err"
+	"$run" --timeout 240 "$@" > "$tmp/out" 2> "$tmp/err"
 	got=$?
 	again_n=$(grep -c "$again" "$tmp/err")
 	if [ "$got" = "$want" ] && [ "$again_n" = "$want_again" ]; then
@@ -35,7 +32,7 @@ boot() {
 }
 
 echo "1..4"
-boot "a clean boot runs the command once" 0 0 -- \
+boot "a clean boot runs the command once" 0 0 \
 	--smp 1 -- sh -c 'echo ran'
 n=2
 if [ "$(cat "$tmp/out")" = ran ]; then
@@ -45,9 +42,9 @@ else
 	failed=$((failed + 1))
 fi
 # without its initramfs' /init the kernel panics before any init ran
-boot "a kernel that panics before init is booted once more, then fails" 1 1 -- \
+boot "a kernel that panics before init is booted once more, then fails" 1 1 \
 	--smp 1 --append rdinit=/nonexistent -- true
 # the command crashes the kernel itself: that is the test's doing
-boot "a crash after init started is not booted again" 1 0 -- \
+boot "a crash after init started is not booted again" 1 0 \
 	--smp 1 -- sh -c 'echo c > /proc/sysrq-trigger'
 [ "$failed" = 0 ]

@@ -263,12 +263,15 @@ boot() {
 	qpid=
 }
 
+# a crash on the console (console_tail also starts at a WARNING's report)
+crash_re='BUG:|Oops|Kernel panic'
+
 # init says "started" on the console first thing; a kernel that crashed
 # before that had run none of the test's code, nor memdiag's
 crashed_before_init() {
 	[ -z "$rc" ] && [ -z "$timed_out" ] &&
 		! grep -q "memdiag-vm: init: started" "$run/console.log" &&
-		grep -q -E 'BUG:|Oops|Kernel panic' "$run/console.log"
+		grep -q -E "$crash_re" "$run/console.log"
 }
 
 # Shows the first oops/panic report if there is one (its head names the
@@ -277,7 +280,7 @@ console_tail() {
 	local first
 	[ -z "$verbose" ] || return 0
 	echo "run.sh: ---- guest console (--verbose shows all) ----" >&2
-	first=$(grep -n -m1 -E 'cut here|BUG:|Oops|Kernel panic|WARNING:' \
+	first=$(grep -n -m1 -E "cut here|$crash_re|WARNING:" \
 		"$run/console.log" | cut -d: -f1) || true
 	if [ -n "$first" ]; then
 		tail -n "+$first" "$run/console.log" | head -n 120
