@@ -35,11 +35,12 @@ kernels=$("$top/scripts/kernels.sh" | grep -v -- '-rt-' | tr '\n' ' ')
 [ -n "$kernels" ] || { echo "debian-guest: scripts/kernels.sh names no kernel" >&2; exit 1; }
 
 # What a Debian 12 server with DKMS has, plus what the tests use (curl,
-# jq, prometheus, openssl for module signing keys) and memdiagctl's
+# jq, prometheus, openssl for module signing keys, mokutil to enroll
+# DKMS's key, keyutils to list the kernel's keyrings) and memdiagctl's
 # run-time libraries (apt then resolves the local .deb files offline).
 pkgs="systemd-sysv udev kmod dbus initramfs-tools procps iproute2 less
-ca-certificates dkms build-essential openssl curl jq prometheus
-libjson-c5 libmnl0 libmicrohttpd12"
+ca-certificates dkms build-essential openssl curl jq prometheus mokutil
+keyutils libjson-c5 libmnl0 libmicrohttpd12"
 for k in $kernels; do
 	pkgs="$pkgs linux-image-$k linux-headers-$k"
 done

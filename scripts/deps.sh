@@ -3,7 +3,8 @@
 # deps.sh - install the Debian packages memdiag's build, tests (the stock
 # and PREEMPT_RT kernels of 6.1 and 6.12 the VM tests boot; what "make
 # check-debug" needs to build a kernel; lcov for "make coverage";
-# mmdebstrap and qemu-utils for "make check-debian"'s guest image) and
+# mmdebstrap, qemu-utils, ovmf, mtools and dosfstools for "make
+# check-debian"'s guest image and its UEFI boots) and
 # benchmark (likwid, for "make bench") need, if any is missing. Needs root
 # (or sudo) only when something is missing.
 set -eu
@@ -18,7 +19,7 @@ flex bison bc libelf-dev libssl-dev
 linux-source-6.12 qemu-system-x86 busybox-static likwid gnuplot-nox
 libmicrohttpd-dev bash-completion curl openssl systemd prometheus
 prometheus-node-exporter dkms dh-dkms debhelper dpkg-dev fakeroot lintian lcov
-pyflakes3 mmdebstrap qemu-utils"
+pyflakes3 mmdebstrap qemu-utils ovmf mtools dosfstools"
 
 missing=
 for p in $pkgs; do

@@ -19,6 +19,19 @@
 # SHARE/out/keep too when the disk at rest is the one to keep
 # (MEMDIAG_DEBIAN_SAVE).
 #
+# A mark whose first word is "efi" (then the kernel and its arguments)
+# asks for an EFI boot with Secure Boot on, as a Debian 12 system boots
+# on a UEFI machine: Debian's OVMF with Microsoft's keys enrolled
+# (OVMF_CODE_4M.secboot.fd, SMM on, and a copy of OVMF_VARS_4M.ms.fd that
+# lasts as long as this run, so that a Machine Owner Key enrolled at one
+# boot is there at the next), an ESP made here with Debian's signed shim,
+# MokManager and GRUB (scripts/debian-efi.sh) and the kernel, as
+# grub-install and update-grub lay it out. Its console goes through
+# selftests/debian/efi-console.py, which answers MokManager when shim
+# starts it for a key "mokutil --import" left pending, with the password
+# in SHARE/mok-password; MokManager's reset ends QEMU, and the same EFI
+# boot starts again.
+#
 # Exit: 0 when the guest powered off by itself, 124 on TIMEOUT (seconds,
 # default 1800, all boots together), 1 on a QEMU error. What the guest
 # found is in SHARE (its TAP): this script does not judge it. Each boot's
@@ -30,7 +43,9 @@
 # is), MEMDIAG_DEBIAN_APPEND (more kernel arguments, every boot).
 # MEMDIAG_DEBIAN_BASE: the qcow2 the overlay is made on (default the
 # cached image's root.qcow2; a disk kept by MEMDIAG_DEBIAN_SAVE boots the
-# system as the guest left it). MEMDIAG_DEBIAN_SAVE: a path; the disk at
+# system as the guest left it). MEMDIAG_DEBIAN_EFI_FIRST: non-empty, the
+# first boot is an EFI boot too. MEMDIAG_DEBIAN_OVMF: the directory of
+# Debian's OVMF files (/usr/share/OVMF). MEMDIAG_DEBIAN_SAVE: a path; the disk at
 # the guest's keep mark is moved there (an overlay on the base, which
 # must stay where it is) and the later boots run on an overlay of it.
 set -eu
@@ -59,14 +74,46 @@ qemu-img create -q -f qcow2 -b "$(realpath "$base")" -F qcow2 "$run/disk.qcow2"
 cmdline="root=LABEL=memdiag-root ro console=ttyS0 panic=-1 ${MEMDIAG_DEBIAN_APPEND:-}"
 # shellcheck disable=SC2054 # the commas belong to QEMU's option syntax
 qargs=(
-	-accel tcg,thread=single -machine q35 -cpu "$cpu" -smp "$smp" -m "$mem"
+	-accel tcg,thread=single -cpu "$cpu" -smp "$smp" -m "$mem"
 	-nographic -nodefaults -nic none -no-reboot
 	-drive "file=$run/disk.qcow2,if=virtio,format=qcow2"
 	-virtfs "local,path=$share,mount_tag=memdiagtest,security_model=none"
-	-chardev "file,id=console,path=$share/console.log,append=on"
-	-serial chardev:console
 )
+ovmf=${MEMDIAG_DEBIAN_OVMF:-/usr/share/OVMF}
+# efi_boot KVER ARGS...: the ESP for KVER in $run/esp.img, then QEMU
+# with the firmware and the console through efi-console.py; its status
+# (100: MokManager enrolled a key and reset the machine)
+efi_boot() {
+	local k=$1 efi
+	shift
+	efi=$("$top/scripts/debian-efi.sh") || return 1
+	[ -f "$run/vars.fd" ] || cp "$ovmf/OVMF_VARS_4M.ms.fd" "$run/vars.fd"
+	rm -f "$run/esp.img"
+	mkfs.vfat -C -n MEMDIAGESP "$run/esp.img" $((96 * 1024)) >/dev/null || return 1
+	# the ESP's root is GRUB's; shim at the removable-media path finds
+	# grubx64.efi and mmx64.efi beside it
+	printf 'set timeout=0\nlinux /vmlinuz-%s %s\ninitrd /initrd.img-%s\nboot\n' \
+		"$k" "$cmdline $*" "$k" > "$run/grub.cfg"
+	mmd -i "$run/esp.img" ::/EFI ::/EFI/BOOT ::/EFI/debian &&
+	mcopy -i "$run/esp.img" "$efi/shimx64.efi" ::/EFI/BOOT/BOOTX64.EFI &&
+	mcopy -i "$run/esp.img" "$efi/mmx64.efi" "$efi/grubx64.efi" \
+		"$run/grub.cfg" ::/EFI/BOOT/ &&
+	mcopy -i "$run/esp.img" "$run/grub.cfg" ::/EFI/debian/ &&
+	mcopy -i "$run/esp.img" "$img/vmlinuz-$k" "$img/initrd.img-$k" :: || return 1
+	timeout "$left" "$top/selftests/debian/efi-console.py" "$share/console.log" \
+		"$(cat "$share/mok-password" 2>/dev/null || echo none)" -- \
+		"$qemu" "${qargs[@]}" -machine q35,smm=on \
+		-global driver=cfi.pflash01,property=secure,value=on \
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf/OVMF_CODE_4M.secboot.fd" \
+		-drive "if=pflash,format=raw,unit=1,file=$run/vars.fd" \
+		-drive "file=$run/esp.img,if=none,format=raw,id=esp" \
+		-device virtio-blk-pci,drive=esp,bootindex=0 \
+		-chardev stdio,id=console,signal=off -serial chardev:console \
+		</dev/null 2>"$run/qemu.out"
+}
+
 args=
+efi=${MEMDIAG_DEBIAN_EFI_FIRST:+1}
 by=$(($(date +%s) + timeout))
 rm -f "$share/out/reboot" "$share/out/keep" "$share/console.log"
 n=1
@@ -77,11 +124,26 @@ while :; do
 	s=$(date +%s)
 	rc=0
 	[ "$left" -gt 0 ] || rc=124
-	[ "$rc" = 124 ] || timeout "$left" "$qemu" "${qargs[@]}" \
-		-kernel "$img/vmlinuz-$kver" -initrd "$img/initrd.img-$kver" \
-		-append "$cmdline $args" </dev/null >"$run/qemu.out" 2>&1 || rc=$?
-	echo "boot.sh: boot $n: $kver${args:+ $args}: $(($(date +%s) - s)) s" >&2
 	if [ "$rc" = 124 ]; then
+		:
+	elif [ -n "$efi" ]; then
+		# shellcheck disable=SC2086 # the arguments, one word each
+		efi_boot "$kver" $args || rc=$?
+	else
+		timeout "$left" "$qemu" "${qargs[@]}" -machine q35 \
+			-chardev "file,id=console,path=$share/console.log,append=on" \
+			-serial chardev:console \
+			-kernel "$img/vmlinuz-$kver" -initrd "$img/initrd.img-$kver" \
+			-append "$cmdline $args" </dev/null >"$run/qemu.out" 2>&1 || rc=$?
+	fi
+	echo "boot.sh: boot $n: $kver${args:+ $args}${efi:+ (EFI, Secure Boot)}: $(($(date +%s) - s)) s" >&2
+	# what efi-console.py did at MokManager
+	[ -z "$efi" ] || grep '^efi-console:' "$run/qemu.out" >&2 || :
+	if [ "$rc" = 100 ]; then
+		# MokManager enrolled the key and reset: the firmware boots again
+		n=$((n + 1))
+		continue
+	elif [ "$rc" = 124 ]; then
 		echo "boot.sh: $kver: no power-off within $timeout s; console tail:" >&2
 		tail -n 40 "$share/console.log" >&2
 		exit 124
@@ -92,6 +154,11 @@ while :; do
 	fi
 	[ -e "$share/out/reboot" ] || exit 0
 	read -r next args < "$share/out/reboot" || :
+	efi=
+	if [ "$next" = efi ]; then
+		efi=1
+		read -r next args <<< "$args"
+	fi
 	kver=${next:-$kver}
 	rm -f "$share/out/reboot"
 	if [ -e "$share/out/keep" ] && [ -n "$save" ]; then
