@@ -34,7 +34,7 @@ cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb"
+host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb secureboot"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -263,6 +263,8 @@ hstep rules "alerting rules: promtool check rules and test rules" sh -c \
 	 promtool test rules selftests/fleet/rules-test.yml'
 hstep deb "Debian package: build, lintian, install with DKMS, purge" \
 	selftests/fleet/deb.sh
+hstep secureboot "Secure Boot in a Debian 12 guest (OVMF, shim, GRUB): make sign's module refused, its key enrolled at MokManager, then loaded" \
+	selftests/debian/mok.sh
 hstep bench-ratio "make bench pairs each trial's two sides for its ratio, over its quiet trials; its pair list follows the CPU's widths and socket 0's CPUs; bench-read reads every line it counts; scale-check reads calibrate's curve at a load" \
 	sh -c '/usr/bin/python3 selftests/host/bench_ratio_test.py &&
 	/usr/bin/python3 selftests/host/bench_quiet_test.py &&
