@@ -6,19 +6,23 @@
 # platform the checks need numbers from; not in the packages) and an
 # unsigned memdiag.ko, fetches the newer kernel's headers package, takes
 # the cached guest image (scripts/debian-guest.sh), then boots the guest
-# (selftests/debian/boot.sh) three times: the older kernel (install the
+# (selftests/debian/boot.sh) five times: the older kernel (install the
 # previous version, guest/install.sh, and upgrade to this one,
 # guest/upgrade.sh), the older kernel with module.sig_enforce=1
 # (guest/signing.sh, then the kernel upgrade, guest/kernel.sh), the newer
-# kernel (guest/service.sh). Prints their TAP, the time of each boot and
-# part, and exits 1 when any check failed or a boot did not finish.
+# kernel through UEFI with Secure Boot, shim and GRUB, twice, with shim's
+# MokManager between (guest/enroll.sh: DKMS's key given to mokutil;
+# guest/secureboot.sh: enrolled, the modules load), the newer kernel
+# (guest/service.sh). Prints their TAP, the time of each boot and part,
+# and exits 1 when any check failed or a boot did not finish.
 #
 # The disk as the second boot left it (packages installed, DKMS's module
 # built for both kernels, loading configured; at rest before the last
 # boot) is kept with the first boot's listing in build/debian-installed/
 # when the installs and the kernel upgrade passed. "check.sh
 # --from-installed" boots that disk again with the current guest scripts
-# and runs the last boot's checks only: minutes instead of DKMS under
+# and runs the last three boots' checks only (the first of them on a
+# fresh firmware, so the key is enrolled again): minutes instead of DKMS under
 # TCG, for developing those checks. It tests the packages of the commit
 # that made the disk (printed), not the tree's; only the whole run tests
 # the path from the clean image.
@@ -70,6 +74,15 @@ boot_steps() {
 		else
 			echo "ok - $step"
 		fi
+		[ -f "$share/out/$step.dmesg" ] || continue
+		if selftests/vm/dmesg-check.sh "$share/out/$step.dmesg" \
+				"$(cat "$share/out/$step.cmdline")" > "$out/$step.bad"; then
+			echo "ok - the kernel's log after $step is clean"
+		else
+			echo "not ok - the kernel's log after $step is clean"
+			sed 's/^/#   /' "$out/$step.bad"
+			failed=1
+		fi
 	done
 	[ "$brc" = 0 ] || failed=1
 	echo "# boots: $(($(t) - s)) s"
@@ -81,6 +94,8 @@ share_scripts() {
 	mkdir -p "$share/out"
 	cp selftests/debian/guest/*.sh selftests/memdiag/lib.sh "$share/"
 	printf '%s\n' "$kold" "$knew" > "$share/kernels"
+	# what the administrator gives mokutil and types at MokManager
+	openssl rand -hex 6 > "$share/mok-password"
 }
 
 if [ "$mode" = --from-installed ]; then
@@ -92,7 +107,8 @@ if [ "$mode" = --from-installed ]; then
 	share_scripts
 	cp "$kept/version" "$kept/prev-version" "$share/"
 	cp "$kept"/out/* "$share/out/"
-	MEMDIAG_DEBIAN_BASE=$kept/disk.qcow2 boot_steps "$knew" service
+	MEMDIAG_DEBIAN_BASE=$kept/disk.qcow2 MEMDIAG_DEBIAN_EFI_FIRST=1 \
+		boot_steps "$knew" enroll secureboot service
 	exit $failed
 fi
 
@@ -172,7 +188,7 @@ echo "$ver" > "$share/version"
 echo "$pver" > "$share/prev-version"
 rm -rf "${kept:?}"
 mkdir -p "$kept"
-MEMDIAG_DEBIAN_SAVE=$kept/disk.qcow2 boot_steps "$kold" install upgrade signing kernel service
+MEMDIAG_DEBIAN_SAVE=$kept/disk.qcow2 boot_steps "$kold" install upgrade signing kernel enroll secureboot service
 # kept only when the installs and the kernel upgrade passed, with what
 # the last boot compares against
 if [ "$(cat "$share/out/install.rc" 2>/dev/null)" = 0 ] &&
