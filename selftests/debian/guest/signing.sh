@@ -8,10 +8,9 @@
 # a module of the kernel package, signed at the kernel's build, still
 # loads. TAP.
 #
-# Not shown here: DKMS's module accepted. The kernel would trust DKMS's
-# key only once it is enrolled as a Machine Owner Key and handed over by
-# shim on an EFI boot (MokListRT); this guest boots its kernel directly,
-# without EFI, shim or a boot loader.
+# DKMS's module accepted needs its key enrolled as a Machine Owner Key
+# and handed over by shim on an EFI boot (MokListRT): this boot starts its
+# kernel directly; enroll.sh and secureboot.sh show it under Secure Boot.
 set -u
 # shellcheck source=selftests/debian/guest/common.sh
 . /test/common.sh
