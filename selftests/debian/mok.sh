@@ -24,7 +24,9 @@ share=$out/share
 rm -rf "$out"
 mkdir -p "$share/out"
 
-img=$(scripts/debian-guest.sh) || exit 1
+# the first build fetches from Debian's mirror: once more on a failure
+# (a mirror's hiccup), then the step fails
+img=$(scripts/debian-guest.sh) || img=$(scripts/debian-guest.sh) || exit 1
 if [ ! -f "build/$kver/memdiag.ko" ]; then
 	scripts/build-module.sh "$kver" >/dev/null || exit 1
 fi
