@@ -84,9 +84,9 @@ ovmf=${MEMDIAG_DEBIAN_OVMF:-/usr/share/OVMF}
 # with the firmware and the console through efi-console.py; its status
 # (100: MokManager enrolled a key and reset the machine)
 efi_boot() {
-	local k=$1 efi
+	local k=$1 chain
 	shift
-	efi=$("$top/scripts/debian-efi.sh") || return 1
+	chain=$("$top/scripts/debian-efi.sh") || return 1
 	[ -f "$run/vars.fd" ] || cp "$ovmf/OVMF_VARS_4M.ms.fd" "$run/vars.fd"
 	rm -f "$run/esp.img"
 	mkfs.vfat -C -n MEMDIAGESP "$run/esp.img" $((96 * 1024)) >/dev/null || return 1
@@ -95,8 +95,8 @@ efi_boot() {
 	printf 'set timeout=0\nlinux /vmlinuz-%s %s\ninitrd /initrd.img-%s\nboot\n' \
 		"$k" "$cmdline $*" "$k" > "$run/grub.cfg"
 	mmd -i "$run/esp.img" ::/EFI ::/EFI/BOOT ::/EFI/debian &&
-	mcopy -i "$run/esp.img" "$efi/shimx64.efi" ::/EFI/BOOT/BOOTX64.EFI &&
-	mcopy -i "$run/esp.img" "$efi/mmx64.efi" "$efi/grubx64.efi" \
+	mcopy -i "$run/esp.img" "$chain/shimx64.efi" ::/EFI/BOOT/BOOTX64.EFI &&
+	mcopy -i "$run/esp.img" "$chain/mmx64.efi" "$chain/grubx64.efi" \
 		"$run/grub.cfg" ::/EFI/BOOT/ &&
 	mcopy -i "$run/esp.img" "$run/grub.cfg" ::/EFI/debian/ &&
 	mcopy -i "$run/esp.img" "$img/vmlinuz-$k" "$img/initrd.img-$k" :: || return 1

@@ -20,6 +20,7 @@ its time go to stderr.
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -54,6 +55,8 @@ def main():
     logpath, password, qemu = sys.argv[1], sys.argv[2].encode(), sys.argv[4:]
     proc = subprocess.Popen(qemu, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
+    # timeout(1) ends this script with SIGTERM: QEMU ends with it
+    signal.signal(signal.SIGTERM, lambda *_: (proc.kill(), sys.exit(124)))
     out = open(logpath, "ab")
     screen = b""  # what was printed since the last key sent, as text
     step = 0
