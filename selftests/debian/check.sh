@@ -52,38 +52,20 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 failed=0
 t() { date +%s; }
 
+# shellcheck source=selftests/debian/steps.sh
+. selftests/debian/steps.sh
+
 # boot_steps KVER STEPS...: boot KVER (the guest picks the later boots'
 # kernels) with the share, print the TAP of each step, set failed on a
 # failed step or an unfinished boot
 boot_steps() {
-	local k=$1 s brc step rc
+	local k=$1 s brc
 	shift
 	s=$(t)
 	selftests/debian/boot.sh "$k" "$share" "${MEMDIAG_DEBIAN_TIMEOUT:-7200}" 2>&1 |
 		sed 's/^/# /'
 	brc=${PIPESTATUS[0]}
-	for step in "$@"; do
-		echo "# $step"
-		if [ -f "$share/out/$step.tap" ]; then
-			sed 's/^/    /' "$share/out/$step.tap"
-		fi
-		rc=$(cat "$share/out/$step.rc" 2>/dev/null || echo "none (did not finish)")
-		if [ "$rc" != 0 ]; then
-			echo "not ok - $step (exit $rc; console: $share/console.log)"
-			failed=1
-		else
-			echo "ok - $step"
-		fi
-		[ -f "$share/out/$step.dmesg" ] || continue
-		if selftests/vm/dmesg-check.sh "$share/out/$step.dmesg" \
-				"$(cat "$share/out/$step.cmdline")" > "$out/$step.bad"; then
-			echo "ok - the kernel's log after $step is clean"
-		else
-			echo "not ok - the kernel's log after $step is clean"
-			sed 's/^/#   /' "$out/$step.bad"
-			failed=1
-		fi
-	done
+	report_steps "$share" "$out" "$@" || failed=1
 	[ "$brc" = 0 ] || failed=1
 	echo "# boots: $(($(t) - s)) s"
 }

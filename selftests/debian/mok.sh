@@ -50,26 +50,9 @@ MEMDIAG_DEBIAN_EFI_FIRST=1 selftests/debian/boot.sh "$kver" "$share" \
 	"${MEMDIAG_MOK_TIMEOUT:-1200}" 2>&1 | sed 's/^/# /'
 brc=${PIPESTATUS[0]}
 failed=0
-for step in refused enrolled; do
-	echo "# $step"
-	[ -f "$share/out/$step.tap" ] && sed 's/^/    /' "$share/out/$step.tap"
-	rc=$(cat "$share/out/$step.rc" 2>/dev/null || echo "none (did not finish)")
-	if [ "$rc" != 0 ]; then
-		echo "not ok - $step (exit $rc; console: $share/console.log)"
-		failed=1
-	else
-		echo "ok - $step"
-	fi
-	if [ -f "$share/out/$step.dmesg" ] && selftests/vm/dmesg-check.sh \
-			"$share/out/$step.dmesg" "$(cat "$share/out/$step.cmdline")" \
-			> "$out/$step.bad"; then
-		echo "ok - the kernel's log after $step is clean"
-	else
-		echo "not ok - the kernel's log after $step is clean"
-		sed 's/^/#   /' "$out/$step.bad"
-		failed=1
-	fi
-done
+# shellcheck source=selftests/debian/steps.sh
+. selftests/debian/steps.sh
+report_steps "$share" "$out" refused enrolled || failed=1
 [ "$brc" = 0 ] || failed=1
 echo "# image $img; boots: $(($(date +%s) - s)) s"
 exit $failed
