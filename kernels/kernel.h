@@ -542,6 +542,13 @@ extern const unsigned int tp_width_bits[TP_NR_WIDTHS];	/* 128, 256, 512 */
 extern const enum kern_cpu_feature tp_width_feature[TP_NR_WIDTHS];
 extern const char *const tp_mix_name[TP_NR_MIXES];	/* load, load-fadd, load-nop */
 #define TP_SIZE_ALIGN 1024	/* buffer sizes: multiples of one loop iteration */
+/* one pass of a loop loads each byte of @buf once; it makes @passes */
+typedef void tp_loop_fn(const void *buf, size_t bytes, uint64_t passes);
+/*
+ * The loop of @width and @mix (throughput_x86.S), NULL off x86-64 or out
+ * of range; whether the CPU runs it is kern_cpu_has(tp_width_feature[]).
+ */
+tp_loop_fn *throughput_loop(enum tp_width width, enum tp_mix mix);
 
 struct throughput_result {
 	struct kern_stats gbps[TP_NR_MIXES];	/* bytes loaded, all threads */

@@ -30,15 +30,13 @@ const char *const tp_mix_name[TP_NR_MIXES] = {
 	"load", "load-fadd", "load-nop"
 };
 
-typedef void tp_fn(const void *buf, size_t bytes, uint64_t passes);
-
 #if defined(__x86_64__)
 /* throughput_x86.S */
-tp_fn tp_load_sse, tp_fadd_sse, tp_nop_sse;
-tp_fn tp_load_avx, tp_fadd_avx, tp_nop_avx;
-tp_fn tp_load_avx512, tp_fadd_avx512, tp_nop_avx512;
+tp_loop_fn tp_load_sse, tp_fadd_sse, tp_nop_sse;
+tp_loop_fn tp_load_avx, tp_fadd_avx, tp_nop_avx;
+tp_loop_fn tp_load_avx512, tp_fadd_avx512, tp_nop_avx512;
 
-static tp_fn *const tp_fns[TP_NR_WIDTHS][TP_NR_MIXES] = {
+static tp_loop_fn *const tp_fns[TP_NR_WIDTHS][TP_NR_MIXES] = {
 	{ tp_load_sse, tp_fadd_sse, tp_nop_sse },
 	{ tp_load_avx, tp_fadd_avx, tp_nop_avx },
 	{ tp_load_avx512, tp_fadd_avx512, tp_nop_avx512 },
@@ -59,13 +57,21 @@ static inline uint64_t tp_tsc(void)
 }
 #else
 /* no loops: kern_cpu_has() is false for every width, nothing calls these */
-static tp_fn *const tp_fns[TP_NR_WIDTHS][TP_NR_MIXES];
+static tp_loop_fn *const tp_fns[TP_NR_WIDTHS][TP_NR_MIXES];
 
 static inline uint64_t tp_tsc(void)
 {
 	return 0;
 }
 #endif
+
+tp_loop_fn *throughput_loop(enum tp_width width, enum tp_mix mix)
+{
+	if ((unsigned int)width >= TP_NR_WIDTHS ||
+	    (unsigned int)mix >= TP_NR_MIXES)
+		return NULL;
+	return tp_fns[width][mix];
+}
 
 struct tp_thread {
 	double *buf;
@@ -111,7 +117,7 @@ static void tp_body(void *vctx, unsigned int tid, unsigned int phase)
 {
 	struct tp_ctx *ctx = vctx;
 	struct tp_thread *t = &ctx->t[tid];
-	tp_fn *fn = tp_fns[ctx->width][ctx->mix[phase]];
+	tp_loop_fn *fn = tp_fns[ctx->width][ctx->mix[phase]];
 	uint64_t c0, c1;
 
 	c0 = tp_tsc();

@@ -3,9 +3,8 @@
  * throughput_x86.S - the load loops of the throughput kernel (throughput.c),
  * in assembly so that no compiler decides what is loaded, how often, or
  * with which instructions: every byte of the buffer is loaded once per
- * pass, sixteen loads per iteration into sixteen different registers, so
- * no load waits for another and the loop overhead (add, cmp/jb: two
- * uops) is small next to the loads.
+ * pass, each load into a register of its own within an iteration, so no
+ * load waits for another.
  *
  *	void tp_MIX_WIDTH(const void *buf, size_t bytes, uint64_t passes);
  *
@@ -18,6 +17,21 @@
  * (512-bit EVEX). @buf is aligned to 64 bytes, @bytes a non-zero multiple
  * of 16 loads of the width (1 KiB covers all), @passes at least 1. The
  * caller checks the CPU has the width.
+ *
+ * Loads per iteration (the last argument of TP_FUNC): 16 everywhere, so
+ * that the loop's add and compare-and-branch are small beside the loads
+ * and the fadd mix has sixteen accumulators (an add's latency times the
+ * adds a cycle), except the load mix at avx and avx512, which loads
+ * four vectors an iteration, as likwid-bench's load_avx and load_avx512
+ * do. Why: on the Ice Lake VM of Documentation/measurements.rst, from
+ * L2 (a 639K buffer, one thread) the 512-bit loop read 53.3 bytes a TSC
+ * cycle with 16 loads an iteration and 56.5 with 4, the 256-bit one
+ * 36.1 and 39.0; at L1 (24K) 4 loads equalled 16 (87.6 and 87.0; 79.0
+ * and 75.9). It is the loads between two taken branches that count, not
+ * the registers, the addressing or the number of load instructions: 16
+ * loads with the pointer advanced after every four read 53.3 too. SSE
+ * keeps 16 (4 lines an iteration), which read 23.0 from L2 against 19.8
+ * with 4.
  */
 
 #if defined(__x86_64__)
@@ -60,7 +74,7 @@
 .endr
 .endm
 
-.macro TP_FUNC kind, wname, w
+.macro TP_FUNC kind, wname, w, n
 	.globl	tp_\kind\()_\wname
 	.type	tp_\kind\()_\wname, @function
 	.p2align 5
@@ -77,9 +91,11 @@ tp_\kind\()_\wname:
 	.p2align 5
 2:
 .irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+.if \i < \n
 	TP_OP	\kind, \w, \i
+.endif
 .endr
-	add	$(16 * (16 << \w)), %rax
+	add	$(\n * (16 << \w)), %rax
 	cmp	%r8, %rax
 	jb	2b
 	dec	%rdx
@@ -93,15 +109,15 @@ tp_\kind\()_\wname:
 .endm
 
 	.text
-TP_FUNC load, sse, 0
-TP_FUNC fadd, sse, 0
-TP_FUNC nop, sse, 0
-TP_FUNC load, avx, 1
-TP_FUNC fadd, avx, 1
-TP_FUNC nop, avx, 1
-TP_FUNC load, avx512, 2
-TP_FUNC fadd, avx512, 2
-TP_FUNC nop, avx512, 2
+TP_FUNC load, sse, 0, 16
+TP_FUNC fadd, sse, 0, 16
+TP_FUNC nop, sse, 0, 16
+TP_FUNC load, avx, 1, 4
+TP_FUNC fadd, avx, 1, 16
+TP_FUNC nop, avx, 1, 16
+TP_FUNC load, avx512, 2, 4
+TP_FUNC fadd, avx512, 2, 16
+TP_FUNC nop, avx512, 2, 16
 
 #endif /* __x86_64__ */
 
