@@ -33,9 +33,18 @@ void fail(struct fuzz *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* An answer (error, ack or done) to @seq has arrived. */
-static void mark(struct fuzz *f, uint32_t seq, uint32_t first, uint32_t last,
-		 uint32_t *acked)
+/*
+ * An error or ack @e to @seq has arrived: the answer a request of this
+ * send owes, or the sync's ack. Only an ack that echoes a NOOP ends the
+ * wait: a dump left half read (dump_games, or a request that a mutation
+ * made a dump) goes on in later sends, each part produced as the one
+ * before it is read, and its NLMSG_DONE carries the dump's sequence
+ * number, which a mutated one can make any later sync's: taken for the
+ * sync's ack, it would end the wait with the request's answer still
+ * queued.
+ */
+static void mark(struct fuzz *f, uint32_t seq, const struct nlmsgerr *e,
+		 uint32_t want, bool *synced)
 {
 	int i;
 
@@ -43,13 +52,14 @@ static void mark(struct fuzz *f, uint32_t seq, uint32_t first, uint32_t last,
 	for (i = 0; i < f->n_need; i++)
 		if (f->need[i] == seq)
 			f->got[i] = true;
-	if (seq >= first && seq <= last)
-		*acked = seq;
+	if (seq == want && !e->error && e->msg.nlmsg_type == NLMSG_NOOP &&
+	    e->msg.nlmsg_seq == want)
+		*synced = true;
 }
 
 /* Check one message from the kernel; count what it is. */
-static void inspect(struct fuzz *f, const struct nlmsghdr *h, uint32_t first,
-		    uint32_t last, uint32_t *acked)
+static void inspect(struct fuzz *f, const struct nlmsghdr *h, uint32_t want,
+		    bool *synced)
 {
 	const struct nlattr *a;
 	size_t off;
@@ -67,13 +77,12 @@ static void inspect(struct fuzz *f, const struct nlmsghdr *h, uint32_t first,
 			f->errors[-e->error]++;
 		if (h->nlmsg_seq == f->watch_seq && f->outcome == OUTCOME_NONE)
 			f->outcome = -e->error;
-		mark(f, h->nlmsg_seq, first, last, acked);
+		mark(f, h->nlmsg_seq, e, want, synced);
 		return;
 	}
-	if (h->nlmsg_type == NLMSG_DONE) {
-		mark(f, h->nlmsg_seq, first, last, acked);
+	/* the end of a dump: no request this fuzzer waits on is a dump */
+	if (h->nlmsg_type == NLMSG_DONE)
 		return;
-	}
 	if (h->nlmsg_type != f->m.family_id) {
 		fail(f, "message of type %u from the kernel", h->nlmsg_type);
 		return;
@@ -108,13 +117,13 @@ static void inspect(struct fuzz *f, const struct nlmsghdr *h, uint32_t first,
 	}
 }
 
-/* Read until the message with sequence @want is answered (or a DONE). */
-static int wait_for(struct fuzz *f, uint32_t first, uint32_t want)
+/* Read until the sync of sequence @want is acked. */
+static int wait_for(struct fuzz *f, uint32_t want)
 {
 	static char rx[65536];
-	uint32_t acked = 0;
+	bool synced = false;
 
-	while (acked != want) {
+	while (!synced) {
 		const struct nlmsghdr *h;
 		ssize_t n;
 		int left;
@@ -132,7 +141,7 @@ static int wait_for(struct fuzz *f, uint32_t first, uint32_t want)
 		left = n;
 		for (h = (void *)rx; mnl_nlmsg_ok(h, left);
 		     h = mnl_nlmsg_next(h, &left))
-			inspect(f, h, first, want, &acked);
+			inspect(f, h, want, &synced);
 		if (left > 0 && left >= (int)sizeof(*h))
 			fail(f, "%d trailing bytes in a datagram", left);
 	}
@@ -140,7 +149,7 @@ static int wait_for(struct fuzz *f, uint32_t first, uint32_t want)
 }
 
 /* A NOOP with ACK: the kernel acks it after everything sent before. */
-static int sync_sock(struct fuzz *f, uint32_t first)
+static int sync_sock(struct fuzz *f)
 {
 	char buf[NLMSG_HDRLEN];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -152,7 +161,7 @@ static int sync_sock(struct fuzz *f, uint32_t first)
 		fail(f, "send: %s", strerror(errno));
 		return -1;
 	}
-	return wait_for(f, first, nlh->nlmsg_seq);
+	return wait_for(f, nlh->nlmsg_seq);
 }
 
 /* A new socket; it joins the monitor group if @join, at random if -1. */
@@ -194,10 +203,8 @@ int dump_games(struct fuzz *f)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], tiny[16];
 	struct nlmsghdr *nlh;
-	uint32_t first;
 
 	nlh = mdnl_req(&f->m, buf, MEMDIAG_CMD_SNAPSHOT, NLM_F_DUMP);
-	first = nlh->nlmsg_seq;
 	if (mnl_socket_sendto(f->m.nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
 	f->sent++;
@@ -217,7 +224,7 @@ int dump_games(struct fuzz *f)
 		f->sent++;
 		break;
 	}
-	return sync_sock(f, first);
+	return sync_sock(f);
 }
 
 /* get-info must still work (root) or be refused with EPERM (unprivileged) */
@@ -245,6 +252,19 @@ void liveness(struct fuzz *f, const char *when)
 	free(r);
 }
 
+/* The bytes of a message that failed, to rebuild it from (512 at most). */
+static void print_bytes(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && i < 512; i++)
+		printf("%s%02x%s", i % 32 ? "" : "# bytes ",
+		       (unsigned char)buf[i],
+		       i % 32 == 31 || i + 1 == len ? "\n" : "");
+	if (len > 512)
+		printf("# (%zu bytes more)\n", len - 512);
+}
+
 /*
  * Send the @len bytes of @buf, the message whose answer is owed if
  * @answer, sync, and check that the answer came. Its sequence number is
@@ -253,7 +273,6 @@ void liveness(struct fuzz *f, const char *when)
 int send_one(struct fuzz *f, const char *buf, size_t len, bool answer)
 {
 	const struct nlmsghdr *h = (const void *)buf;
-	uint32_t first = f->m.seq;
 	int b;
 
 	f->n_need = 0;
@@ -275,12 +294,14 @@ int send_one(struct fuzz *f, const char *buf, size_t len, bool answer)
 		fail(f, "send of %zu bytes: %s", len, strerror(errno));
 		return -1;
 	}
-	if (sync_sock(f, first))
+	if (sync_sock(f))
 		return -1;
 	for (b = 0; b < f->n_need; b++) {
-		if (!f->got[b])
+		if (!f->got[b]) {
 			fail(f, "request seq %u (%s; %zu bytes sent) got no answer",
 			     f->need[b], f->what[b], len);
+			print_bytes(buf, len);
+		}
 		f->answered++;
 	}
 	f->n_need = 0;
