@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
+#include "simd.h"
 
 /*
  * Bytes each thread loads per repetition at least: a few milliseconds

@@ -21,7 +21,7 @@
 #include <immintrin.h>
 #endif
 
-#include "kernel.h"
+#include "simd.h"
 
 const char *const tr_variant_name[TR_NR_VARIANTS] = {
 	"naive", "sse", "sse-prefetch", "avx", "avx-prefetch"

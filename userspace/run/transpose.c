@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/simd.h"
 #include "run/pages.h"
 #include "run/progress.h"
 #include "run/run.h"

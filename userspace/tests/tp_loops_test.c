@@ -21,7 +21,7 @@
 
 #include "kselftest_harness.h"
 
-#include "../../kernels/kernel.h"
+#include "../../kernels/simd.h"
 
 #define WORD 8
 #define MAX_WATCH 4	/* x86 has four debug address registers */

@@ -3,6 +3,7 @@
 
 #include "helpers.h"
 #include "units.h"
+#include "../../kernels/simd.h"
 
 /* the unit: "unit.bin -f run_counters" runs its tests alone */
 FIXTURE(run_counters) {};
