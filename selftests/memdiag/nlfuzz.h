@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "mdnl.h"
 
 #define MSG_MAX		8192
@@ -119,6 +120,8 @@ struct corpus_msg {
 	bool monitor;			/* which joins the monitor group */
 };
 const char *outcome_name(int outcome);
+/* One corpus line: @outcome ("" for "?"), a space, @buf's @len bytes in hex. */
+void corpus_put(FILE *fp, const char *outcome, const char *buf, size_t len);
 int corpus_write(const char *path, const struct corpus_msg *c, size_t n);
 int corpus_read(const char *path, struct corpus_msg **c, size_t *n);
 int replay_run(struct fuzz *f, const char *path, const char *record);

@@ -37,10 +37,20 @@ const char *outcome_name(int outcome)
 	return strerrorname_np(outcome) ?: "E?";
 }
 
+void corpus_put(FILE *fp, const char *outcome, const char *buf, size_t len)
+{
+	size_t b;
+
+	fprintf(fp, "%s ", outcome[0] ? outcome : "?");
+	for (b = 0; b < len; b++)
+		fprintf(fp, "%02x", (unsigned char)buf[b]);
+	fputc('\n', fp);
+}
+
 int corpus_write(const char *path, const struct corpus_msg *c, size_t n)
 {
 	FILE *fp = fopen(path, "w");
-	size_t i, b;
+	size_t i;
 
 	if (!fp)
 		return -1;
@@ -48,10 +58,7 @@ int corpus_write(const char *path, const struct corpus_msg *c, size_t n)
 	for (i = 0; i < n; i++) {
 		if (c[i].new_socket)
 			fprintf(fp, "socket%s\n", c[i].monitor ? " monitor" : "");
-		fprintf(fp, "%s ", c[i].outcome[0] ? c[i].outcome : "?");
-		for (b = 0; b < c[i].len; b++)
-			fprintf(fp, "%02x", (unsigned char)c[i].buf[b]);
-		fputc('\n', fp);
+		corpus_put(fp, c[i].outcome, c[i].buf, c[i].len);
 	}
 	return fclose(fp) ? -1 : 0;
 }

@@ -52,8 +52,7 @@ static void mark(struct fuzz *f, uint32_t seq, const struct nlmsgerr *e,
 	for (i = 0; i < f->n_need; i++)
 		if (f->need[i] == seq)
 			f->got[i] = true;
-	if (seq == want && !e->error && e->msg.nlmsg_type == NLMSG_NOOP &&
-	    e->msg.nlmsg_seq == want)
+	if (seq == want && !e->error && e->msg.nlmsg_type == NLMSG_NOOP)
 		*synced = true;
 }
 
@@ -252,19 +251,6 @@ void liveness(struct fuzz *f, const char *when)
 	free(r);
 }
 
-/* The bytes of a message that failed, to rebuild it from (512 at most). */
-static void print_bytes(const char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len && i < 512; i++)
-		printf("%s%02x%s", i % 32 ? "" : "# bytes ",
-		       (unsigned char)buf[i],
-		       i % 32 == 31 || i + 1 == len ? "\n" : "");
-	if (len > 512)
-		printf("# (%zu bytes more)\n", len - 512);
-}
-
 /*
  * Send the @len bytes of @buf, the message whose answer is owed if
  * @answer, sync, and check that the answer came. Its sequence number is
@@ -300,7 +286,11 @@ int send_one(struct fuzz *f, const char *buf, size_t len, bool answer)
 		if (!f->got[b]) {
 			fail(f, "request seq %u (%s; %zu bytes sent) got no answer",
 			     f->need[b], f->what[b], len);
-			print_bytes(buf, len);
+			/* as fail() prints: the first ten */
+			if (f->failures <= 10) {
+				printf("# the message, as a line of a corpus for --replay:\n# ");
+				corpus_put(stdout, "", buf, len);
+			}
 		}
 		f->answered++;
 	}
