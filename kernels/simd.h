@@ -37,14 +37,14 @@ struct throughput_result {
 	struct kern_timed timed[TP_NR_MIXES];	/* its repetitions */
 	struct kern_pages pages;	/* all threads' buffers (every mix's) */
 };
+/* The passes over a buffer of @bytes each repetition makes. */
+uint64_t throughput_passes(size_t bytes);
 /*
  * @bytes per thread (a multiple of TP_SIZE_ALIGN), every mix whose bit is
  * set in @mixes, one after the other in each repetition (the harness's
  * phases 0, 1, ... in enum order); @tsc_ghz from kern_tsc_ghz(). GB/s is
  * all threads' bytes over the slowest thread's time.
  */
-/* The passes over a buffer of @bytes each repetition makes. */
-uint64_t throughput_passes(size_t bytes);
 int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 		   enum tp_width width, unsigned int mixes, double tsc_ghz,
 		   struct throughput_result *r, char *err, size_t errsz);

@@ -18,20 +18,15 @@
  * of 16 loads of the width (1 KiB covers all), @passes at least 1. The
  * caller checks the CPU has the width.
  *
- * Loads per iteration (the last argument of TP_FUNC): 16 everywhere, so
- * that the loop's add and compare-and-branch are small beside the loads
- * and the fadd mix has sixteen accumulators (an add's latency times the
- * adds a cycle), except the load mix at avx and avx512, which loads
- * four vectors an iteration, as likwid-bench's load_avx and load_avx512
- * do. Why: on the Ice Lake VM of Documentation/measurements.rst, from
- * L2 (a 639K buffer, one thread) the 512-bit loop read 53.3 bytes a TSC
- * cycle with 16 loads an iteration and 56.5 with 4, the 256-bit one
- * 36.1 and 39.0; at L1 (24K) 4 loads equalled 16 (87.6 and 87.0; 79.0
- * and 75.9). It is the loads between two taken branches that count, not
- * the registers, the addressing or the number of load instructions: 16
- * loads with the pointer advanced after every four read 53.3 too. SSE
- * keeps 16 (4 lines an iteration), which read 23.0 from L2 against 19.8
- * with 4.
+ * Loads per iteration (the last argument of TP_FUNC): 16, so that the
+ * loop's add and compare-and-branch are small beside the loads and the
+ * fadd mix has sixteen accumulators (an add's latency times the adds a
+ * cycle); but the load mix at avx and avx512 loads four vectors an
+ * iteration, as likwid-bench's load_avx and load_avx512 do. From L2 a
+ * loop reads less the more bytes lie between two taken branches, at L1
+ * the same; SSE's 16 loads are four lines, which read more from L2 than
+ * four loads do. Documentation/measurements.rst, "The load loop's
+ * length", has the measurements.
  */
 
 #if defined(__x86_64__)
