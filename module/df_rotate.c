@@ -83,13 +83,24 @@ bool memdiag_df_rot_plan(struct memdiag_df_rot *r)
 	return true;
 }
 
+/* The midpoint of a clock bracket, and half its width in *@err. */
+static u64 df_mid(u64 lo_ns, u64 hi_ns, u64 *err)
+{
+	if (hi_ns < lo_ns)
+		hi_ns = lo_ns;
+	*err = (hi_ns - lo_ns) / 2;
+	return lo_ns + *err;
+}
+
 /**
  * memdiag_df_rot_begin() - the planned channels count from now
  * @r: the node's state
- * @now_ns: when @raw was read (after the controls were written)
+ * @lo_ns: the clock just before @raw was read (after the controls were
+ *	written)
+ * @hi_ns: the clock just after
  * @raw: the value of every counter (index = counter)
  */
-void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
+void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 lo_ns, u64 hi_ns,
 			  const u64 *raw)
 {
 	u64 mask = GENMASK_ULL(r->ctr_bits - 1, 0);
@@ -97,7 +108,7 @@ void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
 
 	for (i = 0; i < r->n_ctrs; i++)
 		r->base[i] = raw[i] & mask;
-	r->begin_ns = now_ns;
+	r->begin_ns = df_mid(lo_ns, hi_ns, &r->begin_err_ns);
 	r->counting = true;
 }
 
@@ -110,12 +121,23 @@ void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
 #define DF_RATE_MIN_NS	1000000ULL
 
 /*
+ * A turn whose ends are uncertain by more than 1/DF_CLOCK_TOL of its
+ * length sets no rate: a reader paused between the counter reads and a
+ * clock reading (a vCPU descheduled under QEMU/TCG, a preempted worker on
+ * PREEMPT_RT) would make its rate tens of percent off, and the next turn
+ * would extrapolate the channels it counted with it.
+ */
+#define DF_CLOCK_TOL	100
+
+/*
  * The interval's share of every channel's estimate: a counted channel its
  * @step, which becomes its rate (added to it, for a turn shorter than
- * DF_RATE_MIN_NS); one not counted its last rate over @dt, or, never
+ * DF_RATE_MIN_NS; left as it was for a turn clocked @loose, unless the
+ * channel has none); one not counted its last rate over @dt, or, never
  * counted yet, the mean step of the channels counted now.
  */
-static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
+static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt,
+			bool loose)
 {
 	bool counted[MEMDIAG_DF_MAX_CHANS] = {};
 	u64 sum = 0, n = 0;
@@ -127,7 +149,9 @@ static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
 		c = r->chan_of[i];
 		counted[c] = true;
 		r->est[c] += step[i];
-		if (dt < DF_RATE_MIN_NS && r->rate_ns[c]) {
+		if (loose && r->rate_ns[c]) {
+			/* the channel's last rate stands */
+		} else if (dt < DF_RATE_MIN_NS && r->rate_ns[c]) {
 			r->rate_counts[c] += step[i];
 			r->rate_ns[c] += dt;
 		} else {
@@ -153,7 +177,8 @@ static void df_estimate(struct memdiag_df_rot *r, const u64 *step, u64 dt)
  * The time between the last turn's end and this one's begin (the
  * controls rewritten, the new baseline read) is in no turn: each channel
  * adds its rate over it to the estimate. Only a gap shorter than the turn
- * and than DF_GAP_MAX_NS is one: a longer one is a pause (hotplug, a new
+ * and than DF_GAP_MAX_NS (plus the two ends' clock uncertainty, which a
+ * paused reader widens) is one: a longer one is a pause (hotplug, a new
  * session), whose traffic is not counted.
  */
 #define DF_GAP_MAX_NS	5000000ULL
@@ -166,7 +191,7 @@ static void df_estimate_gap(struct memdiag_df_rot *r, u64 dt)
 	if (!r->end_ns || r->end_ns > r->begin_ns || r->fixed)
 		return;
 	gap = r->begin_ns - r->end_ns;
-	if (gap >= dt || gap >= DF_GAP_MAX_NS)
+	if (gap >= dt || gap >= DF_GAP_MAX_NS + r->end_err_ns + r->begin_err_ns)
 		return;
 	for (c = 0; c < r->n_chans; c++)
 		if (r->rate_ns[c])
@@ -177,21 +202,24 @@ static void df_estimate_gap(struct memdiag_df_rot *r, u64 dt)
 /**
  * memdiag_df_rot_end() - add what each counted channel counted
  * @r: the node's state
- * @now_ns: when @raw was read
+ * @lo_ns: the clock just before @raw was read
+ * @hi_ns: the clock just after
  * @raw: the value of every counter
  * @max_step: the most counts one counter can take in this interval; a
  *	bigger step (after at most one wrap) is a counter someone reset
  *
- * A channel gets its counts and the time from begin() to now. If any
- * counter's step is implausible, nothing of the interval is kept (the
- * channels' counts and times stay consistent) and false is returned.
+ * A channel gets its counts and the time from begin() to now (midpoint
+ * to midpoint). If any counter's step is implausible, nothing of the
+ * interval is kept (the channels' counts and times stay consistent) and
+ * false is returned.
  */
-bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 now_ns, const u64 *raw,
-			u64 max_step)
+bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 lo_ns, u64 hi_ns,
+			const u64 *raw, u64 max_step)
 {
 	u64 mask = GENMASK_ULL(r->ctr_bits - 1, 0);
-	u64 step[MEMDIAG_DF_MAX_CTRS];
+	u64 step[MEMDIAG_DF_MAX_CTRS], now_ns, err, dt;
 	unsigned int i;
+	bool loose;
 
 	if (!r->counting)
 		return false;
@@ -204,19 +232,24 @@ bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 now_ns, const u64 *raw,
 			return false;
 		}
 	}
+	now_ns = df_mid(lo_ns, hi_ns, &err);
 	if (now_ns < r->begin_ns) {
 		r->dropped++;
 		r->end_ns = 0;
 		return false;
 	}
+	dt = now_ns - r->begin_ns;
+	loose = (err + r->begin_err_ns) * DF_CLOCK_TOL > dt;
+	r->unclocked += loose;
 	for (i = 0; i < r->n_ctrs; i++) {
 		if (r->chan_of[i] < 0)
 			continue;
 		r->counts[r->chan_of[i]] += step[i];
-		r->counted_ns[r->chan_of[i]] += now_ns - r->begin_ns;
+		r->counted_ns[r->chan_of[i]] += dt;
 	}
-	df_estimate(r, step, now_ns - r->begin_ns);
-	df_estimate_gap(r, now_ns - r->begin_ns);
+	df_estimate(r, step, dt, loose);
+	df_estimate_gap(r, dt);
 	r->end_ns = now_ns;
+	r->end_err_ns = err;
 	return true;
 }

@@ -12,6 +12,14 @@
  * reader's rate for a channel between two readings is the bytes over the
  * nanoseconds counted between them: the counted share of the interval,
  * scaled up to all of it.
+ *
+ * A turn's ends are clocked by a bracket: the clock read just before and
+ * just after the counters (@lo, @hi). The counts belong to some moment
+ * inside it; the turn's time runs between the brackets' midpoints, and a
+ * turn whose brackets are wide against its length (a vCPU or a preempted
+ * reader paused in the middle of a read) counts, but does not set the
+ * rate that the channels it counted are extrapolated with while other
+ * channels have the counters.
  */
 #ifndef _MEMDIAG_DF_ROTATE_H
 #define _MEMDIAG_DF_ROTATE_H
@@ -27,7 +35,8 @@ struct memdiag_df_rot {
 	/* the channel counter i counts now, or -1 */
 	s8 chan_of[MEMDIAG_DF_MAX_CTRS];
 	u64 base[MEMDIAG_DF_MAX_CTRS];	/* counter values at begin() */
-	u64 begin_ns;
+	u64 begin_ns;		/* the midpoint of begin()'s bracket */
+	u64 begin_err_ns;	/* half its width */
 	bool counting;
 	/* since init: per channel, what was counted and for how long */
 	u64 counts[MEMDIAG_DF_MAX_CHANS];
@@ -40,15 +49,17 @@ struct memdiag_df_rot {
 	u64 est[MEMDIAG_DF_MAX_CHANS];
 	u64 rate_counts[MEMDIAG_DF_MAX_CHANS], rate_ns[MEMDIAG_DF_MAX_CHANS];
 	u64 end_ns;		/* when the last kept turn ended; 0: none */
+	u64 end_err_ns;		/* half the width of its bracket */
 	u32 dropped;		/* intervals not counted (a reset seen) */
+	u32 unclocked;		/* turns too loosely clocked to set a rate */
 };
 
 int memdiag_df_rot_init(struct memdiag_df_rot *r, unsigned int n_chans,
 			unsigned int n_ctrs, unsigned int ctr_bits, u32 fixed);
 bool memdiag_df_rot_plan(struct memdiag_df_rot *r);
-void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 now_ns,
+void memdiag_df_rot_begin(struct memdiag_df_rot *r, u64 lo_ns, u64 hi_ns,
 			  const u64 *raw);
-bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 now_ns, const u64 *raw,
-			u64 max_step);
+bool memdiag_df_rot_end(struct memdiag_df_rot *r, u64 lo_ns, u64 hi_ns,
+			const u64 *raw, u64 max_step);
 
 #endif /* _MEMDIAG_DF_ROTATE_H */

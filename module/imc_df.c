@@ -79,23 +79,32 @@ static int df_batch(unsigned int socket, struct memdiag_msr_op *ops,
 	return 0;
 }
 
-/* Read the controls (@ctl) and counters (@ctr) of @socket's node. */
-static int df_read(unsigned int socket, u64 *ctl, u64 *ctr)
+/*
+ * Read the controls (@ctl) and counters (@ctr) of @socket's node, and
+ * the clock just before and after the counters (@clk[0], @clk[1]), taken
+ * in the same batch on the CPU that reads them: a reader paused between
+ * a read and a clock reading of its own would time the counts wrongly.
+ */
+static int df_read(unsigned int socket, u64 *ctl, u64 *ctr, u64 *clk)
 {
-	struct memdiag_msr_op op[2 * MEMDIAG_DF_MAX_CTRS];
+	struct memdiag_msr_op op[2 * MEMDIAG_DF_MAX_CTRS + 2] = {};
 	unsigned int n = imc_type->n_ctrs, i;
 	int err;
 
 	for (i = 0; i < n; i++) {
-		op[i] = (struct memdiag_msr_op){ df_ctl_msr(i) };
-		op[n + i] = (struct memdiag_msr_op){ df_ctr_msr(i) };
+		op[i].msr = df_ctl_msr(i);
+		op[n + 1 + i].msr = df_ctr_msr(i);
 	}
-	err = df_batch(socket, op, 2 * n);
+	op[n].clock = true;
+	op[2 * n + 1].clock = true;
+	err = df_batch(socket, op, 2 * n + 2);
 	for (i = 0; !err && i < n; i++) {
 		if (ctl)
 			ctl[i] = op[i].val;
-		ctr[i] = op[n + i].val;
+		ctr[i] = op[n + 1 + i].val;
 	}
+	clk[0] = op[n].val;
+	clk[1] = op[2 * n + 1].val;
 	return err;
 }
 
@@ -106,7 +115,7 @@ static int df_read(unsigned int socket, u64 *ctl, u64 *ctr)
 static bool df_program(unsigned int socket, struct df_node *d)
 {
 	struct memdiag_msr_op op[MEMDIAG_DF_MAX_CTRS];
-	u64 ctl[MEMDIAG_DF_MAX_CTRS], ctr[MEMDIAG_DF_MAX_CTRS];
+	u64 ctl[MEMDIAG_DF_MAX_CTRS], ctr[MEMDIAG_DF_MAX_CTRS], clk[2];
 	unsigned int n = imc_type->n_ctrs, i;
 	bool ok = true;
 
@@ -117,12 +126,12 @@ static bool df_program(unsigned int socket, struct df_node *d)
 	}
 	d->programmed = true;
 	d->lost = false;
-	if (df_batch(socket, op, n) || df_read(socket, ctl, ctr))
+	if (df_batch(socket, op, n) || df_read(socket, ctl, ctr, clk))
 		return false;
 	for (i = 0; i < n; i++)
 		ok &= ctl[i] == d->prog[i];
 	if (ok)
-		memdiag_df_rot_begin(&d->rot, ktime_get_ns(), ctr);
+		memdiag_df_rot_begin(&d->rot, clk[0], clk[1], ctr);
 	return ok;
 }
 
@@ -147,10 +156,10 @@ static void df_restore(unsigned int socket, struct df_node *d)
 static bool df_claim(unsigned int socket, struct df_node *d, char *msg,
 		     size_t len)
 {
-	u64 ctr[MEMDIAG_DF_MAX_CTRS];
+	u64 ctr[MEMDIAG_DF_MAX_CTRS], clk[2];
 	unsigned int i;
 
-	if (df_read(socket, d->saved, ctr)) {
+	if (df_read(socket, d->saved, ctr, clk)) {
 		snprintf(msg, len,
 			 "the Data Fabric counters of socket %u could not be read",
 			 socket);
@@ -270,14 +279,12 @@ void memdiag_imc_df_stop(void)
  */
 static bool df_update(unsigned int socket, struct df_node *d, u64 max)
 {
-	u64 ctl[MEMDIAG_DF_MAX_CTRS], ctr[MEMDIAG_DF_MAX_CTRS];
-	u64 now;
+	u64 ctl[MEMDIAG_DF_MAX_CTRS], ctr[MEMDIAG_DF_MAX_CTRS], clk[2];
 	unsigned int i;
 	bool ok = true;
 
-	if (df_read(socket, ctl, ctr))
+	if (df_read(socket, ctl, ctr, clk))
 		return false;
-	now = ktime_get_ns();
 	for (i = 0; i < imc_type->n_ctrs; i++) {
 		if (ctl[i] == d->prog[i])
 			continue;
@@ -291,13 +298,13 @@ static bool df_update(unsigned int socket, struct df_node *d, u64 max)
 		ok = false;
 	}
 	if (ok)
-		ok = memdiag_df_rot_end(&d->rot, now, ctr, max);
+		ok = memdiag_df_rot_end(&d->rot, clk[0], clk[1], ctr, max);
 	else
 		d->rot.counting = false;	/* the interval is dropped */
 	/* a changed control is written again with the next turn */
 	if (memdiag_df_rot_plan(&d->rot) || !ok)
 		return df_program(socket, d) && ok;
-	memdiag_df_rot_begin(&d->rot, now, ctr);
+	memdiag_df_rot_begin(&d->rot, clk[0], clk[1], ctr);
 	return ok;
 }
 
@@ -343,9 +350,19 @@ void memdiag_imc_df_sample(struct memdiag_snap *snap, unsigned int n,
 		if (s >= n)
 			continue;
 		d = &df_nodes[s];
-		/* an offline socket is in no snapshot: its totals wait */
-		if (d->programmed && !d->lost && !df_update(s, d, max))
-			df_epoch[s]++;
+		/*
+		 * an offline socket is in no snapshot: its totals wait. The
+		 * estimate runs to the moment the counters were read, which
+		 * is the snapshot's time: a pause between the sample's start
+		 * and this socket's reads would put its bytes into the wrong
+		 * interval.
+		 */
+		if (d->programmed && !d->lost) {
+			if (df_update(s, d, max))
+				snap[s].time_ns = d->rot.end_ns;
+			else
+				df_epoch[s]++;
+		}
 		df_snap(d, &snap[s]);
 		memdiag_df_nodes_snap(s, &d->rot, &snap[s]);
 		snap[s].imc_epoch = df_epoch[s];

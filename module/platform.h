@@ -26,6 +26,12 @@ struct memdiag_msr_op {
 	bool write;
 	u64 val;	/* value to write, or value read */
 	int err;	/* 0, or -EIO if the access faulted (#GP) */
+	/*
+	 * No MSR: the clock (ktime_get_ns()) at this point of the batch,
+	 * into @val. Two of them bracket reads that must be timed with the
+	 * values they return, on the CPU that reads them.
+	 */
+	bool clock;
 };
 
 /* A PCI function the platform has. */
@@ -68,9 +74,10 @@ struct memdiag_platform_ops {
 	void (*cpu_ident)(struct memdiag_cpu_ident *id);
 
 	/*
-	 * Run @n accesses in order on @cpu, in one cross-call on hardware.
-	 * Each op records its own error; the call returns -ENXIO if @cpu is
-	 * offline, else 0. Must not be called with cpu hotplug write-locked.
+	 * Run @n accesses in order on @cpu, in one cross-call on hardware
+	 * (clock ops read the clock there). Each op records its own error;
+	 * the call returns -ENXIO if @cpu is offline, else 0. Must not be
+	 * called with cpu hotplug write-locked.
 	 */
 	int (*msr_batch)(unsigned int cpu, struct memdiag_msr_op *ops,
 			 unsigned int n);

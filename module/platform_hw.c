@@ -5,6 +5,7 @@
 #include <linux/pci.h>
 #include <linux/smp.h>
 #include <linux/io.h>
+#include <linux/ktime.h>
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <asm/processor.h>
@@ -58,10 +59,14 @@ static void hw_batch_fn(void *arg)
 	for (i = 0; i < b->n; i++) {
 		struct memdiag_msr_op *op = &b->ops[i];
 
-		if (op->write)
+		if (op->clock) {
+			op->val = ktime_get_ns();
+			op->err = 0;
+		} else if (op->write) {
 			op->err = wrmsrq_safe(op->msr, op->val) ? -EIO : 0;
-		else
+		} else {
 			op->err = rdmsrq_safe(op->msr, &op->val) ? -EIO : 0;
+		}
 	}
 }
 

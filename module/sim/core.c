@@ -226,6 +226,11 @@ int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 		return -ENXIO;
 	}
 	for (i = 0; i < n; i++) {
+		if (ops[i].clock) {
+			ops[i].val = ktime_get_ns();
+			ops[i].err = 0;
+			continue;
+		}
 		/* each access sees the counts up to its own moment */
 		mdsim_core_advance(cpu, ktime_get_ns());
 		if (ops[i].write && mdsim_fault(MDSIM_FAULT_MSR_WRITE, ops[i].msr))
