@@ -28,29 +28,13 @@ static u32 imc_epoch[MEMDIAG_MAX_SOCKETS];
 static bool imc_running;	/* between start() and stop() (not the DF) */
 
 /*
- * MSR boxes (AMD UMC, AMD's DF) are reached through a CPU of their socket;
- * every CPU of it reaches the same registers, so whichever is first online
- * serves: when it goes offline the next one takes over with the counters
- * as they are, nothing to carry over.
- */
-unsigned int memdiag_imc_socket_cpu(unsigned int socket, unsigned int except)
-{
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu)
-		if (cpu != except && memdiag_socket_of(cpu) == socket)
-			return cpu;
-	return nr_cpu_ids;
-}
-
-/*
  * MSR boxes (AMD UMC): @msr read or written on an online CPU of the
  * box's socket; a read that fails gives all-ones, as an absent PCI box.
  */
 static u64 box_msr(struct imc_box *b, u32 msr, bool write, u64 val)
 {
 	struct memdiag_msr_op op = { msr, write, val };
-	unsigned int cpu = memdiag_imc_socket_cpu(b->socket, nr_cpu_ids);
+	unsigned int cpu = memdiag_socket_cpu(b->socket, nr_cpu_ids);
 
 	if (cpu >= nr_cpu_ids || plat()->msr_batch(cpu, &op, 1) || op.err)
 		return U64_MAX;
@@ -217,7 +201,7 @@ int memdiag_imc_start(char *msg, size_t len)
 		struct imc_box *b = &imc_boxes[i];
 
 		b->offline = box_is_msr() &&
-			     memdiag_imc_socket_cpu(b->socket, nr_cpu_ids) >=
+			     memdiag_socket_cpu(b->socket, nr_cpu_ids) >=
 			     nr_cpu_ids;
 		if (!b->offline && !pick_counters(b, msg, len))
 			return -EBUSY;
@@ -400,7 +384,7 @@ static void umc_cpu_offline(unsigned int cpu)
 	unsigned int s = memdiag_socket_of(cpu), i;
 	bool any = false;
 
-	if (!imc_running || memdiag_imc_socket_cpu(s, cpu) < nr_cpu_ids)
+	if (!imc_running || memdiag_socket_cpu(s, cpu) < nr_cpu_ids)
 		return;
 	for (i = 0; i < imc_n_boxes; i++) {
 		struct imc_box *b = &imc_boxes[i];
@@ -466,28 +450,30 @@ static void umc_cpu_online(unsigned int cpu)
  * and MMIO boxes (discovery's included) do not depend on CPUs being
  * online.
  */
-void memdiag_imc_cpu_online(unsigned int cpu)
+int memdiag_imc_cpu_online(unsigned int cpu)
 {
 	if (!imc_type || (imc_type->access != MEMDIAG_IMC_DF &&
 			  imc_type->access != MEMDIAG_IMC_MSR))
-		return;
+		return 0;
 	mutex_lock(&memdiag_lock);
 	if (imc_type->access == MEMDIAG_IMC_DF)
 		memdiag_imc_df_cpu_online(cpu);
 	else
 		umc_cpu_online(cpu);
 	mutex_unlock(&memdiag_lock);
+	return 0;
 }
 
-void memdiag_imc_cpu_offline(unsigned int cpu)
+int memdiag_imc_cpu_offline(unsigned int cpu)
 {
 	if (!imc_type || (imc_type->access != MEMDIAG_IMC_DF &&
 			  imc_type->access != MEMDIAG_IMC_MSR))
-		return;
+		return 0;
 	mutex_lock(&memdiag_lock);
 	if (imc_type->access == MEMDIAG_IMC_DF)
 		memdiag_imc_df_cpu_offline(cpu);
 	else
 		umc_cpu_offline(cpu);
 	mutex_unlock(&memdiag_lock);
+	return 0;
 }

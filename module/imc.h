@@ -36,9 +36,6 @@ extern const struct memdiag_imc_box_type *imc_type;
 extern struct imc_box *imc_boxes;
 extern unsigned int imc_n_boxes;
 
-/* imc.c: an online CPU of @socket other than @except, or nr_cpu_ids */
-unsigned int memdiag_imc_socket_cpu(unsigned int socket, unsigned int except);
-
 /* imc_df.c: AMD's Data Fabric (MEMDIAG_IMC_DF), channels in turns */
 int memdiag_imc_df_start(char *msg, size_t len);
 void memdiag_imc_df_stop(void);

@@ -69,7 +69,7 @@ static u64 df_chan_ctl(int chan)
 static int df_batch(unsigned int socket, struct memdiag_msr_op *ops,
 		    unsigned int n)
 {
-	unsigned int cpu = memdiag_imc_socket_cpu(socket, nr_cpu_ids), i;
+	unsigned int cpu = memdiag_socket_cpu(socket, nr_cpu_ids), i;
 
 	if (cpu >= nr_cpu_ids || memdiag.plat->msr_batch(cpu, ops, n))
 		return -ENXIO;
@@ -238,7 +238,7 @@ int memdiag_imc_df_start(char *msg, size_t len)
 	for (i = 0; i < imc_n_boxes; i++) {
 		s = imc_boxes[i].socket;
 		df_nodes[s].offline =
-			memdiag_imc_socket_cpu(s, nr_cpu_ids) >= nr_cpu_ids;
+			memdiag_socket_cpu(s, nr_cpu_ids) >= nr_cpu_ids;
 		if (!df_nodes[s].offline &&
 		    !df_claim(s, &df_nodes[s], msg, len))
 			return -EBUSY;
@@ -445,7 +445,7 @@ void memdiag_imc_df_cpu_offline(unsigned int cpu)
 
 	lockdep_assert_held(&memdiag_lock);
 	d = df_node_of(cpu, &s);
-	if (!d || d->offline || memdiag_imc_socket_cpu(s, cpu) < nr_cpu_ids)
+	if (!d || d->offline || memdiag_socket_cpu(s, cpu) < nr_cpu_ids)
 		return;
 	if (d->programmed && !d->lost) {
 		df_update(s, d, U64_MAX);

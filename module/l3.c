@@ -369,13 +369,13 @@ void memdiag_l3_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 }
 
 /* Hotplug: the first CPU of a CCX back online counts it again. */
-void memdiag_l3_cpu_online(unsigned int cpu)
+int memdiag_l3_cpu_online(unsigned int cpu)
 {
 	char msg[MEMDIAG_REASON_LEN];
 	struct l3_dom *d;
 
 	if (!doms)
-		return;
+		return 0;
 	mutex_lock(&memdiag_lock);
 	d = dom_of(cpu);
 	if (!d) {
@@ -388,18 +388,19 @@ void memdiag_l3_cpu_online(unsigned int cpu)
 		dom_restore(d, cpu);
 	}
 	mutex_unlock(&memdiag_lock);
+	return 0;
 }
 
 /*
  * Hotplug: the last CPU of a CCX going offline hands in its counts and
  * puts its controls back while they can still be reached.
  */
-void memdiag_l3_cpu_offline(unsigned int cpu)
+int memdiag_l3_cpu_offline(unsigned int cpu)
 {
 	struct l3_dom *d;
 
 	if (!doms)
-		return;
+		return 0;
 	mutex_lock(&memdiag_lock);
 	d = dom_of(cpu);
 	if (d && d->programmed && dom_cpu(d, cpu) >= nr_cpu_ids) {
@@ -411,6 +412,7 @@ void memdiag_l3_cpu_offline(unsigned int cpu)
 		d->programmed = false;
 	}
 	mutex_unlock(&memdiag_lock);
+	return 0;
 }
 
 /*

@@ -190,6 +190,7 @@ void memdiag_caps_l3(struct memdiag_state *st, int err, const char *why);
 
 /* topology.c */
 unsigned int memdiag_socket_of(unsigned int cpu);
+unsigned int memdiag_socket_cpu(unsigned int socket, unsigned int except);
 unsigned int memdiag_socket_package(unsigned int socket);
 int memdiag_package_to_socket(unsigned int package);
 unsigned int memdiag_max_sockets(void);
@@ -205,12 +206,12 @@ void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
 int memdiag_imc_df_channels_check(u32 set, char *msg, size_t len);
 u32 memdiag_imc_df_channels(void);
 void memdiag_imc_df_set_channels(u32 set);
-void memdiag_imc_cpu_online(unsigned int cpu);
+int memdiag_imc_cpu_online(unsigned int cpu);
 /* df_nodes.c: the NUMA node each Zen 2/3 DRAM channel serves */
 void memdiag_df_nodes_init(unsigned int socket, unsigned int n_chans);
 const char *memdiag_df_nodes_why(unsigned int socket);
 unsigned int memdiag_df_nodes(unsigned int socket, u32 *ids, u32 *chans);
-void memdiag_imc_cpu_offline(unsigned int cpu);
+int memdiag_imc_cpu_offline(unsigned int cpu);
 
 /* l3.c: AMD's L3 PMU, one per CCX, counted into its socket */
 int memdiag_l3_init(struct memdiag_state *st, char *reason, size_t len);
@@ -218,8 +219,8 @@ void memdiag_l3_exit(void);
 int memdiag_l3_start(char *msg, size_t len);
 void memdiag_l3_stop(void);
 void memdiag_l3_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
-void memdiag_l3_cpu_online(unsigned int cpu);
-void memdiag_l3_cpu_offline(unsigned int cpu);
+int memdiag_l3_cpu_online(unsigned int cpu);
+int memdiag_l3_cpu_offline(unsigned int cpu);
 
 /* core.c */
 /* An MSR to put back: memdiag_msr_put_back() in msr_restore.c */

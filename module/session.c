@@ -42,11 +42,55 @@ DEFINE_MUTEX(memdiag_lock);
 static LIST_HEAD(sessions);
 static unsigned int nr_sessions;
 static u32 next_id = 1;
-static bool imc_on, l3_on, core_on, closing;
+static bool closing;
 static u64 last_sample_ns;
 static enum cpuhp_state hp_state;
 static struct delayed_work sampler;
 static memdiag_publish_fn publish;
+
+/*
+ * The counter families a session programs, in the order they start;
+ * they stop, and a failed start unwinds, in reverse. A family joins by
+ * one row (Documentation/layout.rst, "Add a counter family").
+ */
+struct counter_family {
+	const char *name;
+	bool (*available)(void);
+	int (*start)(char *msg, size_t len);
+	void (*stop)(void);
+	void (*sample)(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+	/* hotplug: every family hears of every CPU, started or not */
+	int (*cpu_online)(unsigned int cpu);
+	int (*cpu_offline)(unsigned int cpu);
+};
+
+static bool imc_available(void)
+{
+	return memdiag.caps[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available;
+}
+
+static bool l3_available(void)
+{
+	return memdiag.caps[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY].available;
+}
+
+static bool core_available(void)
+{
+	return memdiag.core_mode != MEMDIAG_CORE_MODE_NONE;
+}
+
+static const struct counter_family families[] = {
+	{ "imc", imc_available, memdiag_imc_start, memdiag_imc_stop,
+	  memdiag_imc_sample, memdiag_imc_cpu_online, memdiag_imc_cpu_offline },
+	{ "l3", l3_available, memdiag_l3_start, memdiag_l3_stop,
+	  memdiag_l3_sample, memdiag_l3_cpu_online, memdiag_l3_cpu_offline },
+	{ "core", core_available, memdiag_core_start, memdiag_core_stop,
+	  memdiag_core_sample, memdiag_core_cpu_online,
+	  memdiag_core_cpu_offline },
+};
+
+/* which families started with the sessions running */
+static bool family_on[ARRAY_SIZE(families)];
 
 /*
  * The shared sample: the last one taken, by the sampler or for a snapshot
@@ -77,19 +121,16 @@ static u32 min_interval(void)
 static void sample(void)
 {
 	u64 now = ktime_get_ns(), dt = now - last_sample_ns;
-	unsigned int s;
+	unsigned int s, i;
 
 	memset(shared, 0, n_shared * sizeof(*shared));
 	for (s = 0; s < n_shared; s++) {
 		shared[s].socket = s;
 		shared[s].time_ns = now;
 	}
-	if (imc_on)
-		memdiag_imc_sample(shared, n_shared, dt);
-	if (l3_on)
-		memdiag_l3_sample(shared, n_shared, dt);
-	if (core_on)
-		memdiag_core_sample(shared, n_shared, dt);
+	for (i = 0; i < ARRAY_SIZE(families); i++)
+		if (family_on[i])
+			families[i].sample(shared, n_shared, dt);
 	memdiag_prefetch_sample(shared, n_shared);
 	last_sample_ns = now;
 	shared_start_ns = now;
@@ -163,56 +204,38 @@ static void sampler_fn(struct work_struct *work)
 	kfree(snaps);
 }
 
+static void counters_stop(void)
+{
+	unsigned int i = ARRAY_SIZE(families);
+
+	while (i--) {
+		if (family_on[i])
+			families[i].stop();
+		family_on[i] = false;
+	}
+	shared_valid = false;
+}
+
 /* Program whatever this machine offers; fail only if nothing can count. */
 static int counters_start(char *msg, size_t len)
 {
 	int err = -ENODEV;
+	unsigned int i;
 
 	snprintf(msg, len,
 		 "no counter is available on this machine: see memdiagctl info for the reasons");
-	if (memdiag.caps[MEMDIAG_CAPABILITY_IMC_BANDWIDTH].available) {
-		err = memdiag_imc_start(msg, len);
-		if (err)
+	for (i = 0; i < ARRAY_SIZE(families); i++) {
+		if (!families[i].available())
+			continue;
+		err = families[i].start(msg, len);
+		if (err) {
+			counters_stop();	/* the ones started, in reverse */
 			return err;
-		imc_on = true;
-	}
-	if (memdiag.caps[MEMDIAG_CAPABILITY_L3_DRAM_LATENCY].available) {
-		err = memdiag_l3_start(msg, len);
-		if (err)
-			goto imc;
-		l3_on = true;
-	}
-	if (memdiag.core_mode != MEMDIAG_CORE_MODE_NONE) {
-		err = memdiag_core_start(msg, len);
-		if (err)
-			goto l3;
-		core_on = true;
+		}
+		family_on[i] = true;
 	}
 	last_sample_ns = ktime_get_ns();
 	return err;
-l3:
-	if (l3_on)
-		memdiag_l3_stop();
-	l3_on = false;
-imc:
-	if (imc_on)
-		memdiag_imc_stop();
-	imc_on = false;
-	return err;
-}
-
-static void counters_stop(void)
-{
-	if (core_on)
-		memdiag_core_stop();
-	if (l3_on)
-		memdiag_l3_stop();
-	if (imc_on)
-		memdiag_imc_stop();
-	imc_on = false;
-	l3_on = false;
-	core_on = false;
-	shared_valid = false;
 }
 
 /* Sessions of @portid (@uid if @by_uid); memdiag_lock held. */
@@ -402,16 +425,24 @@ static struct notifier_block release_nb = {
  */
 static int session_cpu_online(unsigned int cpu)
 {
-	memdiag_imc_cpu_online(cpu);
-	memdiag_l3_cpu_online(cpu);
-	return memdiag_core_cpu_online(cpu);
+	unsigned int i;
+	int err = 0;
+
+	/* the first failure is the callback's; every family hears of @cpu */
+	for (i = 0; i < ARRAY_SIZE(families); i++) {
+		int e = families[i].cpu_online(cpu);
+
+		err = err ?: e;
+	}
+	return err;
 }
 
 static int session_cpu_offline(unsigned int cpu)
 {
-	memdiag_core_cpu_offline(cpu);
-	memdiag_l3_cpu_offline(cpu);
-	memdiag_imc_cpu_offline(cpu);
+	unsigned int i = ARRAY_SIZE(families);
+
+	while (i--)
+		families[i].cpu_offline(cpu);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * topology.c - which socket each CPU belongs to.
+ * topology.c - which socket each CPU belongs to, and which CPU serves a
+ * socket.
  *
  * memdiag numbers sockets by the kernel's logical package id, which is
  * dense (0..N-1) even when firmware numbers packages sparsely; the physical
@@ -16,6 +17,24 @@
 unsigned int memdiag_socket_of(unsigned int cpu)
 {
 	return topology_logical_package_id(cpu);
+}
+
+/*
+ * The first online CPU of @socket other than @except (nr_cpu_ids: none
+ * excepted), or nr_cpu_ids if there is none. Boxes reached through a CPU
+ * of their socket (AMD's UMC and Data Fabric MSRs) use it: every CPU of
+ * the socket reaches the same registers, so whichever is first online
+ * serves, and when it goes offline the next one takes over with the
+ * counters as they are, nothing to carry over.
+ */
+unsigned int memdiag_socket_cpu(unsigned int socket, unsigned int except)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != except && memdiag_socket_of(cpu) == socket)
+			return cpu;
+	return nr_cpu_ids;
 }
 
 /* Physical package id of @socket, or UINT_MAX if it has no online CPU. */
