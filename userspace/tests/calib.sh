@@ -3,11 +3,19 @@
 # calib.sh - calibrate and probe on this machine's real memory, counter-free
 # (TAP "ok - " lines): properties, never this machine's numbers.
 #  - calibrate --quick: each curve's bandwidth rises with intensity before
-#    its peak, the latency at the highest load is above the idle latency,
-#    --show prints the stored curves;
-#  - probe: higher latency and stress while read-delay loads the memory
-#    from another CPU than while that load is stopped (SIGSTOP/SIGCONT,
-#    alternating three times so drift on a shared host cancels out);
+#    its peak (less delay between loads moves more bytes, on any machine),
+#    the read peak's latency is above idle unless calibrate itself says
+#    the rise is within its noise, --show prints the stored curves;
+#  - probe: higher latency and stress while calibrate's own read-peak
+#    generator (its threads, delay and size) loads the memory from the
+#    other CPUs than while that load is stopped (SIGSTOP/SIGCONT,
+#    alternating three times so drift on a shared host cancels out),
+#    asserted only where the curve predicts a rise at that load above
+#    the probe's own noise band (4 standard errors of the difference of
+#    the two medians, from the idle samples' spread); elsewhere SKIP with
+#    the numbers that decided it. Whether one load is visible depends on
+#    the machine (one thread on a 2-vCPU slice of a 300 MiB-L3 socket
+#    moves a small share of its bandwidth), so the test asks the machine;
 #  - bad options are refused, naming the option, storing nothing.
 # usage: calib.sh MEMDIAGCTL
 set -u
@@ -91,13 +99,19 @@ echo "# calibrate --quick took $took s"
 cal_busy=$(busy avg60)
 ok "$([ $rc = 0 ] && [ -s "$c" ] && echo 1)" "calibrate --quick exits 0 and stores the file" "$tmp/cal.err"
 # its estimate within 2x of the time it took (3 s of slack for the
-# seconds' rounding and the checks after the points)
+# seconds' rounding and the checks after the points); the estimate is
+# calibrate's model of its own plan, which neighbours taking the CPUs
+# would stretch: skipped then, with the reason
 est=$(sed -n 's/.*calibrate: about \([0-9]*\) s in all.*/\1/p' "$tmp/cal.err")
 echo "# calibrate --quick estimated ${est:-?} s, took $took s"
-ok "$([ -n "$est" ] && [ "$took" -le $((2 * est + 3)) ] &&
-	[ $((2 * took + 3)) -ge "$est" ] && echo 1)" \
-	"calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" \
-	"$tmp/cal.err"
+if [ -n "$cal_busy" ]; then
+	echo "ok - calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s) # SKIP $cal_busy"
+else
+	ok "$([ -n "$est" ] && [ "$took" -le $((2 * est + 3)) ] &&
+		[ $((2 * took + 3)) -ge "$est" ] && echo 1)" \
+		"calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" \
+		"$tmp/cal.err"
+fi
 ok "$(jq -e '.bandwidth_source == "kernel" and (.sockets | length) >= 1' "$c" > /dev/null && echo 1)" \
 	"without the module the file says bandwidth_source kernel" "$c"
 if [ -n "$cal_busy" ]; then
@@ -110,10 +124,21 @@ else
 		all($p[0:$k][]; .bandwidth_gbps < $p[$k].bandwidth_gbps))' \
 		"$c" > /dev/null && echo 1)" \
 		"each curve's bandwidth rises with intensity up to its peak" "$c"
-	ok "$(jq -e '[.sockets[] | .idle_latency_ns <
-		([.curves[].points[-1].latency_ns] | add / length)] | all' \
-		"$c" > /dev/null && echo 1)" \
-		"latency at the highest load is above the idle latency (mean over the mixes)" "$c"
+fi
+# The read peak's latency above idle is physics only where the load moves
+# enough of the machine's bandwidth: calibrate judges that (its quality
+# flaw rise_within_noise: the rise under 3 x the points' noise or 5 % of
+# idle), and where it did not flag it, the rise must be there
+flat=$(jq -r '.sockets[0].quality.flaws // [] | map(select(.flaw == "rise_within_noise"))[0].detail // empty' "$c")
+if [ -n "$cal_busy" ]; then
+	echo "ok - the read peak's latency is above the idle latency # SKIP $cal_busy"
+elif [ -n "$flat" ]; then
+	echo "ok - the read peak's latency is above the idle latency # SKIP calibrate: $flat"
+else
+	ok "$(jq -e 'all(.sockets[]; .idle_latency_ns as $i |
+		[.curves[] | select(.read_fraction == 1 and .prefetch == "unchanged")][0] |
+		.points[.peak_index].latency_ns > $i * 1.05)' "$c" > /dev/null && echo 1)" \
+		"the read peak's latency is above the idle latency (calibrate found the rise above its noise)" "$c"
 fi
 "$bin" calibrate --show --curve "$c" > "$tmp/show" 2>&1
 ok "$([ "$(grep -c 'sustainable peak' "$tmp/show")" -ge 3 ] && grep -q '^2:1 ' "$tmp/show" && echo 1)" \
@@ -122,15 +147,32 @@ ok "$([ "$(grep -c 'sustainable peak' "$tmp/show")" -ge 3 ] && grep -q '^2:1 ' "
 ok "$(jq -e '.sockets[0].curves | length == 3' "$tmp/show.json" > /dev/null && echo 1)" \
 	"calibrate --show -j gives the three curves" "$tmp/show.json"
 
-# -- probe: read-delay on another CPU than the probe's, stopped and resumed
+# -- probe: calibrate's read-peak generator on the CPUs other than the
+# chase's, stopped and resumed. The curve says what latency that load
+# should cause; the idle samples say how finely the probe can tell.
 chase=$(jq '.sockets[0].chase_cpu' "$c")
-other=$(jq -r '.sockets[0].cpus' "$c" | tr ',-' '\n\n' | grep -vx "$chase" | head -n1)
-llc_k=$(sed 's/K$//' /sys/devices/system/cpu/cpu"$other"/cache/index3/size 2>/dev/null || echo 65536)
-size=$(( llc_k * 3 ))K
-"$bin" run read-delay --cpus "$other" --size "$size" --reps 1000 > /dev/null 2>&1 &
+# the socket's CPUs (a cpulist: 0-3,8) but the chase's
+others=$(jq -r '.sockets[0].cpus' "$c" | tr ',' '\n' |
+	awk -F- -v c="$chase" '{ for (i = $1; i <= ($2 == "" ? $1 : $2); i++) if (i != c) print i }' | paste -sd,)
+peak=$(jq -c '.sockets[0] | .idle_latency_ns as $i | .check.read_bytes as $b |
+	[.curves[] | select(.read_fraction == 1 and .prefetch == "unchanged")][0] |
+	.points[.peak_index] | {threads, delay, latency_ns, bandwidth_gbps, idle: $i, bytes: $b}' "$c")
+nothers=$(tr ',' '\n' <<< "$others" | grep -c .)
+threads=$(jq --argjson n "$nothers" '[.threads, $n] | min' <<< "$peak")
+delay=$(jq '.delay' <<< "$peak")
+# the size calibrate checked its peak with; else 4 x the LLC from sysfs
+bytes=$(jq '.bytes // empty' <<< "$peak")
+if [ -z "$bytes" ]; then
+	llc_k=$(sed 's/K$//' /sys/devices/system/cpu/cpu"${others%%,*}"/cache/index3/size)
+	bytes=$((llc_k * 4 * 1024))
+fi
+gen_cpus=$(tr ',' '\n' <<< "$others" | head -n "$threads" | paste -sd,)
+echo "# generator: read-delay, $threads thread(s) on CPU(s) $gen_cpus, delay $delay, $((bytes >> 20)) MiB (the curve's read peak: $(jq -r '"\(.bandwidth_gbps) GB/s at \(.latency_ns) ns, idle \(.idle) ns"' <<< "$peak"))"
+"$bin" run read-delay --cpus "$gen_cpus" --threads "$threads" --delay "$delay" \
+	--size "$((bytes >> 10))K" --reps 1000 --min-time 600 > /dev/null 2>&1 &
 load=$!
 # touched its memory (resident) before it counts as running
-want=$(( llc_k * 3 * 9 / 10 ))
+want=$((bytes / 1024 * 9 / 10))
 while kill -0 "$load" 2> /dev/null; do
 	r=$(awk -v p="$(getconf PAGESIZE)" '{ print int($2 * p / 1024) }' /proc/$load/statm)
 	[ "$r" -ge "$want" ] && break
@@ -150,19 +192,35 @@ wait "$load" 2> /dev/null
 load=
 med() { jq -s '[.[].latency_ns] | sort | .[length / 2 | floor]' "$1"; }
 avg() { jq -s '[.[].stress] | add / length' "$1"; }
+# The probe's noise band: the idle samples' robust spread (1.4826 x their
+# median absolute deviation), as the standard error of the difference of
+# two medians of n samples each (1.2533 x spread x sqrt(2 / n))
+band() {
+	jq -s '[.[].latency_ns] | sort | .[length / 2 | floor] as $m | length as $n |
+		([.[] | . - $m | fabs] | sort | .[length / 2 | floor]) * 1.4826 as $sd |
+		1.2533 * $sd * (2 / $n | sqrt)' "$1"
+}
+rise=$(jq '.latency_ns - .idle' <<< "$peak")
+se=$(band "$tmp/idle.json")
 { echo "idle: median $(med "$tmp/idle.json") ns, mean stress $(avg "$tmp/idle.json")"
-  echo "load: median $(med "$tmp/load.json") ns, mean stress $(avg "$tmp/load.json")"; } > "$tmp/probe"
+  echo "load: median $(med "$tmp/load.json") ns, mean stress $(avg "$tmp/load.json")"
+  echo "the curve's rise at that load: $rise ns; the probe's noise band (standard error of the difference of the medians): $se ns"; } > "$tmp/probe"
 sed 's/^/# /' "$tmp/probe"
 probe_busy=$(busy avg10)
+visible=$(jq -n --argjson r "$rise" --argjson s "$se" '$r > 4 * $s')
 if [ -n "$probe_busy" ]; then
-	echo "ok - probe: higher latency and stress under a read-delay load # SKIP $probe_busy"
+	echo "ok - probe: higher latency and stress under the read peak's load # SKIP $probe_busy"
+elif [ -n "$flat" ]; then
+	echo "ok - probe: higher latency and stress under the read peak's load # SKIP calibrate: $flat"
+elif [ "$visible" != true ]; then
+	echo "ok - probe: higher latency and stress under the read peak's load # SKIP the curve's rise at that load ($rise ns) is within 4 x the probe's noise band ($se ns): this machine cannot show it"
 else
 	ok "$(jq -n --argjson i "$(med "$tmp/idle.json")" --argjson l "$(med "$tmp/load.json")" \
 		'$l > $i' | grep -qx true && echo 1)" \
-		"probe: median latency higher under a read-delay load than without" "$tmp/probe"
+		"probe: median latency higher under the read peak's load than without" "$tmp/probe"
 	ok "$(jq -n --argjson i "$(avg "$tmp/idle.json")" --argjson l "$(avg "$tmp/load.json")" \
 		'$l > $i' | grep -qx true && echo 1)" \
-		"probe: mean stress higher under a read-delay load than without" "$tmp/probe"
+		"probe: mean stress higher under the read peak's load than without" "$tmp/probe"
 fi
 # -- plot: the curves with the probe's samples and a watch recording
 if command -v gnuplot > /dev/null; then
@@ -186,9 +244,13 @@ else
 	echo "ok - plot # SKIP gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
 fi
 
-# a sample's cost can be inflated by a busy host: its median is the cost
+# A sample is 8 x 512 chased loads: its CPU time is those loads' time
+# and little more, whatever the machine's latency. The median sample's
+# cost is at most 3 x what its loads' median latency accounts for at the
+# 50 ms interval (a busy host inflates single samples, not the median)
 ok "$(jq -s -e 'all(.[]; .counter_free and .cost_cpu_percent > 0) and
-	([.[].cost_cpu_percent] | sort | .[length / 2 | floor]) < 5' \
+	([.[].cost_cpu_percent] | sort | .[length / 2 | floor]) <
+	3 * 100 * 4096 * ([.[].latency_ns] | sort | .[length / 2 | floor]) / 50e6' \
 	"$tmp/idle.json" > /dev/null && echo 1)" \
-	"probe: every sample is labelled counter-free and carries its own cost" "$tmp/idle.json"
+	"probe: every sample is labelled counter-free and carries its own cost, at most 3 x its loads' time" "$tmp/idle.json"
 [ "$failed" = 0 ]
