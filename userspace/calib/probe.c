@@ -136,4 +136,12 @@ void probe_trust(const struct curve_socket *s, double latency_ns,
 		return;
 	}
 	e->label_known = true;
+	/*
+	 * An idle machine's latency wanders from sample to sample by more
+	 * than one sample's segments spread: only a sample further above
+	 * the curve's idle than PROBE_IDLE_NOISES x its noise is busier
+	 * than idle.
+	 */
+	if (latency_ns - e->idle_latency_ns < PROBE_IDLE_NOISES * noise_ns)
+		e->label = VERDICT_IDLE;
 }
