@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check stress check-debug check-kcsan coverage fuzz-guided check-debian run bench scale-check deps clean help install uninstall \
+	check check-full stress check-debug check-kcsan coverage fuzz-guided check-debian run bench scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -21,9 +21,13 @@ help:
 	@echo "make userspace    only userspace/memdiagctl"
 	@echo "make modules-all  the module for every Debian kernel here, into build/KVER/"
 	@echo "make regen        regenerate the UAPI header and genl_gen.[ch] from the YNL spec"
-	@echo "make check        install what is missing and run every test;"
+	@echo "make check        install what is missing and run the tests: host tests, and"
+	@echo "                  VM tests with at least one boot per kernel family (about"
+	@echo "                  30 minutes on two cores); ends with each step's time;"
 	@echo "                  TEST=\"name ...\" only those (scripts/test.sh --list names them);"
 	@echo "                  JOBS=N VM boots at a time (default: the number of CPUs)"
+	@echo "make check-full   make check plus every VM test on every kernel it applies"
+	@echo "                  to and the Secure Boot step (about an hour)"
 	@echo "make stress       the longer VM tests (fuzzer 10^6 messages per kernel, storms)"
 	@echo "make check-debug  the VM tests on a 6.12 kernel built with KASAN, lockdep,"
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
@@ -92,6 +96,11 @@ deps:
 check:
 	MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
+# make check plus the full rows of selftests/memdiag/vmtests (every VM test
+# on every kernel it applies to) and the Secure Boot step: about an hour
+check-full:
+	MEMDIAG_SUITE=full MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
+
 # the longer runs: the stress rows of selftests/memdiag/vmtests
 stress:
 	MEMDIAG_SUITE=stress MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
@@ -99,7 +108,7 @@ stress:
 # the VM tests on a 6.12 kernel with KASAN, lockdep, kmemleak and
 # DEBUG_ATOMIC_SLEEP, built once into build/debug-kernel/ (long)
 check-debug:
-	MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
+	MEMDIAG_SUITE=full MEMDIAG_KERNELS=debug MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
 # the storms, the fault injection, the netlink tests and the fuzzer on the
 # debug kernel with KCSAN instead of KASAN (build/kcsan-kernel/, long),
@@ -108,7 +117,7 @@ check-debug:
 # (kcsan-canary); Documentation/races.rst
 KCSAN_TESTS = kcsan-canary prefetch-fault genl-sim fuzz
 check-kcsan:
-	MEMDIAG_KERNELS=kcsan MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(or $(TEST),$(KCSAN_TESTS))" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
+	MEMDIAG_SUITE=full MEMDIAG_KERNELS=kcsan MEMDIAG_VM_ONLY=1 MEMDIAG_TEST="$(or $(TEST),$(KCSAN_TESTS))" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 
 # line and branch coverage of module/ under the VM tests, on the debug
 # kernel plus gcov (build/coverage-kernel/); Documentation/coverage.rst

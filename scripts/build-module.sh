@@ -32,7 +32,7 @@ mkdir -p "$src"
 # sources only: objects of an in-tree build may be for another kernel
 (cd "$top" && find Kbuild module include -name Kbuild -o -name '*.[ch]') |
 	(cd "$top" && tar -cf - -T -) | tar -C "$src" -xf -
-if ! make -C "$kdir" M="$src" W=1 "$@" modules > "$log" 2>&1; then
+if ! make -j"$(nproc)" -C "$kdir" M="$src" W=1 "$@" modules > "$log" 2>&1; then
 	cat "$log" >&2
 	echo "build-module: $kver: build failed" >&2
 	exit 1

@@ -38,7 +38,7 @@ else
 	rm -rf "$out/gcda" "$out/html" "$out"/*.info "$out/table.rst"
 fi
 t0=$(date +%s)
-MEMDIAG_KERNELS=coverage MEMDIAG_VM_ONLY=1 scripts/test.sh && rc=0 || rc=$?
+MEMDIAG_SUITE=full MEMDIAG_KERNELS=coverage MEMDIAG_VM_ONLY=1 scripts/test.sh && rc=0 || rc=$?
 scripts/coverage-report.sh "$out" || rc=1
 echo "coverage: $(( $(date +%s) - t0 )) s (kernel, module and the VM boots)"
 exit "$rc"

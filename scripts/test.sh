@@ -18,9 +18,13 @@
 # memdiag built with GCOV_PROFILE=y, each boot's counters copied into
 # build/coverage/gcda/BOOT/ for scripts/coverage-report.sh;
 # MEMDIAG_COVERAGE_REUSE=1 boots the module the last such run built).
+# MEMDIAG_SUITE=full (make check-full) runs the full rows of vmtests and
+# the full host steps besides the check ones (make check: about 30 minutes
+# on two cores; make check-full: the hour make check took before them);
 # MEMDIAG_SUITE=stress (make stress) runs the stress rows of vmtests
-# instead of the check rows, and no host step; MEMDIAG_VM_ONLY=1 skips the
-# host steps too.
+# instead, and no host step; MEMDIAG_VM_ONLY=1 skips the host steps too.
+# The kernels that run instead of Debian's (debug, kcsan, coverage) run
+# the full rows.
 #
 # The host steps run one after the other; then the VM boots run N at a
 # time (test.sh -j N, MEMDIAG_JOBS=N, make check JOBS=N; default: the
@@ -35,6 +39,9 @@ vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
 guestsf=selftests/memdiag/guests
 host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb secureboot"
+# the host steps only make check-full runs: the Secure Boot guest builds a
+# Debian system first (mmdebstrap, long on a fresh machine)
+full_host_steps="secureboot"
 
 jobs=${MEMDIAG_JOBS:-$(nproc)}
 case "${1:-}" in
@@ -49,6 +56,8 @@ esac
 if [ "${1:-}" = --list ]; then
 	echo "host steps: $host_steps"
 	echo "VM tests (make check): $(awk '!/^#/ && $2 == "check" { printf "%s ", $1 }' $vmtests)"
+	echo "VM tests make check-full adds: $(awk '!/^#/ && $2 == "full" { printf "%s ", $1 }' $vmtests)"
+	echo "host steps make check-full adds: $full_host_steps"
 	echo "VM tests (make stress): $(awk '!/^#/ && $2 == "stress" { printf "%s ", $1 }' $vmtests)"
 	echo "guests: $(awk '!/^#/ && NF { printf "%s ", $1 }' $guestsf)"
 	exit 0
@@ -65,8 +74,18 @@ done
 wanted() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 # host NAME: the host step NAME runs
 vm_only=${MEMDIAG_VM_ONLY:-}
-[ "$suite" = check ] || vm_only=1
-host() { [ -z "$vm_only" ] && wanted "$1"; }
+case $suite in
+check | full) ;;
+stress) vm_only=1 ;;
+*) echo "test: MEMDIAG_SUITE is check, full or stress; got '$suite'" >&2; exit 2 ;;
+esac
+# in_suite S: a vmtests row of suite S runs in this suite
+in_suite() { [ "$1" = "$suite" ] || { [ "$suite" = full ] && [ "$1" = check ]; }; }
+# host NAME: the host step NAME runs
+host() {
+	[ -z "$vm_only" ] && wanted "$1" &&
+		{ [ "$suite" = full ] || [[ " $full_host_steps " != *" $1 "* ]]; }
+}
 
 pass=0
 fail=0
@@ -95,9 +114,14 @@ count() {
 
 logof() { echo "$logdir/$(echo "$1" | tr -c 'A-Za-z0-9._-' '_').log"; }
 
+# every reported step's name and seconds, for the table at the end
+step_names=()
+step_secs=()
 # report NAME LOG RC SECONDS: print a finished step's output and count it
 report() {
 	local name=$1 log=$2 rc=$3 secs=$4
+	step_names+=("$name")
+	step_secs+=("$secs")
 	echo "== $name"
 	sed 's/^/   /' "$log"
 	count "$name" "$log"
@@ -203,7 +227,7 @@ if host build; then
 	need_modules=1
 else
 	while read -r name s _; do
-		[ "$s" = "$suite" ] && wanted "$name" && need_modules=1
+		in_suite "$s" && wanted "$name" && need_modules=1
 	done < <(grep -v '^#' $vmtests)
 fi
 built=()
@@ -246,9 +270,9 @@ if [[ " ${built[*]} " == *" kcsan "* ]] &&
 	mapfile -t built < <(printf '%s\n' "${built[@]}" | grep -vx kcsan)
 	echo "   the kcsan boots are not run: the module is not instrumented"
 fi
-hstep build "memdiagctl builds with -Wall -Wextra -Werror" make -s -C userspace
-hstep unit "memdiagctl host tests" make -s -C userspace check
-hstep selftests-build "selftest programs build" make -s -C selftests
+hstep build "memdiagctl builds with -Wall -Wextra -Werror" make -s -j"$(nproc)" -C userspace
+hstep unit "memdiagctl host tests" make -s -j"$(nproc)" -C userspace check
+hstep selftests-build "selftest programs build" make -s -j"$(nproc)" -C selftests
 # packaging and the exporter's rules (selftests/fleet/, Documentation/fleet.rst)
 hstep completion "bash completion offers what the CLI's tables hold" \
 	selftests/fleet/completion.sh
@@ -300,6 +324,7 @@ vmtest() {
 	for w in $8; do
 		case $w in
 		VM_NUMA=*) numa=${w#*=} ;;	# run.sh --numa, not the environment
+		GUESTS=*) ;;			# which guests: the loop below
 		*=*) env="$env $w" ;;
 		*) scripts="$scripts $w" ;;
 		esac
@@ -365,8 +390,32 @@ vmtest() {
 	# one guest runs the scripts in order; it fails if any did
 	vmstep "$id" "VM $k $name: $scripts, clean dmesg" \
 		selftests/vm/run.sh "${args[@]}" -- bash -c \
-		'rc=0; for t; do echo "# selftests/memdiag/$t"; selftests/memdiag/$t || rc=1; done; exit $rc' \
+		'rc=0; for t; do echo "# selftests/memdiag/$t"; s=$SECONDS; selftests/memdiag/$t || rc=1; echo "# $t: $((SECONDS - s)) s"; done; exit $rc' \
 		_ $scripts
+}
+
+# kernel_in SET K: kernel K is in a vmtests row's kernel set, a comma
+# list of: all; stock (not -rt-; the built kernels count as stock); rt;
+# newest (the newest stock Debian kernel); kcsan; or a family of Debian's
+# kernels, 6.1, 6.12, 6.1-rt, 6.12-rt (make check's rows: a built kernel
+# is in none, so that make check-debug, check-kcsan and coverage run the
+# full rows alone)
+newest_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' |
+	grep -vxE 'debug|coverage|kcsan' | sort -V | tail -n1)
+kernel_in() {
+	local t
+	for t in ${1//,/ }; do
+		case $t in
+		all) return 0 ;;
+		stock) [[ $2 != *-rt-* ]] && return 0 ;;
+		rt) [[ $2 == *-rt-* ]] && return 0 ;;
+		newest) [ "$2" = "$newest_k" ] && return 0 ;;
+		kcsan) [ "$2" = kcsan ] && return 0 ;;
+		*-rt) [[ $2 == "${t%-rt}".*-rt-* ]] && return 0 ;;
+		*) [[ $2 == "$t".* && $2 != *-rt-* ]] && return 0 ;;
+		esac
+	done
+	return 1
 }
 
 # A selection of VM tests alone still needs the CLI and the test programs:
@@ -378,19 +427,17 @@ if { [ -n "$only" ] || [ -n "$vm_only" ]; } && [ -n "$need_modules" ]; then
 		{ fail=$((fail + 1)); failures+=("selftest programs build"); }
 fi
 while read -r name s kset smp to scripts; do
-	[ "$s" = "$suite" ] && wanted "$name" || continue
+	in_suite "$s" && wanted "$name" || continue
 	for k in "${built[@]}"; do
-		case $kset in
-		stock) [[ $k != *-rt-* ]] || continue ;;
-		rt) [[ $k == *-rt-* ]] || continue ;;
-		newest) [ "$k" = "$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' |
-			grep -vxE 'debug|coverage|kcsan' | sort -V | tail -n1)" ] || continue ;;
-		kcsan) [ "$k" = kcsan ] || continue ;;
-		esac
+		kernel_in "$kset" "$k" || continue
 		if [ "$smp" = guests ]; then
+			# shellcheck disable=SC2086 # the row's words
+			row_guests=$(printf '%s\n' $scripts | sed -n 's/^GUESTS=//p' | tr , ' ')
 			while read -r g cpu gsmp env; do
 				[ -z "${MEMDIAG_GUESTS:-}" ] ||
 					[[ " $MEMDIAG_GUESTS " == *" $g "* ]] || continue
+				[ -z "$row_guests" ] ||
+					[[ " $row_guests " == *" $g "* ]] || continue
 				vmtest "$name" "$name $g" "$k" "$cpu" "$gsmp" "$to" "$env" "$scripts"
 			done < <(grep -v '^#' $guestsf | awk NF)
 		else
@@ -401,6 +448,13 @@ done < <(grep -v '^#' $vmtests | awk NF)
 vm_run_all
 
 echo
+echo "step times (s):"
+for i in "${!step_names[@]}"; do
+	printf '%6s  %s\n' "${step_secs[$i]}" "${step_names[$i]}"
+done
+echo "total: $SECONDS s (VM boots $jobs at a time)"
+[ "$suite" != check ] || [ -n "$only" ] ||
+	echo "make check-full adds the host steps '$full_host_steps' and the VM rows: $(awk '!/^#/ && $2 == "full" { printf "%s ", $1 }' $vmtests)"
 for f in "${failures[@]}"; do
 	echo "FAILED: $f"
 done

@@ -74,7 +74,7 @@ else
 		--exclude='*.ko' --exclude='*.bin' --exclude=./userspace/memdiagctl .) |
 		tar -C "$tmp/src" -xf -
 fi
-if (cd "$tmp/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc) \
+if (cd "$tmp/src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc) \
 		> "$tmp/build.log" 2>&1; then
 	ok "dpkg-buildpackage builds the source package and the four packages"
 else
