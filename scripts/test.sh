@@ -81,6 +81,16 @@ stress) vm_only=1 ;;
 esac
 # in_suite S: a vmtests row of suite S runs in this suite
 in_suite() { [ "$1" = "$suite" ] || { [ "$suite" = full ] && [ "$1" = check ]; }; }
+# a TEST naming a VM row of another suite would run nothing: say where it is
+for t in $only; do
+	s=$(awk -v n="$t" '!/^#/ && $1 == n { print $2; exit }' $vmtests)
+	[ -z "$s" ] || in_suite "$s" && continue
+	case $s in
+	full) echo "test: '$t' is a make check-full row: make check-full TEST=$t" >&2 ;;
+	*) echo "test: '$t' is a make $s row: make $s TEST=$t" >&2 ;;
+	esac
+	exit 2
+done
 # host NAME: the host step NAME runs
 host() {
 	[ -z "$vm_only" ] && wanted "$1" &&
