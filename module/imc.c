@@ -28,6 +28,71 @@ static u32 imc_epoch[MEMDIAG_MAX_SOCKETS];
 static bool imc_running;	/* between start() and stop() (not the DF) */
 
 /*
+ * One row per access kind of uarch.h (imc_access[] at the end of this
+ * file), as the kernel's struct intel_uncore_ops: how the family counts
+ * (the Data Fabric's channels take turns, imc_df.c; every other kind has
+ * a box per channel, here) and how a box's registers are reached: a
+ * dword of the box (a read that fails gives all-ones, as an absent PCI
+ * box) and a counter, masked to the type's counter width.
+ */
+struct imc_access {
+	int (*start)(char *msg, size_t len);
+	void (*stop)(void);
+	void (*sample)(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
+	/* NULL: the boxes do not depend on CPUs being online */
+	void (*cpu_online)(unsigned int cpu);
+	void (*cpu_offline)(unsigned int cpu);
+	u32 (*read32)(struct imc_box *b, unsigned int off);
+	void (*write32)(struct imc_box *b, unsigned int off, u32 v);
+	u64 (*read_ctr)(struct imc_box *b, unsigned int off);
+	bool box_ctl;		/* a box control, whose freeze bit is checked */
+};
+
+static const struct imc_access *acc(void);
+
+static u32 pci_rd(struct imc_box *b, unsigned int off)
+{
+	u32 v;
+
+	return plat()->pci_read(&b->pci, off, &v) ? ~0u : v;
+}
+
+static void pci_wr(struct imc_box *b, unsigned int off, u32 v)
+{
+	plat()->pci_write(&b->pci, off, v);
+}
+
+/*
+ * Two config reads can straddle a carry into the high dword: read high,
+ * low, high, and take low again if high moved.
+ */
+static u64 pci_ctr(struct imc_box *b, unsigned int off)
+{
+	u32 hi = pci_rd(b, off + 4), lo = pci_rd(b, off);
+	u64 v = pci_rd(b, off + 4);
+
+	if (v != hi)
+		lo = pci_rd(b, off);
+	return (v << 32 | lo) & GENMASK_ULL(imc_type->ctr_bits - 1, 0);
+}
+
+static u32 mmio_rd(struct imc_box *b, unsigned int off)
+{
+	return plat()->mmio_read(b->map, off, 4);
+}
+
+static void mmio_wr(struct imc_box *b, unsigned int off, u32 v)
+{
+	plat()->mmio_write(b->map, off, 4, v);
+}
+
+static u64 mmio_ctr(struct imc_box *b, unsigned int off)
+{
+	return plat()->mmio_read(b->map, off, 8) &
+	       GENMASK_ULL(imc_type->ctr_bits - 1, 0);
+}
+
+/*
  * MSR boxes (AMD UMC): @msr read or written on an online CPU of the
  * box's socket; a read that fails gives all-ones, as an absent PCI box.
  */
@@ -41,32 +106,30 @@ static u64 box_msr(struct imc_box *b, u32 msr, bool write, u64 val)
 	return op.val;
 }
 
-static bool box_is_msr(void)
+static u32 msr_rd(struct imc_box *b, unsigned int off)
 {
-	return imc_type->access == MEMDIAG_IMC_MSR;
+	return box_msr(b, off, false, 0);
+}
+
+static void msr_wr(struct imc_box *b, unsigned int off, u32 v)
+{
+	box_msr(b, off, true, v);
+}
+
+/* keeps the saturation flag (bit ctr_bits) for box_update() */
+static u64 msr_ctr(struct imc_box *b, unsigned int off)
+{
+	return box_msr(b, off, false, 0) & GENMASK_ULL(imc_type->ctr_bits, 0);
 }
 
 static u32 box_rd(struct imc_box *b, unsigned int off)
 {
-	u32 v = 0;
-
-	if (box_is_msr())
-		return box_msr(b, off, false, 0);
-	if (b->map)
-		return plat()->mmio_read(b->map, off, 4);
-	if (plat()->pci_read(&b->pci, off, &v))
-		return ~0u;
-	return v;
+	return acc()->read32(b, off);
 }
 
 static void box_wr(struct imc_box *b, unsigned int off, u32 v)
 {
-	if (box_is_msr())
-		box_msr(b, off, true, v);
-	else if (b->map)
-		plat()->mmio_write(b->map, off, 4, v);
-	else
-		plat()->pci_write(&b->pci, off, v);
+	acc()->write32(b, off, v);
 }
 
 static unsigned int ctl_off(struct imc_box *b, int i)
@@ -76,30 +139,7 @@ static unsigned int ctl_off(struct imc_box *b, int i)
 
 static u64 box_ctr(struct imc_box *b, int i)
 {
-	unsigned int off = b->ctr0 + i * imc_type->ctr_stride;
-	u64 v;
-
-	u32 hi, lo;
-
-	if (box_is_msr()) {
-		/* keep the saturation flag (bit ctr_bits) for box_update() */
-		return box_msr(b, off, false, 0) &
-		       GENMASK_ULL(imc_type->ctr_bits, 0);
-	} else if (b->map) {
-		v = plat()->mmio_read(b->map, off, 8);
-	} else {
-		/*
-		 * Two config reads can straddle a carry into the high dword:
-		 * read high, low, high, and take low again if high moved.
-		 */
-		hi = box_rd(b, off + 4);
-		lo = box_rd(b, off);
-		v = box_rd(b, off + 4);
-		if (v != hi)
-			lo = box_rd(b, off);
-		v = v << 32 | lo;
-	}
-	return v & GENMASK_ULL(imc_type->ctr_bits - 1, 0);
+	return acc()->read_ctr(b, b->ctr0 + i * imc_type->ctr_stride);
 }
 
 /* A control someone is using: enabled, or (no enable bit) set at all. */
@@ -113,7 +153,7 @@ static bool pick_counters(struct imc_box *b, char *msg, size_t len)
 {
 	unsigned int n = 0;
 	int i;
-	u32 box = box_is_msr() ? 0 : box_rd(b, imc_type->box_ctl);
+	u32 box = acc()->box_ctl ? box_rd(b, imc_type->box_ctl) : 0;
 
 	if (box == ~0u || box & imc_type->box_frz) {
 		snprintf(msg, len,
@@ -182,25 +222,16 @@ static bool box_program(struct imc_box *b)
 	return ok;
 }
 
-/**
- * memdiag_imc_start() - program the generation's events on every box
- * @msg: why not, when the return value is negative
- * @len: size of @msg
- *
- * Either every box is programmed or none is.
- */
-int memdiag_imc_start(char *msg, size_t len)
+/* Program the generation's events on every box; all or none. */
+static int boxes_start(char *msg, size_t len)
 {
 	unsigned int i;
-
-	if (imc_type->access == MEMDIAG_IMC_DF)
-		return memdiag_imc_df_start(msg, len);
 
 	/* an MSR box of a socket with no CPU online waits for one (hotplug) */
 	for (i = 0; i < imc_n_boxes; i++) {
 		struct imc_box *b = &imc_boxes[i];
 
-		b->offline = box_is_msr() &&
+		b->offline = acc()->cpu_online &&
 			     memdiag_socket_cpu(b->socket, nr_cpu_ids) >=
 			     nr_cpu_ids;
 		if (!b->offline && !pick_counters(b, msg, len))
@@ -230,14 +261,10 @@ int memdiag_imc_start(char *msg, size_t len)
 	return 0;
 }
 
-void memdiag_imc_stop(void)
+static void boxes_stop(void)
 {
 	unsigned int i;
 
-	if (imc_type->access == MEMDIAG_IMC_DF) {
-		memdiag_imc_df_stop();
-		return;
-	}
 	/* a box another agent took over keeps that agent's values */
 	for (i = 0; i < imc_n_boxes; i++) {
 		if (imc_boxes[i].programmed && !imc_boxes[i].lost)
@@ -332,22 +359,13 @@ static void box_bytes(const struct imc_box *b, u64 *bytes)
 	}
 }
 
-/**
- * memdiag_imc_sample() - add every box's counts into the snapshots
- * @snap: one per socket, indexed by socket
- * @n: number of entries in @snap
- * @dt_ns: time since the last sample, bounding a plausible step
- */
-void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
+/* Add every box's counts into the snapshots (@dt_ns bounds a step). */
+static void boxes_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 {
 	u64 max = div_u64(IMC_MAX_CAS_PER_SEC, 1000) * div_u64(dt_ns, 1000000) +
 		  (1ULL << 24);
 	unsigned int i;
 
-	if (imc_type->access == MEMDIAG_IMC_DF) {
-		memdiag_imc_df_sample(snap, n, dt_ns);
-		return;
-	}
 	for (i = 0; i < imc_n_boxes; i++) {
 		struct imc_box *b = &imc_boxes[i];
 		struct memdiag_snap *s;
@@ -443,6 +461,59 @@ static void umc_cpu_online(unsigned int cpu)
 		imc_epoch[s]++;
 }
 
+static const struct imc_access imc_access[] = {
+	[MEMDIAG_IMC_PCI] = {
+		boxes_start, boxes_stop, boxes_sample, NULL, NULL,
+		pci_rd, pci_wr, pci_ctr, true },
+	[MEMDIAG_IMC_MMIO] = {
+		boxes_start, boxes_stop, boxes_sample, NULL, NULL,
+		mmio_rd, mmio_wr, mmio_ctr, true },
+	[MEMDIAG_IMC_DISCOVERY] = {
+		boxes_start, boxes_stop, boxes_sample, NULL, NULL,
+		mmio_rd, mmio_wr, mmio_ctr, true },
+	[MEMDIAG_IMC_MSR] = {
+		boxes_start, boxes_stop, boxes_sample,
+		umc_cpu_online, umc_cpu_offline,
+		msr_rd, msr_wr, msr_ctr, false },
+	[MEMDIAG_IMC_DF] = {
+		memdiag_imc_df_start, memdiag_imc_df_stop,
+		memdiag_imc_df_sample, memdiag_imc_df_cpu_online,
+		memdiag_imc_df_cpu_offline },
+};
+
+static const struct imc_access *acc(void)
+{
+	return &imc_access[imc_type->access];
+}
+
+/**
+ * memdiag_imc_start() - program the generation's events
+ * @msg: why not, when the return value is negative
+ * @len: size of @msg
+ *
+ * Either everything is programmed or nothing is.
+ */
+int memdiag_imc_start(char *msg, size_t len)
+{
+	return acc()->start(msg, len);
+}
+
+void memdiag_imc_stop(void)
+{
+	acc()->stop();
+}
+
+/**
+ * memdiag_imc_sample() - add what the counters counted into the snapshots
+ * @snap: one per socket, indexed by socket
+ * @n: number of entries in @snap
+ * @dt_ns: time since the last sample, bounding a plausible step
+ */
+void memdiag_imc_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
+{
+	acc()->sample(snap, n, dt_ns);
+}
+
 /*
  * Hotplug. The DF node and the UMC boxes of a socket are reached through
  * its CPUs, so its last CPU going offline puts their controls back
@@ -452,28 +523,20 @@ static void umc_cpu_online(unsigned int cpu)
  */
 int memdiag_imc_cpu_online(unsigned int cpu)
 {
-	if (!imc_type || (imc_type->access != MEMDIAG_IMC_DF &&
-			  imc_type->access != MEMDIAG_IMC_MSR))
+	if (!imc_type || !acc()->cpu_online)
 		return 0;
 	mutex_lock(&memdiag_lock);
-	if (imc_type->access == MEMDIAG_IMC_DF)
-		memdiag_imc_df_cpu_online(cpu);
-	else
-		umc_cpu_online(cpu);
+	acc()->cpu_online(cpu);
 	mutex_unlock(&memdiag_lock);
 	return 0;
 }
 
 int memdiag_imc_cpu_offline(unsigned int cpu)
 {
-	if (!imc_type || (imc_type->access != MEMDIAG_IMC_DF &&
-			  imc_type->access != MEMDIAG_IMC_MSR))
+	if (!imc_type || !acc()->cpu_offline)
 		return 0;
 	mutex_lock(&memdiag_lock);
-	if (imc_type->access == MEMDIAG_IMC_DF)
-		memdiag_imc_df_cpu_offline(cpu);
-	else
-		umc_cpu_offline(cpu);
+	acc()->cpu_offline(cpu);
 	mutex_unlock(&memdiag_lock);
 	return 0;
 }
