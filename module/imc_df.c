@@ -80,10 +80,11 @@ static int df_batch(unsigned int socket, struct memdiag_msr_op *ops,
 }
 
 /*
- * Read the controls (@ctl) and counters (@ctr) of @socket's node, and
- * the clock just before and after the counters (@clk[0], @clk[1]), taken
- * in the same batch on the CPU that reads them: a reader paused between
- * a read and a clock reading of its own would time the counts wrongly.
+ * Read the controls (@ctl, may be NULL) and counters (@ctr) of @socket's
+ * node, and the clock just before and after the counters (@clk[0],
+ * @clk[1]; @clk may be NULL), taken in the same batch on the CPU that
+ * reads them: a reader paused between a read and a clock reading of its
+ * own would time the counts wrongly.
  */
 static int df_read(unsigned int socket, u64 *ctl, u64 *ctr, u64 *clk)
 {
@@ -103,8 +104,10 @@ static int df_read(unsigned int socket, u64 *ctl, u64 *ctr, u64 *clk)
 			ctl[i] = op[i].val;
 		ctr[i] = op[n + 1 + i].val;
 	}
-	clk[0] = op[n].val;
-	clk[1] = op[2 * n + 1].val;
+	if (clk) {
+		clk[0] = op[n].val;
+		clk[1] = op[2 * n + 1].val;
+	}
 	return err;
 }
 
@@ -156,10 +159,10 @@ static void df_restore(unsigned int socket, struct df_node *d)
 static bool df_claim(unsigned int socket, struct df_node *d, char *msg,
 		     size_t len)
 {
-	u64 ctr[MEMDIAG_DF_MAX_CTRS], clk[2];
+	u64 ctr[MEMDIAG_DF_MAX_CTRS];
 	unsigned int i;
 
-	if (df_read(socket, d->saved, ctr, clk)) {
+	if (df_read(socket, d->saved, ctr, NULL)) {
 		snprintf(msg, len,
 			 "the Data Fabric counters of socket %u could not be read",
 			 socket);

@@ -54,7 +54,6 @@ static memdiag_publish_fn publish;
  * one row (Documentation/layout.rst, "Add a counter family").
  */
 struct counter_family {
-	const char *name;
 	bool (*available)(void);
 	int (*start)(char *msg, size_t len);
 	void (*stop)(void);
@@ -80,11 +79,11 @@ static bool core_available(void)
 }
 
 static const struct counter_family families[] = {
-	{ "imc", imc_available, memdiag_imc_start, memdiag_imc_stop,
+	{ imc_available, memdiag_imc_start, memdiag_imc_stop,
 	  memdiag_imc_sample, memdiag_imc_cpu_online, memdiag_imc_cpu_offline },
-	{ "l3", l3_available, memdiag_l3_start, memdiag_l3_stop,
+	{ l3_available, memdiag_l3_start, memdiag_l3_stop,
 	  memdiag_l3_sample, memdiag_l3_cpu_online, memdiag_l3_cpu_offline },
-	{ "core", core_available, memdiag_core_start, memdiag_core_stop,
+	{ core_available, memdiag_core_start, memdiag_core_stop,
 	  memdiag_core_sample, memdiag_core_cpu_online,
 	  memdiag_core_cpu_offline },
 };
