@@ -49,9 +49,13 @@ static void run(struct node *n, const double *rate, u64 ns)
 	n->now += ns;
 }
 
-/* One sample: end the turn, plan the next, program it, begin it. */
-static void sample(struct node *n, struct memdiag_df_rot *r, const double *rate,
-		   u64 max)
+/*
+ * One sample: end the turn, plan the next, program it, begin it; the
+ * reader pauses for @pause_ns between the new baseline's counter reads
+ * and the clock reading after them.
+ */
+static void sample_paused(struct node *n, struct memdiag_df_rot *r,
+			  const double *rate, u64 max, u64 pause_ns)
 {
 	int i;
 
@@ -63,7 +67,13 @@ static void sample(struct node *n, struct memdiag_df_rot *r, const double *rate,
 		for (i = 0; i < NCTR; i++)
 			n->prog[i] = r->chan_of[i];
 	}
-	memdiag_df_rot_begin(r, n->now, n->now, n->ctr);
+	memdiag_df_rot_begin(r, n->now, n->now + pause_ns, n->ctr);
+}
+
+static void sample(struct node *n, struct memdiag_df_rot *r, const double *rate,
+		   u64 max)
+{
+	sample_paused(n, r, rate, max, 0);
 }
 
 struct reading {
@@ -442,9 +452,9 @@ static void test_paused_clock(void)
 	struct memdiag_df_rot r;
 	struct node n = { .now = 1 };
 	double worst = 0, paused = 0, moved0, err;
-	u64 e0, lo;
+	u64 e0;
 	char why[160];
-	int i, c;
+	int i;
 
 	memset(n.prog, -1, sizeof(n.prog));
 	memdiag_df_rot_init(&r, NCH, NCTR, BITS, 0);
@@ -453,14 +463,9 @@ static void test_paused_clock(void)
 		e0 = est_sum(&r);
 		moved0 = moved_sum(&n);
 		run(&n, steady, PAUSE_TURN_NS);
-		memdiag_df_rot_end(&r, n.now, n.now, n.ctr, 1ULL << 40);
-		memdiag_df_rot_plan(&r);
-		for (c = 0; c < NCTR; c++)
-			n.prog[c] = r.chan_of[c];
 		/* the turn begun in every third tick: read, then paused */
-		lo = n.now;
-		memdiag_df_rot_begin(&r, lo, i % 3 == 1 ? lo + PAUSE_NS : lo,
-				     n.ctr);
+		sample_paused(&n, &r, steady, 1ULL << 40,
+			      i % 3 == 1 ? PAUSE_NS : 0);
 		if (i < 2)
 			continue;
 		err = est_err(&r, &n, e0, moved0);
