@@ -27,7 +27,7 @@ help:
 	@echo "                  TEST=\"name ...\" only those (scripts/test.sh --list names them);"
 	@echo "                  JOBS=N VM boots at a time (default: the number of CPUs)"
 	@echo "make check-full   make check plus every VM test on every kernel it applies"
-	@echo "                  to and the Secure Boot step (about an hour)"
+	@echo "                  to and the Secure Boot step (about 1.5 hours)"
 	@echo "make stress       the longer VM tests (fuzzer 10^6 messages per kernel, storms)"
 	@echo "make check-debug  the VM tests on a 6.12 kernel built with KASAN, lockdep,"
 	@echo "                  kmemleak and DEBUG_ATOMIC_SLEEP (the first build is long)"
@@ -98,6 +98,7 @@ check:
 
 # make check plus the full rows of selftests/memdiag/vmtests (every VM test
 # on every kernel it applies to) and the Secure Boot step: about an hour
+# and a half on two cores
 check-full:
 	MEMDIAG_SUITE=full MEMDIAG_TEST="$(TEST)" $(if $(JOBS),MEMDIAG_JOBS="$(JOBS)") scripts/test.sh
 

@@ -20,7 +20,8 @@
 # MEMDIAG_COVERAGE_REUSE=1 boots the module the last such run built).
 # MEMDIAG_SUITE=full (make check-full) runs the full rows of vmtests and
 # the full host steps besides the check ones (make check: about 30 minutes
-# on two cores; make check-full: the hour make check took before them);
+# on two cores; make check-full: what make check ran before, about an
+# hour and a half);
 # MEMDIAG_SUITE=stress (make stress) runs the stress rows of vmtests
 # instead, and no host step; MEMDIAG_VM_ONLY=1 skips the host steps too.
 # The kernels that run instead of Debian's (debug, kcsan, coverage) run
@@ -37,6 +38,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 vmtests=selftests/memdiag/vmtests
 suite=${MEMDIAG_SUITE:-check}
+# suite_rows SUITE: the names of that suite's rows of vmtests
+suite_rows() { awk -v s="$1" '!/^#/ && $2 == s { printf "%s ", $1 }' $vmtests; }
 guestsf=selftests/memdiag/guests
 host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules deb secureboot"
 # the host steps only make check-full runs: the Secure Boot guest builds a
@@ -55,10 +58,10 @@ esac
 
 if [ "${1:-}" = --list ]; then
 	echo "host steps: $host_steps"
-	echo "VM tests (make check): $(awk '!/^#/ && $2 == "check" { printf "%s ", $1 }' $vmtests)"
-	echo "VM tests make check-full adds: $(awk '!/^#/ && $2 == "full" { printf "%s ", $1 }' $vmtests)"
+	echo "VM tests (make check): $(suite_rows check)"
+	echo "VM tests make check-full adds: $(suite_rows full)"
 	echo "host steps make check-full adds: $full_host_steps"
-	echo "VM tests (make stress): $(awk '!/^#/ && $2 == "stress" { printf "%s ", $1 }' $vmtests)"
+	echo "VM tests (make stress): $(suite_rows stress)"
 	echo "guests: $(awk '!/^#/ && NF { printf "%s ", $1 }' $guestsf)"
 	exit 0
 fi
@@ -464,7 +467,7 @@ for i in "${!step_names[@]}"; do
 done
 echo "total: $SECONDS s (VM boots $jobs at a time)"
 [ "$suite" != check ] || [ -n "$only" ] ||
-	echo "make check-full adds the host steps '$full_host_steps' and the VM rows: $(awk '!/^#/ && $2 == "full" { printf "%s ", $1 }' $vmtests)"
+	echo "make check-full adds the host steps '$full_host_steps' and the VM rows: $(suite_rows full)"
 for f in "${failures[@]}"; do
 	echo "FAILED: $f"
 done
