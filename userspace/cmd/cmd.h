@@ -49,6 +49,8 @@ int cmd_probe(const struct opts *o, int argc, char **argv);
 void cmd_probe_usage(FILE *f);
 int cmd_plot(const struct opts *o, int argc, char **argv);
 void cmd_plot_usage(FILE *f);
+int cmd_top(const struct opts *o, int argc, char **argv);
+void cmd_top_usage(FILE *f);
 
 /*
  * Print a get-info reply. Returns an exit code: the reply is checked
@@ -80,5 +82,19 @@ struct snapshot_window {
 int snapshot_show_judged(const char *cmd, struct printer *p,
 			 const struct nlmsghdr *const *msgs, size_t nr,
 			 bool channels, const struct snapshot_window *w);
+
+/* Snapshot replies, copied as they came (snapshot_collect.c). */
+struct snapshot_collect {
+	struct nlmsghdr **msgs;
+	size_t nr;
+};
+
+void snapshot_collect_free(struct snapshot_collect *c);
+/* Sleep @ms, whatever signals come (their flags are checked after). */
+void snapshot_sleep_ms(uint32_t ms);
+/* Read the counters into @c: do for one socket, dump for all. An exit code. */
+int snapshot_request(const char *cmd, struct nl *nl,
+		     const struct nl_family *fam, bool all, uint32_t socket,
+		     bool channels, struct snapshot_collect *c);
 
 #endif /* MEMDIAGCTL_CMD_H */

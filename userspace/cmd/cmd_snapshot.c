@@ -76,70 +76,6 @@ static const struct option snapshot_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct collect {
-	struct nlmsghdr **msgs;
-	size_t nr;
-};
-
-static int collect_msg(const struct nlmsghdr *nlh, void *data)
-{
-	struct collect *c = data;
-	struct nlmsghdr **msgs, *copy;
-
-	msgs = realloc(c->msgs, (c->nr + 1) * sizeof(*msgs));
-	if (!msgs)
-		return MNL_CB_ERROR;
-	c->msgs = msgs;
-	copy = malloc(nlh->nlmsg_len);
-	if (!copy)
-		return MNL_CB_ERROR;
-	memcpy(copy, nlh, nlh->nlmsg_len);
-	c->msgs[c->nr++] = copy;
-	return MNL_CB_OK;
-}
-
-static void collect_free(struct collect *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr; i++)
-		free(c->msgs[i]);
-	free(c->msgs);
-}
-
-static void sleep_ms(uint32_t ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/* Read the counters: do for one socket, dump for all. An exit code. */
-static int request(const char *cmd, struct nl *nl, const struct nl_family *fam,
-		   bool all, uint32_t socket, bool channels, struct collect *c)
-{
-	struct nlmsghdr *req;
-	struct nl_error e;
-
-	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_SNAPSHOT,
-			   MEMDIAG_FAMILY_VERSION, all ? NLM_F_DUMP : 0);
-	if (!all)
-		mnl_attr_put_u32(req, MEMDIAG_A_SNAPSHOT_SOCKET, socket);
-	if (channels)
-		mnl_attr_put(req, MEMDIAG_A_SNAPSHOT_CHANNELS, 0, NULL);
-	if (nl_exchange(nl, req, collect_msg, c, &e) < 0)
-		return cli_nl_fail(cmd, "snapshot request failed", &e,
-				   name_snapshot_attr);
-	cli_nl_warn(cmd, &e);
-	if (!all && !c->nr) {
-		cli_err(cmd, "snapshot request failed",
-			"the memdiag module acknowledged without a reply");
-		return MDC_EXIT_KERNEL;
-	}
-	return MDC_EXIT_OK;
-}
-
 /* snapshot's options. */
 struct snap_args {
 	struct opts o;
@@ -208,7 +144,8 @@ static int parse_options(const char *cmd, struct snap_args *sa, int argc,
 
 /* Print the second reading @col and the verdict since @first. */
 static int show(const char *cmd, const struct snap_args *sa,
-		const struct collect *first, const struct collect *col,
+		const struct snapshot_collect *first,
+		const struct snapshot_collect *col,
 		uint32_t tsc_khz, const struct verdict_src *vs)
 {
 	struct snapshot_window win;
@@ -235,7 +172,7 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 {
 	const char *cmd = "snapshot";
 	struct snap_args sa = { .o = *gopts, .window_ms = SNAPSHOT_WINDOW_MS };
-	struct collect col = { NULL, 0 }, first = { NULL, 0 };
+	struct snapshot_collect col = { NULL, 0 }, first = { NULL, 0 };
 	struct info_summary sum;
 	struct cli_error cerr, denied;
 	struct verdict_src vs;
@@ -279,10 +216,10 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	}
 	if (rc == MDC_EXIT_OK) {
 		/* channels always: the verdict names an imbalanced one */
-		rc = request(cmd, &nl, &fam, sa.all, sa.socket, true, &first);
+		rc = snapshot_request(cmd, &nl, &fam, sa.all, sa.socket, true, &first);
 		if (rc == MDC_EXIT_OK) {
-			sleep_ms(sa.window_ms);
-			rc = request(cmd, &nl, &fam, sa.all, sa.socket, true,
+			snapshot_sleep_ms(sa.window_ms);
+			rc = snapshot_request(cmd, &nl, &fam, sa.all, sa.socket, true,
 				     &col);
 		}
 		if (own) {
@@ -295,8 +232,8 @@ int cmd_snapshot(const struct opts *gopts, int argc, char **argv)
 	if (rc == MDC_EXIT_OK)
 		rc = show(cmd, &sa, &first, &col, tsc_khz, &vs);
 	verdict_src_close(&vs);
-	collect_free(&first);
-	collect_free(&col);
+	snapshot_collect_free(&first);
+	snapshot_collect_free(&col);
 	nl_family_free(&fam);
 	nl_close(&nl);
 	return rc;
