@@ -32,6 +32,8 @@
 #include "unit_warm.c"
 #include "unit_stream_layout.c"
 #include "unit_nl.c"
+#include "unit_cgpath.c"
+#include "unit_resctrl.c"
 
 /* TH_LOG writes to stdout: a line at a time, so none is lost at _exit() */
 static void __attribute__((constructor)) line_buffered(void)

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attr.c - attribution's sample: rescan the cgroup groups, find the
+ * resctrl group each of their threads is in (reusing a monitoring group
+ * a runtime, cAdvisor or pqos made; with root, making a memdiag one
+ * under the thread's control group for the rest), and read each group's
+ * bytes per socket since the last sample.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attr.h"
+
+const char *attr_source_name(enum attr_source s)
+{
+	return s == ATTR_SOURCE_MBM ? "mbm" : "core_estimate";
+}
+
+/* Threads to their resctrl group, open addressing; rebuilt each sample. */
+struct tid_map {
+	pid_t *tid;
+	int *g;
+	size_t cap, nr;
+};
+
+static size_t tid_slot(const struct tid_map *m, pid_t tid)
+{
+	size_t i = ((size_t)tid * 2654435761u) & (m->cap - 1);
+
+	while (m->tid[i] && m->tid[i] != tid)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int tid_map_grow(struct tid_map *m)
+{
+	struct tid_map n = { .cap = m->cap ? m->cap * 2 : 1024 };
+	size_t i;
+
+	n.tid = calloc(n.cap, sizeof(*n.tid));
+	n.g = calloc(n.cap, sizeof(*n.g));
+	if (!n.tid || !n.g) {
+		free(n.tid);
+		free(n.g);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->cap; i++) {
+		size_t s;
+
+		if (!m->tid[i])
+			continue;
+		s = tid_slot(&n, m->tid[i]);
+		n.tid[s] = m->tid[i];
+		n.g[s] = m->g[i];
+		n.nr++;
+	}
+	free(m->tid);
+	free(m->g);
+	*m = n;
+	return 0;
+}
+
+static int tid_map_put(pid_t tid, int g, void *arg)
+{
+	struct tid_map *m = arg;
+	size_t s;
+
+	if ((m->nr + 1) * 2 > m->cap && tid_map_grow(m))
+		return -ENOMEM;
+	s = tid_slot(m, tid);
+	if (!m->tid[s])
+		m->nr++;
+	m->tid[s] = tid;
+	m->g[s] = g;
+	return 0;
+}
+
+static int tid_map_get(const struct tid_map *m, pid_t tid)
+{
+	size_t s;
+
+	if (!m->cap)
+		return -1;
+	s = tid_slot(m, tid);
+	return m->tid[s] ? m->g[s] : -1;
+}
+
+static int find_group(const struct attr *a, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		if (!strcmp(a->g[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+/* The attr group of @cg, added when new; -ENOSPC beyond a->max. */
+static int group_of(struct attr *a, const struct cg_group *cg)
+{
+	struct attr_group *g;
+	int i = find_group(a, cg->key);
+
+	if (i >= 0)
+		return i;
+	if (a->nr >= a->max)
+		return -ENOSPC;
+	g = realloc(a->g, (a->nr + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	a->g = g;
+	g = &a->g[a->nr];
+	*g = (struct attr_group){ .key = strdup(cg->key), .id = cg->id };
+	if (!g->key)
+		return -ENOMEM;
+	return (int)a->nr++;
+}
+
+/* One link slot per resctrl group. */
+static int grow_links(struct attr *a)
+{
+	int *link;
+	size_t i;
+
+	if (a->nr_link >= a->gs.nr)
+		return 0;
+	link = realloc(a->link, a->gs.nr * sizeof(*link));
+	if (!link)
+		return -ENOMEM;
+	for (i = a->nr_link; i < a->gs.nr; i++)
+		link[i] = -1;
+	a->link = link;
+	a->nr_link = a->gs.nr;
+	return 0;
+}
+
+/* Our monitoring group for attr group @ag under control group @ctrl. */
+static int our_group(struct attr *a, int ag, int ctrl)
+{
+	size_t i;
+	int g;
+
+	for (i = 0; i < a->gs.nr; i++)
+		if (a->gs.g[i].ours && a->gs.g[i].seen &&
+		    a->gs.g[i].ctrl == ctrl && i < a->nr_link &&
+		    a->link[i] == ag)
+			return (int)i;
+	g = rc_group_make(&a->gs, ctrl);
+	if (g < 0 || grow_links(a))
+		return g < 0 ? g : -ENOMEM;
+	a->link[g] = ag;
+	return g;
+}
+
+struct walk {
+	struct attr *a;
+	const struct tid_map *map;
+	int ag;
+};
+
+/* A thread of attr group w->ag: count its resctrl group for it. */
+static int place_tid(pid_t tid, void *arg)
+{
+	struct walk *w = arg;
+	struct attr *a = w->a;
+	int g = tid_map_get(w->map, tid), ours;
+
+	if (g < 0)
+		g = 0;		/* in no tasks file yet: the root's */
+	if (a->gs.g[g].ctrl >= 0) {
+		/* in a monitoring group already: reuse it */
+		if (a->link[g] < 0)
+			a->link[g] = w->ag;
+		else if (a->link[g] != w->ag)
+			a->shared++;
+		return 0;
+	}
+	if (!a->attach) {
+		a->unowned++;
+		return 0;
+	}
+	ours = our_group(a, w->ag, g);
+	if (ours >= 0 && rc_group_add_tid(&a->gs, ours, tid) == -ESRCH)
+		return 0;	/* it exited: nothing to follow */
+	return 0;
+}
+
+/* Rescan the cgroups and place every thread; -errno when it cannot. */
+static int place_all(struct attr *a)
+{
+	struct tid_map map = { 0 };
+	struct walk w = { .a = a, .map = &map };
+	struct cg_scan scan;
+	size_t i;
+	int ret;
+
+	ret = rc_groups_list(&a->gs);
+	if (!ret)
+		ret = grow_links(a);
+	if (!ret)
+		ret = rc_groups_tids(&a->gs, tid_map_put, &map);
+	if (!ret)
+		ret = cg_scan(&a->h, a->by, a->max, &scan);
+	if (ret)
+		goto out;
+	for (i = 0; i < a->nr; i++)
+		a->g[i].seen = false;
+	a->unowned = 0;
+	a->shared = 0;
+	if (a->attach)
+		rc_lock(&a->rc);
+	for (i = 0; i < scan.nr; i++) {
+		w.ag = group_of(a, &scan.g[i]);
+		if (w.ag < 0)
+			continue;
+		a->g[w.ag].seen = true;
+		(void)cg_group_tids(&a->h, a->by, &scan.g[i], place_tid, &w);
+	}
+	if (a->attach)
+		rc_unlock(&a->rc);
+	cg_scan_free(&a->scan);
+	a->scan = scan;
+out:
+	free(map.tid);
+	free(map.g);
+	return ret;
+}
+
+/* Read every group's counters into its delta. */
+static void read_all(struct attr *a)
+{
+	size_t i, s;
+
+	memset(&a->rs, 0, sizeof(a->rs));
+	memset(a->total_delta, 0, sizeof(a->total_delta));
+	for (i = 0; i < a->nr; i++)
+		memset(a->g[i].delta, 0, sizeof(a->g[i].delta));
+	for (i = 0; i < a->gs.nr; i++) {
+		struct rc_group *g = &a->gs.g[i];
+		uint64_t bytes[RC_MAX_SOCKETS] = { 0 };
+
+		if (!g->seen || (g->ctrl >= 0 && a->link[i] < 0))
+			continue;
+		if (rc_read_group(&a->rc, g->dir, g->state, bytes, &a->rs))
+			continue;
+		for (s = 0; s < a->rc.nr_socket; s++) {
+			if (g->ctrl < 0)
+				a->total_delta[s] += bytes[s];
+			else
+				a->g[a->link[i]].delta[s] += bytes[s];
+		}
+	}
+	for (s = 0; s < a->rc.nr_socket; s++) {
+		a->total[s] += a->total_delta[s];
+		for (i = 0; i < a->nr; i++)
+			a->g[i].bytes[s] += a->g[i].delta[s];
+	}
+}
+
+int attr_sample(struct attr *a, char *why, size_t size)
+{
+	int ret = place_all(a);
+
+	if (ret) {
+		snprintf(why, size, "cannot list the groups: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	read_all(a);
+	a->samples++;
+	return 0;
+}
+
+int attr_open(struct attr *a, enum cg_by by, bool attach, size_t max,
+	      char *why, size_t size)
+{
+	int ret;
+
+	*a = (struct attr){ .by = by, .attach = attach, .max = max };
+	ret = resctrl_open(&a->rc, why, size);
+	if (ret)
+		return ret;
+	ret = cg_hier_find(&a->h, why, size);
+	if (ret) {
+		resctrl_close(&a->rc);
+		return ret;
+	}
+	rc_groups_init(&a->gs, &a->rc, &rc_fsops_real);
+	ret = rc_groups_list(&a->gs);
+	if (!ret && attach)
+		rc_groups_sweep(&a->gs);
+	if (ret) {
+		snprintf(why, size, "cannot read %s: %s", a->rc.root,
+			 strerror(-ret));
+		attr_close(a);
+	}
+	return ret;
+}
+
+void attr_close(struct attr *a)
+{
+	size_t i;
+
+	rc_groups_remove_ours(&a->gs);
+	rc_groups_free(&a->gs);
+	resctrl_close(&a->rc);
+	cg_scan_free(&a->scan);
+	for (i = 0; i < a->nr; i++)
+		free(a->g[i].key);
+	free(a->g);
+	free(a->link);
+	a->g = NULL;
+	a->link = NULL;
+	a->nr = a->nr_link = 0;
+}
