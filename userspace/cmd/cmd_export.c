@@ -37,6 +37,7 @@
 #include "snapshot.h"
 
 #define EXPORT_DEFAULT_LISTEN "127.0.0.1:9473"
+#define EXPORT_DEFAULT_TOP 10	/* groups per socket */
 
 static enum MHD_Result respond(struct MHD_Connection *c, unsigned int status,
 			       const char *type, const char *body, size_t len)
@@ -152,6 +153,7 @@ void cmd_export_usage(FILE *f)
 	fputs("Usage: " PROG " export [--listen ADDR:PORT] [--textfile DIR]\n"
 	      "                         [--interval DUR] [--threshold CYCLES]\n"
 	      "                         [--curve FILE] [--probe] [--df-channels LIST]\n"
+	      "                         [--top K]\n"
 	      "\n"
 	      "Serve memdiag's counters as Prometheus metrics on\n"
 	      "http://ADDR:PORT/metrics, and/or write them to DIR/" EXPORT_TEXTFILE "\n"
@@ -197,7 +199,14 @@ void cmd_export_usage(FILE *f)
 	      "      --df-channels LIST  AMD Zen 2/3: count these DRAM channels (0-3,\n"
 	      "                          0,2,5; at most 4) all the time, not in turns:\n"
 	      "                          theirs exact, the others unmeasured, no\n"
-	      "                          memdiag_dram_rdwr_bytes_total\n",
+	      "                          memdiag_dram_rdwr_bytes_total\n"
+	      "      --top K             where resctrl counts DRAM bytes (MBM): per\n"
+	      "                          socket the K groups (pods, services) with the\n"
+	      "                          most bytes in the last interval as\n"
+	      "                          memdiag_group_dram_bytes_total, with\n"
+	      "                          group=\"other\" and group=\"unattributed\"\n"
+	      "                          (default 10, at most 100; 0: none); as root\n"
+	      "                          it attaches threads as top does\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
@@ -265,6 +274,7 @@ static const struct option export_options[] = {
 	{ "curve", required_argument, NULL, 'C' },
 	{ "probe", no_argument, NULL, 'P' },
 	{ "df-channels", required_argument, NULL, 'D' },
+	{ "top", required_argument, NULL, 'k' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -273,11 +283,13 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 	struct cli_opts t;
 	struct stat sb;
 	char err[200];
+	uint64_t top;
 	int c, rc;
 
 	x->interval_ms = WATCH_DEFAULT_INTERVAL_MS;
 	x->threshold = 0;	/* none unless asked for, as watch */
-	cli_opts_init(&t, CLI_OPT_HELP, ":l:f:i:t:C:", export_options);
+	x->top = EXPORT_DEFAULT_TOP;
+	cli_opts_init(&t, CLI_OPT_HELP, ":l:f:i:t:C:k:", export_options);
 	while ((c = cli_opts_next(&t, argc, argv)) != -1) {
 		switch (c) {
 		case 'l':
@@ -305,6 +317,12 @@ static int parse_options(struct exporter *x, int argc, char **argv)
 			break;
 		case 'P':
 			x->probe = true;
+			break;
+		case 'k':
+			if (parse_uint(optarg, 0, EXPORT_GROUPS_MAX_K, &top, err,
+				       sizeof(err)) < 0)
+				return cli_usage("export", "option '--top': %s", err);
+			x->top = (size_t)top;
 			break;
 		case 'D':
 			if (parse_channel_set(optarg, 32, &x->df_channels, err,
@@ -370,6 +388,13 @@ int cmd_export(const struct opts *gopts, int argc, char **argv)
 		rc = module_reachable();
 	if (rc != MDC_EXIT_OK)
 		goto out;
+	if (!x.probe) {
+		/* as root it attaches threads; the packaged unit reads only */
+		export_groups_open(&x.groups, x.top, !geteuid());
+		if (!x.groups.on)
+			cli_err("export", "note", "no per-group series: %s",
+				x.groups.why);
+	}
 	export_publish(&x);
 	if (ai) {
 		/* threads started now inherit the blocked signals */
@@ -386,6 +411,7 @@ int cmd_export(const struct opts *gopts, int argc, char **argv)
 	if (d)
 		MHD_stop_daemon(d);
 out:
+	export_groups_close(&x.groups);
 	freeaddrinfo(ai);
 	close(sfd);
 	free(x.text);

@@ -284,6 +284,7 @@ static int receive(struct exporter *x, struct conn *c, uint64_t *last_rx)
 	}
 	if (fc.fed) {
 		*last_rx = now_ms();
+		export_groups_sample(&x->groups, &x->st);
 		export_publish(x);
 	}
 	return 0;

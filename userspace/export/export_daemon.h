@@ -12,6 +12,7 @@
 
 #include "export.h"
 #include "export_estimate.h"
+#include "export_groups.h"
 
 /* the textfile in --textfile DIR that node_exporter reads */
 #define EXPORT_TEXTFILE "memdiag.prom"
@@ -32,6 +33,8 @@ struct exporter {
 	struct export_state st;
 	bool probe;			/* --probe: estimates, no module */
 	struct export_estimate est;	/* what --probe serves */
+	size_t top;			/* --top: groups per socket */
+	struct export_groups groups;	/* per-group series */
 
 	pthread_mutex_t lock;		/* guards text and len */
 	char *text;			/* what a scrape gets */

@@ -63,9 +63,18 @@ void export_publish(struct exporter *x)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
+	bool ok = f;
 
-	if (!f || (x->probe ? export_estimate_render(&x->est, (double)time(NULL), f) :
-		   export_render(&x->st, f)) < 0 || fclose(f) != 0) {
+	if (f && x->probe) {
+		ok = !export_estimate_render(&x->est, (double)time(NULL), f);
+	} else if (f) {
+		ok = !export_render(&x->st, f);
+		if (ok)
+			export_groups_render(&x->groups, f);
+	}
+	if (f && (ferror(f) | fclose(f)))
+		ok = false;
+	if (!ok) {
 		export_note(x, "cannot render the metrics: %s", strerror(ENOMEM));
 		free(text);
 		return;

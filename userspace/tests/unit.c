@@ -33,7 +33,9 @@
 #include "unit_stream_layout.c"
 #include "unit_nl.c"
 #include "unit_cgpath.c"
+#include "unit_cgscan.c"
 #include "unit_resctrl.c"
+#include "unit_export_groups.c"
 
 /* TH_LOG writes to stdout: a line at a time, so none is lost at _exit() */
 static void __attribute__((constructor)) line_buffered(void)

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unit_export_groups.c - unit tests: the exporter's per-group series
+ * (export_groups.c) over a fake resctrl and cgroup tree with 10^3
+ * services: at most K + 2 series per socket, the top group's bytes, and
+ * "other" and "unattributed" adding up to the socket's count.
+ */
+
+#include "export_groups.h"
+#include "fake_tree.h"
+#include "helpers.h"
+#include "units.h"
+
+#define NR_SVC 1000
+
+FIXTURE(export_groups) {
+	char *root;
+	struct export_groups g;
+	struct export_state *st;
+};
+
+FIXTURE_SETUP(export_groups)
+{
+	char rel[256];
+	FILE *tasks;
+	int i;
+
+	self->root = ft_make();
+	ASSERT_NE(NULL, self->root);
+	ft_resctrl(self->root, 2, 1, 0);
+	snprintf(rel, sizeof(rel), "%s/sys/fs/resctrl/tasks", self->root);
+	tasks = fopen(rel, "w");
+	ASSERT_NE(NULL, tasks);
+	for (i = 0; i < NR_SVC; i++) {
+		snprintf(rel, sizeof(rel),
+			 "sys/fs/cgroup/system.slice/svc%d.service/cgroup.threads",
+			 i);
+		ft_file(self->root, rel, "%d\n", 1000 + i);
+		fprintf(tasks, "%d\n", 1000 + i);
+	}
+	fclose(tasks);
+	ft_file(self->root, "sys/fs/cgroup/cgroup.threads", "%s", "");
+	self->st = calloc(1, sizeof(*self->st));
+	ASSERT_NE(NULL, self->st);
+}
+
+FIXTURE_TEARDOWN(export_groups)
+{
+	export_groups_close(&self->g);
+	free(self->st);
+	ft_remove(self->root);
+}
+
+/* The module's last interval of socket @i: @bytes read. */
+static void module_interval(struct export_state *st, size_t i,
+			    uint64_t bytes)
+{
+	struct export_socket *es = &st->sock[i];
+
+	st->up = true;
+	st->nr_sock = st->nr_sock > i + 1 ? st->nr_sock : i + 1;
+	es->id = (uint32_t)i;
+	es->have_m = true;
+	es->m.valid = true;
+	es->m.have_read_bytes = es->m.have_write_bytes = true;
+	es->m.read_bytes = bytes;
+	es->m.write_bytes = 0;
+}
+
+/* Each memdiag group's counter on socket 0: its service number * 1000. */
+static uint64_t count(const char *root, const struct attr *a)
+{
+	char rel[4096], path[4096], line[32];
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < a->gs.nr; i++) {
+		FILE *f;
+		int tid;
+
+		if (!a->gs.g[i].ours)
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/fs/resctrl/%s/tasks",
+			 root, a->gs.g[i].dir);
+		f = fopen(path, "r");
+		if (!f || !fgets(line, sizeof(line), f)) {
+			if (f)
+				fclose(f);
+			continue;
+		}
+		fclose(f);
+		tid = atoi(line);
+		snprintf(rel, sizeof(rel), "%s", a->gs.g[i].dir);
+		snprintf(line, sizeof(line), "%d", (tid - 1000) * 1000);
+		ft_mbm(root, rel, 0, -1, line);
+		sum += (uint64_t)(tid - 1000) * 1000;
+	}
+	return sum;
+}
+
+TEST_F(export_groups, top_k_other_unattributed)
+{
+	char *text = NULL, *p, want[128];
+	size_t len = 0, series = 0, info = 0;
+	uint64_t sum;
+	FILE *f;
+
+	export_groups_open(&self->g, 10, true);
+	ASSERT_TRUE(self->g.on) TH_LOG("%s", self->g.why);
+	self->g.a.gs.ops = &ft_fsops;
+	export_groups_sample(&self->g, self->st);	/* baselines, attach */
+	sum = count(self->root, &self->g.a);
+	ok(sum == 999ull * 1000 * 1000 / 2,
+	   "every service got its memdiag group: %" PRIu64, sum);
+	snprintf(want, sizeof(want), "%" PRIu64, sum + 5000);
+	ft_mbm(self->root, "", 0, -1, want);	/* 5000 bytes in no group */
+	module_interval(self->st, 0, sum + 5000 + 7000);	/* 7000: IO */
+	module_interval(self->st, 1, 0);
+	export_groups_sample(&self->g, self->st);
+	f = open_memstream(&text, &len);
+	export_groups_render(&self->g, f);
+	fclose(f);
+	for (p = text; (p = strstr(p, "\nmemdiag_group_dram_bytes_total{")); p++)
+		series++;
+	for (p = text; (p = strstr(p, "\nmemdiag_group_info{")); p++)
+		info++;
+	ok(series == 14 && info == 10,
+	   "10^3 groups: socket 0 has its 10 + other + unattributed, socket 1 (idle) other and unattributed: %zu series, %zu info",
+	   series, info);
+	ok(strstr(text, "memdiag_group_dram_bytes_total{socket=\"0\",group=\"svc999.service\",source=\"mbm\"} 999000\n") != NULL,
+	   "the top group's bytes");
+	/* other: every group beyond the top 10 (0..989), plus the 5000 */
+	snprintf(want, sizeof(want),
+		 "{socket=\"0\",group=\"other\",source=\"mbm\"} %" PRIu64 "\n",
+		 (uint64_t)(989ull * 990 / 2 * 1000 + 5000));
+	ok(strstr(text, want) != NULL, "other: %s", want);
+	ok(strstr(text, "{socket=\"0\",group=\"unattributed\",source=\"mbm\"} 7000\n") != NULL,
+	   "unattributed: the socket's bytes beyond every group");
+	if (!series || !info)
+		diag("text", text);
+	free(text);
+}
