@@ -391,9 +391,6 @@ int cmd_export(const struct opts *gopts, int argc, char **argv)
 	if (!x.probe) {
 		/* as root it attaches threads; the packaged unit reads only */
 		export_groups_open(&x.groups, x.top, !geteuid());
-		if (!x.groups.on)
-			cli_err("export", "note", "no per-group series: %s",
-				x.groups.why);
 	}
 	export_publish(&x);
 	if (ai) {

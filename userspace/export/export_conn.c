@@ -284,6 +284,10 @@ static int receive(struct exporter *x, struct conn *c, uint64_t *last_rx)
 	}
 	if (fc.fed) {
 		*last_rx = now_ms();
+		/* after the module's notes, as the curve's: once it is read */
+		if (!x->groups.on && x->top && !x->groups_noted)
+			export_note(x, "no per-group series: %s", x->groups.why);
+		x->groups_noted = true;
 		export_groups_sample(&x->groups, &x->st);
 		export_publish(x);
 	}

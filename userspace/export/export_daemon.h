@@ -35,6 +35,7 @@ struct exporter {
 	struct export_estimate est;	/* what --probe serves */
 	size_t top;			/* --top: groups per socket */
 	struct export_groups groups;	/* per-group series */
+	bool groups_noted;		/* why there are none, said */
 
 	pthread_mutex_t lock;		/* guards text and len */
 	char *text;			/* what a scrape gets */
