@@ -294,6 +294,7 @@ int rc_group_make(struct rc_groups *gs, int ctrl)
 {
 	const char *cdir = gs->g[ctrl].dir;
 	char dir[PATH_MAX], path[PATH_MAX], name[64];
+	size_t k;
 	int ret, i;
 
 	snprintf(name, sizeof(name), OUR_PREFIX "%d-%u", (int)gs->self,
@@ -316,6 +317,9 @@ int rc_group_make(struct rc_groups *gs, int ctrl)
 		return i;
 	}
 	gs->g[i].ours = true;
+	/* a new group's files count from zero: no baseline to wait for */
+	for (k = 0; k < rc_nr_counters(gs->r); k++)
+		gs->g[i].state[k] = (struct rc_counter){ .last = 0, .have = true };
 	return i;
 }
 

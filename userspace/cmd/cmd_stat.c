@@ -22,6 +22,7 @@
 #include "parse.h"
 #include "counters/counters.h"
 #include "stat.h"
+#include "stat_group.h"
 #include "stat_marker.h"
 #include "watch.h"
 
@@ -54,7 +55,11 @@ void cmd_stat_usage(FILE *f)
 	      "The counts are socket-wide: the memory controllers and the summed core\n"
 	      "counters see every process on the socket, not only CMD (as likwid-perfctr\n"
 	      "and pcm-memory). Without the module or without counters CMD runs all\n"
-	      "the same and stat says why there are no counts.\n"
+	      "the same and stat says why there are no counts. CMD's own bytes come\n"
+	      "beside them where resctrl counts DRAM bytes (MBM) and stat runs as\n"
+	      "root: CMD starts in a monitoring group of its own (its threads and\n"
+	      "children inherit it), removed when it exits; 'own' in the JSON, with\n"
+	      "the reason where there is none.\n"
 	      "\n"
 	      "The results go to stderr (as perf stat's and time's), so that CMD's own\n"
 	      "output stays alone on stdout; -o FILE writes them to FILE instead.\n"
@@ -265,6 +270,7 @@ static void print_command(struct printer *p, char **argv)
 }
 
 static void print_result(const struct stat_cfg *s, const struct stat_child *ch,
+			 const struct stat_group *own,
 			 const struct run_counters *c, size_t slot,
 			 const struct stat_marker *m)
 {
@@ -300,6 +306,7 @@ static void print_result(const struct stat_cfg *s, const struct stat_child *ch,
 	run_counters_json(&p, c, slot);
 	stat_marker_print(&p, m, c);
 	run_counters_text(&p, c, m->on ? "cmd/region" : "cmd");
+	stat_group_print(&p, own, stat_child_elapsed(ch));
 	print_close_object(&p);
 	cli_output_end(s->cmd, &p);
 }
@@ -361,6 +368,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	struct stat_child ch;
 	struct timeline t = { 0 };
 	struct stat_marker m = { 0 };
+	struct stat_group own;
 	bool printed = false;
 	char why[300];
 	size_t slot;
@@ -376,6 +384,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	if (rc != MDC_EXIT_OK)
 		return rc;
 	run_counters_open(&c);
+	stat_group_open(&own);
 	c.span = "the command's lifetime";
 	if (c.on)
 		cloexec(nl_fd(&c.nl));
@@ -392,13 +401,15 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	}
 	fflush(NULL);	/* nothing buffered may be written twice */
 	run_counters_mark(&c, true, 0);
-	if (stat_child_start(&ch, s.argv, why, sizeof(why)) < 0) {
+	if (stat_child_start(&ch, s.argv, stat_group_attach, &own, why,
+			     sizeof(why)) < 0) {
 		cli_err(s.cmd, "cannot run the command", "%s", why);
 		rc = MDC_EXIT_LOCAL;
 		goto out;
 	}
 	wait_command(&ch, &t, s.interval_ms);
 	run_counters_mark(&c, false, 0);
+	stat_group_end(&own);
 	stat_child_close(&ch);
 	rc = ch.exit_code;
 	if (ch.exec_errno) {
@@ -415,11 +426,12 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	if (s.csv)
 		print_csv(&s, &ch, &c, slot, &m);
 	else
-		print_result(&s, &ch, &c, slot, &m);
+		print_result(&s, &ch, &own, &c, slot, &m);
 	printed = true;
 out:
 	stat_marker_end(&m);
 	timeline_close(&t);
+	stat_group_close(&own);
 	run_counters_close(&c);
 	if (s.out != stderr &&
 	    cli_close_output(s.cmd, s.path, s.out, printed) != MDC_EXIT_OK &&

@@ -29,10 +29,13 @@ struct stat_child {
  * and SIGQUIT (the command gets them from the terminal) and forwards
  * SIGTERM and SIGHUP to it. Returns -1 with @why when no child could be
  * forked; a failed exec is a child that exits 126 or 127 with
- * ch->exec_errno and @why set.
+ * ch->exec_errno and @why set. @before_exec (NULL: none) runs in stat
+ * with the child's pid while the child waits to exec: what it sets up
+ * (a monitoring group) holds from the command's first instruction.
  */
-int stat_child_start(struct stat_child *ch, char **argv, char *why,
-		     size_t size);
+int stat_child_start(struct stat_child *ch, char **argv,
+		     int (*before_exec)(pid_t pid, void *arg), void *arg,
+		     char *why, size_t size);
 
 /*
  * Wait up to @timeout_ms (-1: until it exits). Returns 1 once the

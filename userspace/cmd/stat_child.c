@@ -48,17 +48,26 @@ static void set_handlers(bool parent)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int stat_child_start(struct stat_child *ch, char **argv, char *why,
-		     size_t size)
+int stat_child_start(struct stat_child *ch, char **argv,
+		     int (*before_exec)(pid_t pid, void *arg), void *arg,
+		     char *why, size_t size)
 {
-	int pfd[2], err = 0;
+	int pfd[2], go[2], err = 0;
 	ssize_t n;
+	char c;
 
 	memset(ch, 0, sizeof(*ch));
 	ch->pidfd = -1;
 	/* the exec's errno comes back through a pipe the exec closes */
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		snprintf(why, size, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* and the child waits on this one until before_exec is done */
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		snprintf(why, size, "cannot create a pipe: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ch->start);
@@ -68,11 +77,17 @@ int stat_child_start(struct stat_child *ch, char **argv, char *why,
 		snprintf(why, size, "cannot fork: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
+		close(go[0]);
+		close(go[1]);
 		return -1;
 	}
 	if (ch->pid == 0) {
 		close(pfd[0]);
+		close(go[1]);
 		set_handlers(false);
+		/* stat's end closes the pipe: EOF, or the byte, both mean go */
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
 		execvp(argv[0], argv);
 		err = errno;
 		n = write(pfd[1], &err, sizeof(err));
@@ -82,6 +97,13 @@ int stat_child_start(struct stat_child *ch, char **argv, char *why,
 	forward_to = ch->pid;
 	set_handlers(true);
 	close(pfd[1]);
+	close(go[0]);
+	if (before_exec)
+		before_exec(ch->pid, arg);
+	c = 1;
+	n = write(go[1], &c, 1);
+	(void)n;
+	close(go[1]);
 	do {
 		n = read(pfd[0], &err, sizeof(err));
 	} while (n < 0 && errno == EINTR);

@@ -56,22 +56,29 @@ for t in 101 102 103; do mkdir -p "$R/proc/$t"; done
 # thread's rate on socket 0 (tid 101: 3 MB per tick, 102: 1 MB, 103:
 # 0.5 MB), and the root's by their sum plus 0.5 MB nobody owns.
 kernel() {
+	# resctrl's advisory lock, which memdiag takes around its writes:
+	# no group is made or removed halfway through a tick
+	exec 9< "$RC"
 	while [ -e "$R/run" ]; do
+		flock 9
 		sum=524288
 		for g in "$RC"/mon_groups/memdiag-*; do
 			[ -d "$g" ] || continue
 			f=$g/mon_data/mon_L3_00/mbm_total_bytes
 			mkdir -p "$g/mon_data/mon_L3_00" "$g/mon_data/mon_L3_01"
 			[ -e "$f" ] || { echo 0 > "$f"; echo 0 > "$g/mon_data/mon_L3_01/mbm_total_bytes"; }
-			case $(cat "$g/tasks" 2>/dev/null) in
+			t=$(cat "$g/tasks" 2>/dev/null)
+			case $t in
 			101) step=3145728 ;; 102) step=1048576 ;; 103) step=524288 ;;
-			*) step=0 ;;
+			'') step=0 ;;
+			*) step=2097152; echo "$t" >> "$R/seen" ;;	# stat's command
 			esac
 			echo $(($(cat "$f") + step)) > "$f.new" && mv "$f.new" "$f"
 			sum=$((sum + step))
 		done
 		f=$RC/mon_data/mon_L3_00/mbm_total_bytes
 		echo $(($(cat "$f") + sum)) > "$f.new" && mv "$f.new" "$f"
+		flock -u 9
 		sleep 0.05
 	done 2> /dev/null	# a group top removes mid-tick is no error
 }
@@ -140,6 +147,27 @@ rm -f "$R/run"
 wait $kpid
 ok "$([ "$left" -ge 1 ] && ! ls -d "$RC"/mon_groups/memdiag-$tpid-* 2>/dev/null | grep -q . && echo 1)" \
 	"top: a killed run's $left groups are swept by the next" "$tmp/err"
+
+# stat -- CMD: the command starts in its own group, its bytes are the
+# group's, and the group is gone after
+: > "$R/run"
+kernel &
+kpid=$!
+MEMDIAG_TEST_HOST_ROOT=$R "$bin" stat -j -- sh -c "echo \$\$ > $tmp/pid; sleep 0.6" \
+	2> "$tmp/out"
+rc=$?
+rm -f "$R/run"
+wait $kpid
+own=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["own"]
+print(sum(s["bytes"] for s in d["sockets"]) if d["source"] == "mbm" else 0)
+' "$tmp/out" 2>&1)
+ok "$([ $rc = 0 ] && [ "${own:-0}" -ge 2097152 ] 2>/dev/null &&
+	grep -qx "$(cat "$tmp/pid")" "$R/seen" &&
+	! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q . && echo 1)" \
+	"stat -- CMD: the command's pid in its group before it ran, its own bytes ($own), the group removed" \
+	"$tmp/out" "$tmp/pid" "$R/seen"
 
 # bad options change nothing
 for a in "--by team" "--interval 500ms" "--top 0" "--socket x" "extra"; do

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stat_group.h - the command's own DRAM bytes for "memdiagctl stat":
+ * a resctrl monitoring group the command starts in (its children
+ * inherit it), read when it exits (stat_group.c).
+ */
+
+#ifndef MEMDIAGCTL_STAT_GROUP_H
+#define MEMDIAGCTL_STAT_GROUP_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "attr.h"
+#include "print.h"
+
+struct stat_group {
+	bool on;		/* a group is made for the command */
+	char why[ATTR_WHY];	/* why not */
+	struct resctrl rc;
+	struct rc_groups gs;
+	bool open;
+	int g;			/* the group, in gs */
+	bool read;		/* its bytes were read at the end */
+	uint64_t bytes[RC_MAX_SOCKETS];
+	struct rc_read_stats rs;
+};
+
+/* resctrl with MBM, as root: ready to make the group; else why not. */
+void stat_group_open(struct stat_group *sg);
+/*
+ * stat_child_start()'s hook, between the fork and the exec: make the
+ * group under stat's own control group and put @pid in it. Never fails
+ * the command: sg->why says why there are no own bytes.
+ */
+int stat_group_attach(pid_t pid, void *sg);
+/* After the command exited: its bytes; the group removed. */
+void stat_group_end(struct stat_group *sg);
+/* JSON "own" (source, bytes per socket, or the reason), and text lines. */
+void stat_group_print(struct printer *p, const struct stat_group *sg,
+		      double elapsed_s);
+void stat_group_close(struct stat_group *sg);
+
+#endif /* MEMDIAGCTL_STAT_GROUP_H */
