@@ -8,6 +8,7 @@
 
 #include "fake_tree.h"
 #include "helpers.h"
+#include "mbm_judge.h"
 #include "resctrl.h"
 #include "units.h"
 
@@ -253,4 +254,20 @@ TEST_F(resctrl, groups_reused_swept_removed)
 		 self->root);
 	ok(!access(path, F_OK), "runc's group left as it was");
 	rc_groups_free(&gs);
+}
+
+TEST_F(resctrl, mbm_judge)
+{
+	double imc[5] = { 9e9, 1e9, 1e9, 1e9, 1e9 };
+	double in[5] = { 1e9, 1.07e9, 1.07e9, 1.07e9, 1.07e9 };
+	double out[5] = { 1e9, 1.09e9, 1.09e9, 1.09e9, 1.09e9 };
+	double d;
+
+	ok(mbm_judge(in, imc, 5, MBM_JUDGE_DROP, MBM_JUDGE_TOLERANCE_PCT, &d) &&
+	   fabs(d - 7) < 1e-9,
+	   "7 %% apart, the first second (9 GB on the IMC) dropped: pass (%g)", d);
+	ok(!mbm_judge(out, imc, 5, MBM_JUDGE_DROP, MBM_JUDGE_TOLERANCE_PCT,
+		      &d) && fabs(d - 9) < 1e-9, "9 %% apart: fail (%g)", d);
+	ok(!mbm_judge(in, imc, 1, MBM_JUDGE_DROP, MBM_JUDGE_TOLERANCE_PCT,
+		      &d) && isnan(d), "nothing left after the drop: no verdict");
 }
