@@ -26,6 +26,8 @@ void cmd_info_usage(FILE *f);
 int cmd_snapshot(const struct opts *o, int argc, char **argv);
 int cmd_validate(const struct opts *o, int argc, char **argv);
 void cmd_validate_usage(FILE *f);
+/* validate --groups: resctrl's MBM against the memory controllers */
+int validate_groups(const char *cmd, const struct opts *o);
 void cmd_snapshot_usage(FILE *f);
 int cmd_watch(const struct opts *o, int argc, char **argv);
 void cmd_watch_usage(FILE *f);

@@ -142,6 +142,7 @@ void cmd_validate_usage(FILE *f)
 {
 	fputs("Usage: " PROG " validate [--size SIZE] [--reps N] [--prefetch LIST]\n"
 	      "                  [-j|--json] [-p|--pretty]\n"
+	      "       " PROG " validate --groups [-j|--json] [-p|--pretty]\n"
 	      "\n"
 	      "Check that memdiag's counters see the traffic a known kernel moves (the\n"
 	      "seed paper's Fig. 6): STREAM copy and triad, with normal stores\n"
@@ -161,7 +162,15 @@ void cmd_validate_usage(FILE *f)
 	      "  --prefetch LIST  on, off, on,off or unchanged: the prefetcher states\n"
 	      "                   to check in (default on,off where the module can\n"
 	      "                   switch them and this is root, else unchanged with\n"
-	      "                   a note); the state is in every row\n",
+	      "                   a note); the state is in every row\n"
+	      "  --groups         instead: resctrl's memory bandwidth monitoring\n"
+	      "                   (what top and stat's own bytes count) against the\n"
+	      "                   memory controllers, as the kernel's resctrl MBM\n"
+	      "                   selftest: a 250 MB read loop pinned on this CPU in\n"
+	      "                   a monitoring group of its own for 5 seconds, the\n"
+	      "                   first dropped; the means must agree within 8 %\n"
+	      "                   (on an otherwise idle socket). Needs root, resctrl\n"
+	      "                   with MBM and the module (exit 3, 7, 2)\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_ALL, 16,
 		       "{\"checks\": [...], \"pass\": BOOL}");
@@ -178,6 +187,7 @@ static const struct option validate_options[] = {
 	{ "size", required_argument, NULL, 's' },
 	{ "reps", required_argument, NULL, 'r' },
 	{ "prefetch", required_argument, NULL, 'P' },
+	{ "groups", no_argument, NULL, 'G' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -346,7 +356,7 @@ int cmd_validate(const struct opts *gopts, int argc, char **argv)
 	struct info_cap_summary offcore;
 	unsigned int pf = 0;
 	char err[160], none[sizeof(checks->why) + 64] = "";
-	bool pass;
+	bool pass, groups = false;
 	uint64_t v;
 	int c, rc;
 
@@ -360,6 +370,9 @@ int cmd_validate(const struct opts *gopts, int argc, char **argv)
 			if (parse_uint(optarg, 1, 1000, &v, err, sizeof(err)) < 0)
 				return cli_usage(cmd, "option '--reps': %s", err);
 			reps = optarg;
+			break;
+		case 'G':
+			groups = true;
 			break;
 		case 'P':
 			rc = cli_name_list(cmd, "--prefetch", optarg, pf_states,
@@ -379,6 +392,10 @@ int cmd_validate(const struct opts *gopts, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (groups && (size || pf || strcmp(reps, "3")))
+		return cli_usage(cmd, "option '--groups' runs its own read loop: no --size, --reps or --prefetch");
+	if (groups)
+		return validate_groups(cmd, &o);
 
 	/*
 	 * Without the module there is nothing to validate: say so now, not

@@ -169,6 +169,17 @@ ok "$([ $rc = 0 ] && [ "${own:-0}" -ge 2097152 ] 2>/dev/null &&
 	"stat -- CMD: the command's pid in its group before it ran, its own bytes ($own), the group removed" \
 	"$tmp/out" "$tmp/pid" "$R/seen"
 
+# validate --groups needs the module beside resctrl: said, nothing left
+MEMDIAG_TEST_HOST_ROOT=$R "$bin" validate --groups > "$tmp/out" 2> "$tmp/err"
+rc=$?
+ok "$([ $rc = 2 ] && grep -q "cannot validate MBM against the memory controllers" "$tmp/err" &&
+	! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q . && echo 1)" \
+	"validate --groups with resctrl but no module: exit 2, said, no group left (exit $rc)" "$tmp/err"
+MEMDIAG_TEST_HOST_ROOT=$tmp/bare "$bin" validate --groups > "$tmp/out" 2> "$tmp/err"
+rc=$?
+ok "$([ $rc = 7 ] && grep -q "cannot validate MBM: resctrl is not mounted" "$tmp/err" && echo 1)" \
+	"validate --groups without resctrl: exit 7, said (exit $rc)" "$tmp/err"
+
 # bad options change nothing
 for a in "--by team" "--interval 500ms" "--top 0" "--socket x" "extra"; do
 	# shellcheck disable=SC2086
