@@ -98,11 +98,25 @@ static int find_group(const struct attr *a, const char *key)
 	return -1;
 }
 
-/* The attr group of @cg, added when new; -ENOSPC beyond a->max. */
+/* Whether cgroup @path is @root or below it. */
+static bool under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (!strcmp(root, "/"))
+		return true;
+	return !strncmp(path, root, n) && (path[n] == '/' || !path[n]);
+}
+
+/*
+ * The attr group of @cg, added when new; -ENOSPC beyond a->max. With a
+ * subtree, every cgroup under it is the one group named after it.
+ */
 static int group_of(struct attr *a, const struct cg_group *cg)
 {
+	const char *key = a->subtree ? a->subtree : cg->key;
 	struct attr_group *g;
-	int i = find_group(a, cg->key);
+	int i = find_group(a, key);
 
 	if (i >= 0)
 		return i;
@@ -113,7 +127,7 @@ static int group_of(struct attr *a, const struct cg_group *cg)
 		return -ENOMEM;
 	a->g = g;
 	g = &a->g[a->nr];
-	*g = (struct attr_group){ .key = strdup(cg->key), .id = cg->id };
+	*g = (struct attr_group){ .key = strdup(key), .id = cg->id };
 	if (!g->key)
 		return -ENOMEM;
 	return (int)a->nr++;
@@ -213,6 +227,8 @@ static int place_all(struct attr *a)
 	if (a->attach)
 		rc_lock(&a->rc);
 	for (i = 0; i < scan.nr; i++) {
+		if (a->subtree && !under(scan.g[i].path, a->subtree))
+			continue;
 		w.ag = group_of(a, &scan.g[i]);
 		if (w.ag < 0)
 			continue;

@@ -39,6 +39,8 @@ struct attr {
 	enum cg_by by;
 	bool attach;		/* make memdiag groups for threads in none */
 	size_t max;		/* groups kept at most */
+	/* only the cgroups under this path, as one group (watch --group) */
+	const char *subtree;
 	struct cg_hier h;
 	struct resctrl rc;
 	struct rc_groups gs;

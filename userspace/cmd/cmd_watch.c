@@ -33,7 +33,7 @@ void cmd_watch_usage(FILE *f)
 {
 	fputs("Usage: " PROG " watch [--socket N | --all] [--interval DUR] [--count K]\n"
 	      "                        [--curve FILE] [--threshold CYCLES] [--timestamp]\n"
-	      "                        [--df-channels LIST]\n"
+	      "                        [--df-channels LIST] [--group PATH]\n"
 	      "                        [-j|--json|--csv] [-p|--pretty] [-o FILE]\n"
 	      "\n"
 	      "Start a session and print, for each socket and each interval, the DRAM\n"
@@ -63,6 +63,9 @@ void cmd_watch_usage(FILE *f)
 	      "               (1.00: even)\n"
 	      "  busy_ch      that channel\n"
 	      "  prefetch     prefetcher state: on, off, N/M off; ~ mixed, * changed\n"
+	      "  grp_GB/s     with --group: the cgroup's DRAM bandwidth on the socket\n"
+	      "               (resctrl MBM, the cgroup and those below it)\n"
+	      "  grp%         that over tot_GB/s\n"
 	      "  util%        bandwidth / the sustainable peak of this machine's curve\n"
 	      "               at this read/write mix (memdiagctl calibrate)\n"
 	      "  exp_ns       the curve's latency at this bandwidth\n"
@@ -93,7 +96,12 @@ void cmd_watch_usage(FILE *f)
 	      "      --df-channels LIST  AMD Zen 2/3: count these DRAM channels (0-3,\n"
 	      "                          0,2,5; at most 4) all the time, not every channel\n"
 	      "                          in turns: theirs exact, the others unmeasured,\n"
-	      "                          no socket total (tot_GB/s '-')\n",
+	      "                          no socket total (tot_GB/s '-')\n"
+	      "      --group PATH        add the DRAM bandwidth of the cgroup PATH (as\n"
+	      "                          /proc/PID/cgroup names it) and those below it,\n"
+	      "                          from resctrl's MBM; as root its threads go into\n"
+	      "                          memdiag monitoring groups, as top does (exit 7\n"
+	      "                          where resctrl counts no DRAM bytes)\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_JSON, 26,
 		       "one JSON object per line per socket and interval;\n"
@@ -108,7 +116,7 @@ void cmd_watch_usage(FILE *f)
 	cli_opts_usage(f, CLI_OPT_HELP, 26, NULL);
 }
 
-enum { WATCH_OPT_CSV = 256, WATCH_OPT_DF_CHANNELS };
+enum { WATCH_OPT_CSV = 256, WATCH_OPT_DF_CHANNELS, WATCH_OPT_GROUP };
 
 static const struct option watch_options[] = {
 	{ "socket", required_argument, NULL, 's' },
@@ -121,11 +129,12 @@ static const struct option watch_options[] = {
 	{ "csv", no_argument, NULL, WATCH_OPT_CSV },
 	{ "output", required_argument, NULL, 'o' },
 	{ "df-channels", required_argument, NULL, WATCH_OPT_DF_CHANNELS },
+	{ "group", required_argument, NULL, WATCH_OPT_GROUP },
 	{ NULL, 0, NULL, 0 }
 };
 
 static int parse_options(struct watch *w, const struct opts *gopts, int argc,
-			 char **argv, const char **path)
+			 char **argv, const char **path, const char **group)
 {
 	struct opts o = *gopts;
 	struct cli_opts t;
@@ -179,6 +188,9 @@ static int parse_options(struct watch *w, const struct opts *gopts, int argc,
 			break;
 		case 'o':
 			*path = optarg;
+			break;
+		case WATCH_OPT_GROUP:
+			*group = optarg;
 			break;
 		default:
 			rc = cli_opts_common(w->cmd, c, argv,
@@ -335,7 +347,8 @@ static int watch_session(struct watch *w, struct nl *nl,
 int cmd_watch(const struct opts *gopts, int argc, char **argv)
 {
 	struct watch w = { .cmd = "watch", .out = stdout };
-	const char *path = NULL;
+	const char *path = NULL, *group = NULL;
+	struct watch_group grp = { 0 };
 	struct info_summary sum = { 0 };
 	struct verdict_src vs;
 	struct cli_error err;
@@ -343,7 +356,7 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	struct nl nl;
 	int rc, sfd;
 
-	rc = parse_options(&w, gopts, argc, argv, &path);
+	rc = parse_options(&w, gopts, argc, argv, &path, &group);
 	if (rc < 0)
 		return MDC_EXIT_OK;	/* --help */
 	if (rc == MDC_EXIT_OK)
@@ -373,12 +386,18 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 	if (!vs.usable)
 		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.family = fam.id;
-	rc = setup(&w, &nl, &fam, &sum);
+	if (group) {
+		rc = watch_group_open(&grp, w.cmd, group);
+		w.grp = rc == MDC_EXIT_OK ? &grp : NULL;
+	}
+	if (rc == MDC_EXIT_OK)
+		rc = setup(&w, &nl, &fam, &sum);
 	if (rc == MDC_EXIT_OK)
 		rc = subscribe(w.cmd, &nl, &fam);
 	if (rc == MDC_EXIT_OK)
 		rc = watch_session(&w, &nl, &fam, &sum, sfd);
 	info_summary_free(&sum);
+	watch_group_close(&grp);
 	watch_free(&w);
 	nl_family_free(&fam);
 	nl_close(&nl);

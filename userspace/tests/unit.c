@@ -36,6 +36,7 @@
 #include "unit_cgscan.c"
 #include "unit_resctrl.c"
 #include "unit_export_groups.c"
+#include "unit_watch_group.c"
 
 /* TH_LOG writes to stdout: a line at a time, so none is lost at _exit() */
 static void __attribute__((constructor)) line_buffered(void)

@@ -433,6 +433,8 @@ static void row(struct printer *p, struct watch *w, const struct interval *m,
 	print_prefetch(p, w, s);
 	if (v)	/* csv.c takes scalars only: CSV gets the verdict flattened */
 		verdict_print(p, v, w->vs->curve.source, w->csv);
+	if (w->grp)
+		watch_group_row(p, w->grp, m);
 	print_close_object(p);
 	print_textf(p, "\n");
 }
@@ -478,10 +480,11 @@ static void print_row(struct watch *w, const struct interval *m,
 	}
 	print_init(&p, w->out, w->json, w->pretty);
 	if (w->rows % WATCH_HEADER_EVERY == 0)
-		print_textf(&p, "%s%s%s%s%s\n", w->timestamp ?
+		print_textf(&p, "%s%s%s%s%s%s\n", w->timestamp ?
 			    "time                           " : "", WATCH_HEADER,
 			    w->l3 ? WATCH_HEADER_L3 : "", WATCH_HEADER_END,
-			    w->vs ? VERDICT_HEADER : "");
+			    w->vs ? VERDICT_HEADER : "",
+			    w->grp ? WATCH_GROUP_HEADER : "");
 	row(&p, w, m, s, v);
 	/* one line at a time, so that a pipe into jq sees each at once */
 	if (cli_output_end(w->cmd, &p) != MDC_EXIT_OK)

@@ -18,6 +18,7 @@
 #include "metrics.h"
 #include "nl.h"
 #include "verdict_live.h"
+#include "watch_group.h"
 
 /*
  * The watch engine, separate from cmd_watch()'s sockets and signals so the
@@ -45,6 +46,7 @@ struct watch {
 	double threshold;	/* cycles; 0: not asked for (no sat column) */
 	const char *curve_path;	/* --curve; NULL: the default places */
 	struct verdict_src *vs;	/* NULL: no verdict columns */
+	struct watch_group *grp;	/* --group; NULL: none */
 	uint32_t tsc_khz;
 	bool l3;		/* the L3-sampled DRAM latency is available */
 	uint16_t family;	/* nlmsg_type of memdiag's messages */
