@@ -88,14 +88,56 @@ static int tid_map_get(const struct tid_map *m, pid_t tid)
 	return m->tid[s] ? m->g[s] : -1;
 }
 
+/* FNV-1a: the keys' index, so that 10^4 groups cost no 10^8 compares. */
+static size_t key_hash(const char *key)
+{
+	size_t h = 2166136261u;
+
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
+/* The slot of @key in a->index: its group's, or the empty one to use. */
+static size_t index_slot(const struct attr *a, const char *key)
+{
+	size_t i = key_hash(key) & (a->index_cap - 1);
+
+	while (a->index[i] >= 0 && strcmp(a->g[a->index[i]].key, key))
+		i = (i + 1) & (a->index_cap - 1);
+	return i;
+}
+
 static int find_group(const struct attr *a, const char *key)
 {
-	size_t i;
+	return a->index_cap ? a->index[index_slot(a, key)] : -1;
+}
 
+/* Room for one more group: the array and its index, both doubled. */
+static int grow_groups(struct attr *a)
+{
+	size_t cap = a->cap ? a->cap * 2 : 64, i;
+	struct attr_group *g;
+	int *index;
+
+	if (a->nr < a->cap)
+		return 0;
+	g = realloc(a->g, cap * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	a->g = g;
+	index = malloc(2 * cap * sizeof(*index));
+	if (!index)
+		return -ENOMEM;
+	free(a->index);
+	a->index = index;
+	a->index_cap = 2 * cap;
+	a->cap = cap;
+	for (i = 0; i < a->index_cap; i++)
+		a->index[i] = -1;
 	for (i = 0; i < a->nr; i++)
-		if (!strcmp(a->g[i].key, key))
-			return (int)i;
-	return -1;
+		a->index[index_slot(a, a->g[i].key)] = (int)i;
+	return 0;
 }
 
 /* Whether cgroup @path is @root or below it. */
@@ -122,14 +164,13 @@ static int group_of(struct attr *a, const struct cg_group *cg)
 		return i;
 	if (a->nr >= a->max)
 		return -ENOSPC;
-	g = realloc(a->g, (a->nr + 1) * sizeof(*g));
-	if (!g)
+	if (grow_groups(a))
 		return -ENOMEM;
-	a->g = g;
 	g = &a->g[a->nr];
 	*g = (struct attr_group){ .key = strdup(key), .id = cg->id };
 	if (!g->key)
 		return -ENOMEM;
+	a->index[index_slot(a, key)] = (int)a->nr;
 	return (int)a->nr++;
 }
 
@@ -327,7 +368,10 @@ void attr_close(struct attr *a)
 	for (i = 0; i < a->nr; i++)
 		free(a->g[i].key);
 	free(a->g);
+	free(a->index);
 	free(a->link);
+	a->index = NULL;
+	a->index_cap = a->cap = 0;
 	a->g = NULL;
 	a->link = NULL;
 	a->nr = a->nr_link = 0;

@@ -47,7 +47,9 @@ struct attr {
 	int *link;		/* per rc group: its attr group, or -1 */
 	size_t nr_link;
 	struct attr_group *g;
-	size_t nr;
+	size_t nr, cap;
+	int *index;		/* keys to groups, open addressing */
+	size_t index_cap;
 	/* the bytes of every control group, root included: all MBM saw */
 	uint64_t total[RC_MAX_SOCKETS];
 	uint64_t total_delta[RC_MAX_SOCKETS];

@@ -61,7 +61,7 @@ void cmd_top_usage(FILE *f)
 		       "one JSON object per socket and interval, a line each");
 	fputs("\n"
 	      "Exit status: 0; 1 usage; 6 output failed; 7 no per-group source on\n"
-	      "this host (the reason is said).\n", f);
+	      "this host, or it went away (resctrl unmounted): the reason is said.\n", f);
 }
 
 static const struct option top_options[] = {
@@ -237,8 +237,10 @@ static int loop(const char *cmd, const struct top_args *ta,
 		if (top_stop)
 			break;
 		if (attr_sample(a, why, sizeof(why))) {
-			cli_err(cmd, "cannot sample the groups", "%s", why);
-			return MDC_EXIT_LOCAL;
+			/* resctrl unmounted, the hierarchy gone: say, stop */
+			cli_err(cmd, "stopped: the groups cannot be sampled any more",
+				"%s", why);
+			return MDC_EXIT_UNAVAILABLE;
 		}
 		top_socket_sample(ts);
 		t = now_s();

@@ -169,6 +169,35 @@ ok "$([ $rc = 0 ] && [ "${own:-0}" -ge 2097152 ] 2>/dev/null &&
 	"stat -- CMD: the command's pid in its group before it ran, its own bytes ($own), the group removed" \
 	"$tmp/out" "$tmp/pid" "$R/seen"
 
+# a group that vanishes mid-run is no error; resctrl unmounted mid-run
+# stops top with the reason, exit 7
+: > "$R/run"
+kernel &
+kpid=$!
+MEMDIAG_TEST_HOST_ROOT=$R "$bin" top -j --count 4 > "$tmp/out" 2> "$tmp/err" &
+tpid=$!
+sleep 1.5
+flock "$RC" sh -c "rm -rf '$CG/system.slice/cron.service' $RC/mon_groups/memdiag-$tpid-*"
+wait $tpid
+rc=$?
+ok "$([ $rc = 0 ] && [ "$(wc -l < "$tmp/out")" = 8 ] &&
+	! tail -n 2 "$tmp/out" | grep -q cron.service && echo 1)" \
+	"top: a group that vanishes mid-run leaves the later rows, no error (exit $rc)" \
+	"$tmp/out" "$tmp/err"
+MEMDIAG_TEST_HOST_ROOT=$R "$bin" top -j --count 4 > "$tmp/out" 2> "$tmp/err" &
+tpid=$!
+sleep 1.5
+flock "$RC" mv "$RC" "$RC.gone"
+wait $tpid
+rc=$?
+mv "$RC.gone" "$RC"
+rm -f "$R/run"
+wait $kpid
+mkdir -p "$CG/system.slice/cron.service"
+echo 103 > "$CG/system.slice/cron.service/cgroup.threads"
+ok "$([ $rc = 7 ] && grep -q "stopped: the groups cannot be sampled any more" "$tmp/err" && echo 1)" \
+	"top: resctrl unmounted mid-run: stopped with the reason, exit 7 (exit $rc)" "$tmp/err"
+
 # validate --groups needs the module beside resctrl: said, nothing left
 MEMDIAG_TEST_HOST_ROOT=$R "$bin" validate --groups > "$tmp/out" 2> "$tmp/err"
 rc=$?

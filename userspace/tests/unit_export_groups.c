@@ -140,3 +140,26 @@ TEST_F(export_groups, top_k_other_unattributed)
 		diag("text", text);
 	free(text);
 }
+
+TEST_F(export_groups, max_groups_bound)
+{
+	char why[ATTR_WHY];
+	struct attr a;
+	struct recon r;
+
+	ASSERT_EQ(0, attr_open(&a, CG_BY_POD, false, 100, why, sizeof(why)))
+		TH_LOG("%s", why);
+	ASSERT_EQ(0, attr_sample(&a, why, sizeof(why))) TH_LOG("%s", why);
+	/* the root and system.slice are groups too: NR_SVC + 2 in all */
+	ok(a.nr == 100 && a.scan.nr == 100 &&
+	   a.scan.over_max == NR_SVC + 2 - 100,
+	   "--max-groups 100 of 10^3: 100 followed, %zu counted beyond (%zu kept)",
+	   a.scan.over_max, a.nr);
+	ok(a.unowned > 0 && a.unowned <= 100 && a.gs.nr == 1,
+	   "read only: no group made, the followed groups' threads in none (%zu)",
+	   a.unowned);
+	ASSERT_EQ(0, reconcile(&a, 0, false, 0, 10, &r));
+	ok(r.nr_rows == 0 && r.other == 0, "nothing counted, nothing shown");
+	recon_free(&r);
+	attr_close(&a);
+}
