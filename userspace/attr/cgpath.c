@@ -276,7 +276,8 @@ static bool parse_pod_slice(struct comp c, struct cg_ident *id,
 		return false;
 	memcpy(id->pod_uid, uid, sizeof(uid));
 	copy_comp(id->qos, sizeof(id->qos), qos, strlen(qos));
-	id->container_id[0] = id->runtime[0] = '\0';
+	id->container_id[0] = '\0';
+	id->runtime[0] = '\0';
 	*container = colon && parse_colon_container(colon + 1,
 						     c.len - name - 1, id);
 	return true;
@@ -303,7 +304,8 @@ static bool take_cgroupfs_pod(struct path_walk *w, struct comp c)
 		memcpy(w->id.pod_uid, uid, sizeof(uid));
 		snprintf(w->id.qos, sizeof(w->id.qos), "%s",
 			 at == KUBE_QOS ? w->kube_qos : "guaranteed");
-		w->id.container_id[0] = w->id.runtime[0] = '\0';
+		w->id.container_id[0] = '\0';
+		w->id.runtime[0] = '\0';
 		return true;
 	}
 	if (comp_is(c, "kubepods"))

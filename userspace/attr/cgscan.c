@@ -147,7 +147,7 @@ static bool vanished(int err)
 	return err == ENOENT || err == ENODEV || err == ESRCH;
 }
 
-/* @de is a directory of @dfd; symbolic links are not followed. */
+/* @de is a subdirectory of @dfd: not "." nor "..", nor a symbolic link. */
 static bool is_dir(int dfd, const struct dirent *de)
 {
 	struct stat st;
@@ -286,7 +286,8 @@ static void widen_group(struct cg_group *g, const char *path)
 	if ((!g->path[i] || g->path[i] == '/') && (!path[i] || path[i] == '/'))
 		cut = i;
 	g->path[cut ? cut : 1] = '\0';
-	g->id.container_id[0] = g->id.runtime[0] = '\0';
+	g->id.container_id[0] = '\0';
+	g->id.runtime[0] = '\0';
 }
 
 /* Count the cgroup at w->path, key w->key, in its group: @gi. */
@@ -611,60 +612,118 @@ static bool same_v1(const char *list, size_t len, const char *name)
 	return false;
 }
 
-/* The path of /proc/TID/cgroup line @line ("ID:list:path") when @h's. */
-static const char *line_path(const struct cg_hier *h, char *line)
+/*
+ * The path of the record ("ID:list:path") that starts at @s, or NULL
+ * when none does: the kernel writes paths unescaped, so a record starts
+ * only at a line that begins with digits, a colon, a list and a colon.
+ */
+static const char *record_path(const char *s)
 {
-	char *list = strchr(line, ':'), *path;
-	size_t n;
+	const char *p = s;
 
-	if (!list)
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == s || *p != ':')
 		return NULL;
-	path = strchr(++list, ':');
-	if (!path)
-		return NULL;
-	n = strlen(path);
-	if (path[n - 1] == '\n')
-		path[n - 1] = '\0';
+	p = strpbrk(p + 1, ":\n");
+	return p && *p == ':' ? p + 1 : NULL;
+}
+
+/* The start of the record after the one at @from, or NULL. */
+static const char *next_record(const char *from)
+{
+	const char *nl;
+
+	for (nl = strchr(from, '\n'); nl; nl = strchr(nl + 1, '\n'))
+		if (record_path(nl + 1))
+			return nl + 1;
+	return NULL;
+}
+
+/* Whether the record at @rec, whose path starts at @path, is @h's. */
+static bool record_is(const struct cg_hier *h, const char *rec,
+		      const char *path)
+{
+	const char *list = strchr(rec, ':') + 1;
+	size_t len = (size_t)(path - 1 - list);
+
 	if (h->v2)
-		return list == line + 2 && line[0] == '0' && path == list ?
-		       path + 1 : NULL;
-	return same_v1(list, (size_t)(path - list), h->v1_name) ?
-	       path + 1 : NULL;
+		return rec[0] == '0' && list == rec + 2 && !len;
+	return len && same_v1(list, len, h->v1_name);
+}
+
+#define CGROUP_FILE_MAX (1024 * 1024)	/* a hierarchy takes 4 KiB at most */
+
+/* All of sysroot's /proc/@tid/cgroup into *@buf (NUL-terminated). */
+static int read_cgroup_file(pid_t tid, char **buf, size_t *len)
+{
+	size_t cap = 0;
+	char file[PATH_MAX], *grown;
+	ssize_t n;
+	int fd, ret = 0;
+
+	*buf = NULL;
+	*len = 0;
+	if (sysroot_path(file, sizeof(file), "/proc/%d/cgroup", (int)tid))
+		return -ENAMETOOLONG;
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return vanished(errno) ? -ESRCH : -errno;
+	do {
+		if (*len + 1 >= cap) {
+			cap = cap ? 2 * cap : 4096;
+			grown = cap <= CGROUP_FILE_MAX ? realloc(*buf, cap) : NULL;
+			if (!grown) {
+				ret = cap <= CGROUP_FILE_MAX ? -ENOMEM : -EFBIG;
+				break;
+			}
+			*buf = grown;
+		}
+		n = read(fd, *buf + *len, cap - *len - 1);
+		if (n < 0 && errno != EINTR)
+			ret = vanished(errno) ? -ESRCH : -errno;
+		else if (n > 0)
+			*len += (size_t)n;
+	} while (!ret && n);
+	close(fd);
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+		return ret;
+	}
+	(*buf)[*len] = '\0';
+	return 0;
 }
 
 int cg_of_tid(const struct cg_hier *h, pid_t tid, char *path, size_t size)
 {
-	char file[PATH_MAX], *line = NULL;
-	const char *found;
-	int ret = -ENOENT, n;
-	size_t cap = 0;
-	FILE *f;
+	const char *rec, *p, *next, *end;
+	char *buf;
+	size_t len;
+	int ret;
 
 	if (size)
 		path[0] = '\0';
-	if (sysroot_path(file, sizeof(file), "/proc/%d/cgroup", (int)tid))
-		return -ENAMETOOLONG;
-	f = fopen(file, "re");
-	if (!f)
-		return vanished(errno) ? -ESRCH : -errno;
-	for (;;) {
-		errno = 0;
-		if (getline(&line, &cap, f) < 0) {
-			if (ferror(f))
-				ret = vanished(errno) ? -ESRCH :
-				      errno ? -errno : -EIO;
-			break;
+	ret = read_cgroup_file(tid, &buf, &len);
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	for (rec = buf; rec && *rec; rec = next) {
+		p = record_path(rec);
+		next = next_record(p ? p : rec);
+		if (!p || !record_is(h, rec, p))
+			continue;
+		/* up to the newline before the next record, or the last */
+		end = next ? next - 1 : buf + len;
+		if (!next && end > p && end[-1] == '\n')
+			end--;
+		ret = (size_t)(end - p) < size ? 0 : -ENAMETOOLONG;
+		if (!ret) {
+			memcpy(path, p, (size_t)(end - p));
+			path[end - p] = '\0';
 		}
-		found = line_path(h, line);
-		if (found) {
-			n = snprintf(path, size, "%s", found);
-			ret = n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-			break;
-		}
+		break;
 	}
-	free(line);
-	fclose(f);
-	if (ret && size)
-		path[0] = '\0';
+	free(buf);
 	return ret;
 }

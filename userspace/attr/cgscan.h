@@ -82,9 +82,13 @@ int cg_group_tids(const struct cg_hier *h, enum cg_by by,
 
 /*
  * The cgroup of thread @tid in @h, as /proc/TID/cgroup has it, into @path:
- * v2's "0::" line, or the v1 line with a controller or name of
- * @h->v1_name. 0, -ESRCH when the thread is gone, -ENOENT when no line is
- * @h's, -ENAMETOOLONG when @path is too small.
+ * v2's "0::" record, or the v1 one with a controller or name of
+ * @h->v1_name. The kernel writes names unescaped: a record ends where a
+ * line starts "<digits>:<list>:", so a newline in a name is kept unless
+ * that follows it. A v2 zombie whose cgroup was removed keeps the
+ * kernel's " (deleted)" (no group has that key). 0, -ESRCH when the
+ * thread is gone, -ENOENT when no record is @h's, -ENAMETOOLONG when
+ * @path is too small.
  */
 int cg_of_tid(const struct cg_hier *h, pid_t tid, char *path, size_t size);
 

@@ -154,15 +154,16 @@ static bool split_case(char *line, struct cgpath_case *c)
 	return n == CASE_FIELDS && i > len;
 }
 
-static int errno_named(const char *name)
+/* The error an expected key "!EINVAL" names: -EINVAL; 1 when unknown. */
+static int error_named(const char *name)
 {
 	if (!strcmp(name, "EINVAL"))
-		return EINVAL;
+		return -EINVAL;
 	if (!strcmp(name, "ENAMETOOLONG"))
-		return ENAMETOOLONG;
+		return -ENAMETOOLONG;
 	if (!strcmp(name, "ENOSPC"))
-		return ENOSPC;
-	return -1;
+		return -ENOSPC;
+	return 1;
 }
 
 static bool ident_empty(const struct cg_ident *id)
@@ -206,12 +207,12 @@ static void check_case(struct __test_metadata *_metadata,
 	if (by < 0)
 		by = atoi(c->f[F_BY]);	/* an unknown one */
 	if (c->f[F_KEY][0] == '!')
-		err = errno_named(c->f[F_KEY] + 1);
+		err = error_named(c->f[F_KEY] + 1);
 	memset(key, 'x', sizeof(key));
 	memset(&id, 0x55, sizeof(id));
 	ret = cg_key(c->f[F_PATH], by, key, sizeof(key), &id);
-	ok(ret == -err, "line %d: cg_key() returns %d, want %d", c->line,
-	   ret, -err);
+	ok(ret == err, "line %d: cg_key() returns %d, want %d", c->line,
+	   ret, err);
 	if (err || ret) {
 		ok(!key[0] && ident_empty(&id),
 		   "line %d: an error leaves the key and ident empty", c->line);
@@ -334,7 +335,7 @@ TEST_F(cgpath, lengths)
 	/* a unit of NAME_MAX bytes is kept whole, not cut */
 	memset(path, 'u', sizeof(path));
 	memcpy(path, "/system.slice/", 14);
-	strcpy(path + 14 + NAME_MAX - strlen(".service"), ".service");
+	memcpy(path + 14 + NAME_MAX - 8, ".service", sizeof(".service"));
 	ok(!cg_key(path, CG_BY_SERVICE, key, sizeof(key), &id) &&
 	   strlen(key) == NAME_MAX && !strcmp(id.unit, key) &&
 	   id.kind == CG_KIND_SERVICE, "a unit of NAME_MAX bytes");
