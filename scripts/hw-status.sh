@@ -3,7 +3,7 @@
 # hw-status.sh [CPUINFO] - what the memdiag module supports, read from its
 # own table (module/uarch_table.c), and whether this processor (or the one
 # CPUINFO describes, default /proc/cpuinfo) is in it: two lines,
-#   supported: Intel Xeon Haswell-EP, ...; AMD Zen 4, Zen 5
+#   supported: Intel Xeon Haswell-EP, ...; AMD Zen 2, Zen 3, Zen 4, Zen 5
 #   this processor: NAME (VENDOR family F model M stepping S): STATUS
 # so that what "make run" says cannot drift from what the module does.
 set -eu
@@ -29,20 +29,35 @@ rows() {
 		sub(/^[^"]*", */, "", n); split(n, a, ",")
 		printf "GenuineIntel 6 %d %d %d %d %s\n", num(a[1]), num(a[1]), num(a[2]), num(a[3]), name
 	}
-	/ZEN[45]\(0x/ {
+	# an AMD row macro: its name and family from its definition (the
+	# AMD()/AMD_PMU() line after "#define ZENn...(m0, m1)"); a macro with
+	# .unsupported (Zen 1) is no such definition and never matches
+	/^#define ZEN[0-9]+(_DF)?\(m0, m1\)/ {
+		macro = $2; sub(/\(.*/, "", macro); next
+	}
+	macro != "" && /AMD(_PMU)?\("/ {
+		n = $0; sub(/.*AMD(_PMU)?\("/, "", n); name = n; sub(/".*/, "", name)
+		sub(/^[^"]*", */, "", n); split(n, a, ",")
+		amd_name[macro] = name; amd_family[macro] = num(a[1]); macro = ""
+		next
+	}
+	!/^#define/ {
 		line = $0
-		while (match(line, /ZEN[45]\(0x[0-9a-f]+, *0x[0-9a-f]+\)/)) {
+		while (match(line, /ZEN[0-9]+(_DF)?\(0x[0-9a-f]+, *0x[0-9a-f]+\)/)) {
 			m = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
-			gen = substr(m, 4, 1); sub(/^ZEN[45]\(/, "", m); sub(/\)$/, "", m)
+			k = m; sub(/\(.*/, "", k)
+			if (!(k in amd_name))
+				continue
+			sub(/^[A-Z0-9_]+\(/, "", m); sub(/\)$/, "", m)
 			split(m, a, ",")
-			printf "AuthenticAMD %d %d %d 0 15 Zen %s\n", gen == 4 ? 25 : 26, num(a[1]), num(a[2]), gen
+			printf "AuthenticAMD %d %d %d 0 15 %s\n", amd_family[k], num(a[1]), num(a[2]), amd_name[k]
 		}
 	}' "$table"
 }
 
 intel=$(rows | awk '$1 == "GenuineIntel" { $1 = $2 = $3 = $4 = $5 = $6 = ""; sub(/^ +/, ""); print }' |
 	awk '!seen[$0]++' | paste -sd, - | sed 's/,/, /g')
-amd=$(rows | awk '$1 == "AuthenticAMD" { print $7, $8 }' | awk '!seen[$0]++' |
+amd=$(rows | awk '$1 == "AuthenticAMD" { print $8, $9 }' | sort -uV |
 	paste -sd, - | sed 's/,/, /g')
 echo "supported: Intel Xeon $intel; AMD $amd"
 

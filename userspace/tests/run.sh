@@ -890,20 +890,22 @@ fake_cpu() { # file vendor family model stepping name
 	printf 'vendor_id\t: %s\ncpu family\t: %s\nmodel\t\t: %s\nmodel name\t: %s\nstepping\t: %s\n' \
 		"$2" "$3" "$4" "$6" "$5" > "$1"
 }
+fake_cpu "$tmp/zen1" AuthenticAMD 23 1 2 "AMD EPYC 7601"
+fake_cpu "$tmp/zen2" AuthenticAMD 23 49 0 "AMD EPYC 7702"
 fake_cpu "$tmp/zen3" AuthenticAMD 25 1 1 "AMD EPYC 7B13"
 fake_cpu "$tmp/zen4" AuthenticAMD 25 17 1 "AMD EPYC 9654"
 fake_cpu "$tmp/zen5" AuthenticAMD 26 2 0 "AMD EPYC 9755"
 fake_cpu "$tmp/skx" GenuineIntel 6 85 4 "Intel Xeon Gold 6148"
 fake_cpu "$tmp/clx" GenuineIntel 6 85 7 "Intel Xeon Gold 6248"
-"$hws" "$tmp/zen3" > "$tmp/out" 2> "$tmp/err"
-[ $? -eq 0 ] && grep -qxF "supported: Intel Xeon Haswell-EP, Broadwell-EP, Skylake-SP, Cascade Lake-SP, Ice Lake-SP, Sapphire Rapids, Emerald Rapids, Granite Rapids, Granite Rapids-D, Sierra Forest; AMD Zen 4, Zen 5" "$tmp/out" &&
-	grep -qxF "this processor: AMD EPYC 7B13 (AuthenticAMD family 0x19 model 0x1 stepping 1): not in the module's table, so unsupported even on bare metal (only the counter-free commands work on it)" "$tmp/out"
-ok "hw-status.sh: the module's table read whole (Zen 4/5 too); a Zen 3 unsupported even on bare metal" $?
+"$hws" "$tmp/zen1" > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && grep -qxF "supported: Intel Xeon Haswell-EP, Broadwell-EP, Skylake-SP, Cascade Lake-SP, Ice Lake-SP, Sapphire Rapids, Emerald Rapids, Granite Rapids, Granite Rapids-D, Sierra Forest; AMD Zen 2, Zen 3, Zen 4, Zen 5" "$tmp/out" &&
+	grep -qxF "this processor: AMD EPYC 7601 (AuthenticAMD family 0x17 model 0x1 stepping 2): not in the module's table, so unsupported even on bare metal (only the counter-free commands work on it)" "$tmp/out"
+ok "hw-status.sh: the module's table read whole (Zen 2 to 5 too); a Zen 1 (a row the table marks unsupported) unsupported even on bare metal" $?
 st=0
-for c in "zen4:Zen 4" "zen5:Zen 5" "skx:Skylake-SP" "clx:Cascade Lake-SP"; do
+for c in "zen2:AMD Zen 2" "zen3:AMD Zen 3" "zen4:AMD Zen 4" "zen5:AMD Zen 5" "skx:Skylake-SP" "clx:Cascade Lake-SP"; do
 	"$hws" "$tmp/${c%%:*}" | grep -q "^this processor: .*): ${c#*:}, supported by the module on bare metal$" || st=1
 done
-ok "hw-status.sh: Zen 4, Zen 5, Skylake-SP and Cascade Lake-SP (by stepping) named as supported" $st
+ok "hw-status.sh: Zen 2 to 5, Skylake-SP and Cascade Lake-SP (by stepping) named as supported" $st
 
 # make run says what it will do before doing it (MEMDIAG_RUN_DRY=1: only
 # that), by what the (fake) host can do
@@ -945,11 +947,11 @@ ok "make run MEMDIAG_SIM=skx: the simulated platform's guest announced" $?
 # the counter-free view's closing text (counter-free.sh): the module's
 # processors and this one's status from hw-status.sh, in 74 columns
 plan=$(dirname "$0")/../../scripts/run-plan.sh
-bash -c '. "$1"; run_closing "$("$2" "$3")"' sh "$plan" "$hws" "$tmp/zen3" > "$tmp/out"
-tr '\n' ' ' < "$tmp/out" | grep -qF "On supported hardware (Intel Xeon Haswell-EP, Broadwell-EP, Skylake-SP, Cascade Lake-SP, Ice Lake-SP, Sapphire Rapids, Emerald Rapids, Granite Rapids, Granite Rapids-D, Sierra Forest; AMD Zen 4, Zen 5) with memdiag.ko loaded" &&
-	tr '\n' ' ' < "$tmp/out" | grep -qF "This processor, AMD EPYC 7B13 (AuthenticAMD family 0x19 model 0x1 stepping 1): not in the module's table, so unsupported even on bare metal (only the counter-free commands work on it)" &&
+bash -c '. "$1"; run_closing "$("$2" "$3")"' sh "$plan" "$hws" "$tmp/zen1" > "$tmp/out"
+tr '\n' ' ' < "$tmp/out" | grep -qF "On supported hardware (Intel Xeon Haswell-EP, Broadwell-EP, Skylake-SP, Cascade Lake-SP, Ice Lake-SP, Sapphire Rapids, Emerald Rapids, Granite Rapids, Granite Rapids-D, Sierra Forest; AMD Zen 2, Zen 3, Zen 4, Zen 5) with memdiag.ko loaded" &&
+	tr '\n' ' ' < "$tmp/out" | grep -qF "This processor, AMD EPYC 7601 (AuthenticAMD family 0x17 model 0x1 stepping 2): not in the module's table, so unsupported even on bare metal (only the counter-free commands work on it)" &&
 	awk 'length > 74 { exit 1 }' "$tmp/out"
-ok "make run's closing text on a Zen 3: every supported processor (Zen 4/5 too) and this one unsupported even on bare metal, in 74 columns" $?
+ok "make run's closing text on a Zen 1: every supported processor (Zen 2 to 5 too) and this one unsupported even on bare metal, in 74 columns" $?
 
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
