@@ -477,7 +477,7 @@ TEST_F(cgscan, too_deep)
 TEST_F(cgscan, pruned)
 {
 	char dir[PATH_MAX], buf[128];
-	struct rlimit few;
+	struct rlimit all, few;
 
 	ASSERT_EQ(0, v2_tree(self->root));
 	snprintf(dir, sizeof(dir), "%s/" CGV2 "/system.slice/nginx.service/"
@@ -489,12 +489,15 @@ TEST_F(cgscan, pruned)
 	ok(cg_scan_find(&self->s, "/system.slice/nginx.service/worker.service"),
 	   "a unit inside a service: a group of its own");
 	/* fewer descriptors than that subtree is deep: walking it fails */
-	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &few));
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &all));
+	few = all;
 	few.rlim_cur = 16;
 	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &few));
 	is_str(group_tids(&self->h, CG_BY_SERVICE, &self->s, "nginx.service",
 			  buf, sizeof(buf)), "100,101",
 	       "the subtree of another key is not walked into");
+	/* the teardown's nftw() needs its descriptors back */
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &all));
 }
 
 /*
