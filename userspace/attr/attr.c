@@ -204,6 +204,16 @@ static int our_group(struct attr *a, int ag, int ctrl)
 		    a->link[i] == ag)
 			return (int)i;
 	g = rc_group_make(&a->gs, ctrl);
+	if (g == -EROFS || g == -EACCES || g == -EPERM) {
+		/*
+		 * resctrl mounted read-only here (a container) or not ours to
+		 * write: read only from now on, once said, not one refused
+		 * mkdir per thread and sample
+		 */
+		a->attach = false;
+		a->gs.st.refused++;
+		a->gs.st.refused_errno = -g;
+	}
 	if (g < 0 || grow_links(a))
 		return g < 0 ? g : -ENOMEM;
 	a->link[g] = ag;
@@ -249,6 +259,7 @@ static int place_all(struct attr *a)
 	struct tid_map map = { 0 };
 	struct walk w = { .a = a, .map = &map };
 	struct cg_scan scan;
+	bool locked;
 	size_t i;
 	int ret;
 
@@ -265,7 +276,8 @@ static int place_all(struct attr *a)
 		a->g[i].seen = false;
 	a->unowned = 0;
 	a->shared = 0;
-	if (a->attach)
+	locked = a->attach;
+	if (locked)
 		rc_lock(&a->rc);
 	for (i = 0; i < scan.nr; i++) {
 		if (a->subtree && !under(scan.g[i].path, a->subtree))
@@ -276,7 +288,7 @@ static int place_all(struct attr *a)
 		a->g[w.ag].seen = true;
 		(void)cg_group_tids(&a->h, a->by, &scan.g[i], place_tid, &w);
 	}
-	if (a->attach)
+	if (locked)	/* attach may have gone off meanwhile */
 		rc_unlock(&a->rc);
 	cg_scan_free(&a->scan);
 	a->scan = scan;

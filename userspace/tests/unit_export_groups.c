@@ -163,3 +163,20 @@ TEST_F(export_groups, max_groups_bound)
 	recon_free(&r);
 	attr_close(&a);
 }
+
+TEST_F(export_groups, read_only_resctrl)
+{
+	char why[ATTR_WHY];
+	struct attr a;
+
+	ASSERT_EQ(0, attr_open(&a, CG_BY_POD, true, 10000, why, sizeof(why)))
+		TH_LOG("%s", why);
+	a.gs.ops = &ft_fsops;
+	ft_fail_mkdir = EROFS;	/* a container's read-only /sys/fs/resctrl */
+	ASSERT_EQ(0, attr_sample(&a, why, sizeof(why))) TH_LOG("%s", why);
+	ok(!a.attach && a.gs.st.refused == 1 && a.gs.st.refused_errno == EROFS &&
+	   a.gs.nr == 1 && a.unowned == NR_SVC - 1,
+	   "EROFS: one refused mkdir, then read only (%u refused, %zu groups, %zu threads in none)",
+	   a.gs.st.refused, a.gs.nr, a.unowned);
+	attr_close(&a);
+}
