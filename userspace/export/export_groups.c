@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include "export_groups.h"
 #include "export_text.h"
@@ -71,13 +72,29 @@ static void account(struct export_groups *g, size_t s,
 		gs->shown[i] = (int)(r->rows[i].g - g->a.g);
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 void export_groups_sample(struct export_groups *g,
 			  const struct export_state *st)
 {
 	char why[ATTR_WHY];
+	uint64_t now = now_ms();
 	size_t s;
 
-	if (!g->on || attr_sample(&g->a, why, sizeof(why)))
+	/*
+	 * resctrl updates its counts once a second (its overflow worker):
+	 * a faster --interval reads the groups at most that often
+	 */
+	if (!g->on || (g->samples && now - g->sampled_ms < EXPORT_GROUPS_MIN_MS))
+		return;
+	g->sampled_ms = now;
+	if (attr_sample(&g->a, why, sizeof(why)))
 		return;
 	if (g->samples++ == 0)
 		return;		/* the baselines */

@@ -18,6 +18,7 @@
 #include "export.h"
 
 #define EXPORT_GROUPS_MAX_K 100
+#define EXPORT_GROUPS_MIN_MS 950	/* between samples: resctrl's second */
 
 struct export_group_socket {
 	uint32_t id;
@@ -36,6 +37,7 @@ struct export_groups {
 	struct attr a;
 	struct export_group_socket sock[RC_MAX_SOCKETS];
 	uint64_t samples;
+	uint64_t sampled_ms;	/* CLOCK_MONOTONIC of the last sample */
 };
 
 /* Open attribution for --top @k (0: none); g->why says why not. */

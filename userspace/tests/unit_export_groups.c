@@ -102,6 +102,7 @@ TEST_F(export_groups, top_k_other_unattributed)
 {
 	char *text = NULL, *p, want[128];
 	size_t len = 0, series = 0, info = 0;
+	struct timespec ts;
 	uint64_t sum;
 	FILE *f;
 
@@ -116,6 +117,12 @@ TEST_F(export_groups, top_k_other_unattributed)
 	ft_mbm(self->root, "", 0, -1, want);	/* 5000 bytes in no group */
 	module_interval(self->st, 0, sum + 5000 + 7000);	/* 7000: IO */
 	module_interval(self->st, 1, 0);
+	/* within resctrl's second of the last sample: not read again */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	self->g.sampled_ms = (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	export_groups_sample(&self->g, self->st);
+	ok(self->g.samples == 1, "a second sample within the second skipped");
+	self->g.sampled_ms = 0;		/* as if the second had passed */
 	export_groups_sample(&self->g, self->st);
 	f = open_memstream(&text, &len);
 	export_groups_render(&self->g, f);
