@@ -185,6 +185,28 @@ static void map_sockets(struct resctrl *r)
 	closedir(d);
 }
 
+/* The sockets in id order (the CPUs came in directory order). */
+static void sort_sockets(struct resctrl *r)
+{
+	int order[RC_MAX_SOCKETS];
+	uint32_t ids[RC_MAX_SOCKETS];
+	size_t i, j;
+
+	for (i = 0; i < r->nr_socket; i++) {
+		for (j = i; j > 0 && ids[j - 1] > r->socket_id[i]; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = r->socket_id[i];
+	}
+	for (i = 0; i < r->nr_socket; i++)
+		for (j = 0; j < r->nr_socket; j++)
+			if (ids[j] == r->socket_id[i])
+				order[i] = (int)j;
+	for (i = 0; i < r->nr_dom; i++)
+		if (r->dom[i].socket >= 0)
+			r->dom[i].socket = order[r->dom[i].socket];
+	memcpy(r->socket_id, ids, r->nr_socket * sizeof(*ids));
+}
+
 /* mon_sub_L3_<n> directories of an SNC domain. */
 static void read_subs(const struct resctrl *r, struct rc_domain *dom)
 {
@@ -257,6 +279,7 @@ static int read_domains(struct resctrl *r)
 		qsort(r->dom[i].sub, r->dom[i].nr_sub, sizeof(unsigned int),
 		      by_uint);
 	map_sockets(r);
+	sort_sockets(r);
 	return r->nr_dom ? 0 : -ENOENT;
 }
 

@@ -58,8 +58,9 @@ static void socket_line(struct printer *p, const struct top_view *v,
 			     "  %.2f GB/s (memory controllers)",
 			     gbps(r->socket_bytes, s));
 	} else {
-		print_string(p, PRINT_ANY, "socket_reason",
-			     "  no socket count: %s", socket_why);
+		/* the reason once on stderr; every JSON line carries it */
+		print_string(p, PRINT_JSON, "socket_reason", "%s", socket_why);
+		print_textf(p, "  no socket count (said above)");
 	}
 	if (j && j->v.valid)
 		print_string(p, PRINT_ANY, "verdict", "  verdict %s",
