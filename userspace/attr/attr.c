@@ -253,6 +253,84 @@ static int place_tid(pid_t tid, void *arg)
 	return 0;
 }
 
+/* Put every key in a->index again, after groups moved. */
+static void reindex(struct attr *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->index_cap; i++)
+		a->index[i] = -1;
+	for (i = 0; i < a->nr; i++)
+		a->index[index_slot(a, a->g[i].key)] = (int)i;
+}
+
+/*
+ * Forget the groups the last scan did not find (a pod that ended), and
+ * the links to them: containers come and go for weeks under an
+ * exporter, and neither memory nor --max-groups may fill with the dead.
+ */
+static int drop_gone_groups(struct attr *a)
+{
+	int *moved;
+	size_t i, n = 0;
+
+	if (!a->nr)
+		return 0;
+	moved = malloc(a->nr * sizeof(*moved));
+	if (!moved)
+		return -ENOMEM;
+	for (i = 0; i < a->nr; i++) {
+		if (!a->g[i].seen) {
+			free(a->g[i].key);
+			moved[i] = -1;
+			continue;
+		}
+		moved[i] = (int)n;
+		a->g[n++] = a->g[i];
+	}
+	for (i = 0; i < a->nr_link; i++)
+		if (a->link[i] >= 0)
+			a->link[i] = moved[a->link[i]];
+	free(moved);
+	a->nr = n;
+	reindex(a);
+	return 0;
+}
+
+/*
+ * The same for the resctrl groups the last listing did not see; a
+ * monitoring group's parent index moves with its control group.
+ */
+static int drop_gone_rc_groups(struct attr *a)
+{
+	size_t i, n = 0;
+	int *moved;
+
+	moved = malloc((a->gs.nr ? a->gs.nr : 1) * sizeof(*moved));
+	if (!moved)
+		return -ENOMEM;
+	for (i = 0; i < a->gs.nr; i++) {
+		if (!a->gs.g[i].seen) {
+			free(a->gs.g[i].dir);
+			free(a->gs.g[i].state);
+			moved[i] = -1;
+			continue;
+		}
+		moved[i] = (int)n;
+		a->gs.g[n] = a->gs.g[i];
+		if (i < a->nr_link)
+			a->link[n] = a->link[i];
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		if (a->gs.g[i].ctrl >= 0)
+			a->gs.g[i].ctrl = moved[a->gs.g[i].ctrl];
+	free(moved);
+	a->nr_link = n < a->nr_link ? n : a->nr_link;
+	a->gs.nr = n;
+	return 0;
+}
+
 /* Rescan the cgroups and place every thread; -errno when it cannot. */
 static int place_all(struct attr *a)
 {
@@ -263,7 +341,11 @@ static int place_all(struct attr *a)
 	size_t i;
 	int ret;
 
-	ret = rc_groups_list(&a->gs);
+	ret = drop_gone_groups(a);
+	if (!ret)
+		ret = rc_groups_list(&a->gs);
+	if (!ret)
+		ret = drop_gone_rc_groups(a);
 	if (!ret)
 		ret = grow_links(a);
 	if (!ret)

@@ -187,3 +187,48 @@ TEST_F(export_groups, read_only_resctrl)
 	   a.gs.st.refused, a.gs.nr, a.unowned);
 	attr_close(&a);
 }
+
+static bool has_group(const struct attr *a, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		if (!strcmp(a->g[i].key, key))
+			return true;
+	return false;
+}
+
+TEST_F(export_groups, churn_keeps_memory_bounded)
+{
+	char why[ATTR_WHY], rel[256];
+	struct attr a;
+	int i, round;
+
+	ASSERT_EQ(0, attr_open(&a, CG_BY_POD, false, NR_SVC + 100, why,
+			       sizeof(why))) TH_LOG("%s", why);
+	ASSERT_EQ(0, attr_sample(&a, why, sizeof(why)));
+	/* three times half the services end and as many new ones start */
+	for (round = 1; round <= 3; round++) {
+		for (i = 0; i < NR_SVC / 2; i++) {
+			snprintf(rel, sizeof(rel), "%s/sys/fs/cgroup/system.slice/svc%d.service",
+				 self->root, (round - 1) * NR_SVC + i);
+			snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel),
+				 "/cgroup.threads");
+			unlink(rel);
+			*strrchr(rel, '/') = '\0';
+			rmdir(rel);
+			snprintf(rel, sizeof(rel),
+				 "sys/fs/cgroup/system.slice/svc%d.service/cgroup.threads",
+				 round * NR_SVC + i);
+			ft_file(self->root, rel, "%d\n", 100000 + i);
+		}
+		ASSERT_EQ(0, attr_sample(&a, why, sizeof(why)));
+		ASSERT_EQ(0, attr_sample(&a, why, sizeof(why)));
+	}
+	snprintf(rel, sizeof(rel), "svc%d.service", 3 * NR_SVC + NR_SVC / 2 - 1);
+	ok(a.nr == NR_SVC + 2 && has_group(&a, rel) &&
+	   !has_group(&a, "svc0.service"),
+	   "after 1500 services came and went: %zu groups kept (the %d there and the root and slice), the newest followed, the first gone",
+	   a.nr, NR_SVC);
+	attr_close(&a);
+}
