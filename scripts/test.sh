@@ -41,7 +41,7 @@ suite=${MEMDIAG_SUITE:-check}
 # suite_rows SUITE: the names of that suite's rows of vmtests
 suite_rows() { awk -v s="$1" '!/^#/ && $2 == s { printf "%s ", $1 }' $vmtests; }
 guestsf=selftests/memdiag/guests
-host_steps="regen checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules kubernetes deb secureboot"
+host_steps="regen op-rows checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules kubernetes deb secureboot"
 # the host steps only make check-full runs: the Secure Boot guest builds a
 # Debian system first (mmdebstrap, long on a fresh machine)
 full_host_steps="secureboot"
@@ -218,6 +218,8 @@ export LINUX_SRC
 hstep() { host "$1" || return 0; step "$@"; }
 
 hstep regen "generated files match the YNL spec" scripts/ynl-gen.sh --check
+hstep op-rows "every request of the spec has its op_need row and its privilege matrix row, nothing else has one" \
+	selftests/host/op_rows_test.py
 hstep checkpatch "checkpatch --strict on module/" sh -c '
 	cp=$LINUX_SRC/scripts/checkpatch.pl
 	$cp --strict --no-tree --quiet -f $(ls module/*.[ch] module/sim/*.[ch] | grep -v compat.h) &&
