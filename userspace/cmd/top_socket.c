@@ -73,19 +73,7 @@ const struct snap_judged *top_socket_get(const struct top_socket_src *t,
 
 bool top_socket_bytes(const struct snap_judged *j, uint64_t *bytes)
 {
-	const struct interval *m = &j->m;
-
-	if (!j->have || !m->valid)
-		return false;
-	if (m->have_read_bytes && m->have_write_bytes) {
-		*bytes = m->read_bytes + m->write_bytes;
-		return true;
-	}
-	if (m->have_rdwr_bytes) {
-		*bytes = m->rdwr_bytes;
-		return true;
-	}
-	return false;
+	return j->have && interval_dram_bytes(&j->m, bytes);
 }
 
 void top_socket_close(struct top_socket_src *t)

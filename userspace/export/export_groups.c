@@ -36,20 +36,9 @@ static bool socket_bytes(const struct export_state *st, uint32_t id,
 {
 	size_t i;
 
-	for (i = 0; st->up && i < st->nr_sock; i++) {
-		const struct interval *m = &st->sock[i].m;
-
-		if (st->sock[i].id != id || !st->sock[i].have_m || !m->valid)
-			continue;
-		if (m->have_read_bytes && m->have_write_bytes) {
-			*bytes = m->read_bytes + m->write_bytes;
-			return true;
-		}
-		if (m->have_rdwr_bytes) {
-			*bytes = m->rdwr_bytes;
-			return true;
-		}
-	}
+	for (i = 0; st->up && i < st->nr_sock; i++)
+		if (st->sock[i].id == id && st->sock[i].have_m)
+			return interval_dram_bytes(&st->sock[i].m, bytes);
 	return false;
 }
 

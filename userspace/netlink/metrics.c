@@ -312,6 +312,21 @@ static void compute(const struct snap *a, const struct snap *b,
 	compute_l3(a, b, tsc_khz, m);
 }
 
+bool interval_dram_bytes(const struct interval *m, uint64_t *bytes)
+{
+	if (!m->valid)
+		return false;
+	if (m->have_read_bytes && m->have_write_bytes) {
+		*bytes = m->read_bytes + m->write_bytes;
+		return true;
+	}
+	if (m->have_rdwr_bytes) {
+		*bytes = m->rdwr_bytes;
+		return true;
+	}
+	return false;
+}
+
 void metrics_compute(const struct snap *a, const struct snap *b,
 		     uint32_t tsc_khz, double threshold, struct interval *m)
 {

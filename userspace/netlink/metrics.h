@@ -145,6 +145,12 @@ struct interval {
 };
 
 /*
+ * The DRAM bytes @m's memory controllers counted: reads plus writes, or
+ * the Data Fabric's total. False when the interval broke or has neither.
+ */
+bool interval_dram_bytes(const struct interval *m, uint64_t *bytes);
+
+/*
  * The metrics of the interval from @a to @b (same socket, @a earlier).
  * @tsc_khz is get-info's tsc-khz (0: unknown, no ns); the interval counts
  * as saturated when its load miss real latency exceeds @threshold cycles
