@@ -20,7 +20,7 @@ help:
 	@echo "make module       only the module; KDIR=/path/to/kernel/build to choose"
 	@echo "make userspace    only userspace/memdiagctl"
 	@echo "make modules-all  the module for every Debian kernel here, into build/KVER/"
-	@echo "make regen        regenerate the UAPI header and genl_gen.[ch] from the YNL spec"
+	@echo "make regen        regenerate the UAPI header, genl_gen.[ch] and the selftests' spec_ops.h from the YNL spec"
 	@echo "make check        install what is missing and run the tests: host tests, and"
 	@echo "                  VM tests with at least one boot per kernel family (about"
 	@echo "                  30 minutes on two cores); ends with each step's time;"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ynl-gen.sh - generate (or, with --check, verify) the files made from the
-# YNL spec, using the kernel's own ynl-gen-c.py from linux-source-6.12.
+# YNL spec, using the kernel's own ynl-gen-c.py from linux-source-6.12, and
+# the selftests' table of operations (scripts/spec-ops.py).
 #
 # ynl-gen-c.py finds its JSON schema two directories above the spec and the
 # "kernel root" by walking up to a MAINTAINERS file, so it runs on a copy of
@@ -21,22 +22,27 @@ cp "$ksrc/Documentation/netlink/genetlink-legacy.yaml" "$tmp/Documentation/netli
 cp "$top/Documentation/netlink/specs/memdiag.yaml" "$tmp/Documentation/netlink/specs/"
 spec=$tmp/Documentation/netlink/specs/memdiag.yaml
 
+put() { # generated file: the tree's file, or with --check compared to it
+	if [ $check = 1 ]; then
+		if ! cmp -s "$1" "$top/$2"; then
+			echo "ynl-gen: $2 is stale: run 'make regen' and commit the result" >&2
+			diff -u "$top/$2" "$1" >&2 || true
+			exit 1
+		fi
+	else
+		cp "$1" "$top/$2"
+	fi
+}
 gen() { # mode kind output
 	# the generator derives #include names from the output file name
 	out=$tmp/$(basename "$3")
 	/usr/bin/python3 "$ynl" --mode "$1" "--$2" --spec "$spec" -o "$out"
-	if [ $check = 1 ]; then
-		if ! cmp -s "$out" "$top/$3"; then
-			echo "ynl-gen: $3 is stale: run 'make regen' and commit the result" >&2
-			diff -u "$top/$3" "$out" >&2 || true
-			exit 1
-		fi
-	else
-		cp "$out" "$top/$3"
-	fi
+	put "$out" "$3"
 }
 gen uapi header include/uapi/linux/memdiag.h
 gen kernel header module/genl_gen.h
 gen kernel source module/genl_gen.c
+/usr/bin/python3 "$top/scripts/spec-ops.py" "$spec" "$tmp/spec_ops.h"
+put "$tmp/spec_ops.h" selftests/memdiag/spec_ops.h
 [ $check = 1 ] && echo "ynl-gen: generated files match the spec"
 exit 0
