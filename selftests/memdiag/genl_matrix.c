@@ -3,7 +3,9 @@
  * genl_matrix.c - one column of the privilege matrix: send every memdiag
  * request once, as whoever runs this, and print what happened in the
  * words of Documentation/memdiag.rst's table, one "request outcome" line
- * each. privilege-sim.sh runs it under every identity and compares.
+ * each. privilege-sim.sh runs it under every identity and compares. The
+ * requests are spec_ops.h's (generated from the YNL spec): each is sent
+ * with its probe attribute, a do where it has one, else a dump.
  *
  *   genl_matrix hold MS           start a session, print its id, wait
  *   genl_matrix probe GROUP ID    the requests; GROUP: the monitor group's
@@ -11,6 +13,7 @@
  *   genl_matrix userns probe ...  the same as root in a new user namespace
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -22,6 +25,7 @@
 #include <linux/memdiag.h>
 
 #include "mdnl.h"
+#include "spec_ops.h"
 
 static struct mdnl_reply r;
 
@@ -38,10 +42,11 @@ static const char *word(int err, const char *ok)
 	return other;
 }
 
-static int request(struct mdnl *m, uint8_t cmd, int attr, uint32_t val)
+static int request(struct mdnl *m, uint8_t cmd, uint16_t flags, int attr,
+		   uint32_t val)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mdnl_req(m, buf, cmd, 0);
+	struct nlmsghdr *nlh = mdnl_req(m, buf, cmd, flags);
 
 	if (attr)
 		mnl_attr_put_u32(nlh, attr, val);
@@ -83,23 +88,11 @@ static const char *join(struct mdnl *m, int group)
 	return "silent";
 }
 
+/* the group's id comes from the command line: one group */
+static_assert(SPEC_N_MCGRPS == 1, "genl_matrix joins one multicast group");
+
 static int probe(int group, uint32_t other)
 {
-	static const struct {
-		const char *name;
-		uint8_t cmd;
-		int attr;
-	} reqs[] = {
-		{ "get-info", MEMDIAG_CMD_GET_INFO, 0 },
-		{ "snapshot", MEMDIAG_CMD_SNAPSHOT, MEMDIAG_A_SNAPSHOT_SOCKET },
-		{ "session-start", MEMDIAG_CMD_SESSION_START,
-		  MEMDIAG_A_SESSION_INTERVAL_MS },
-		{ "session-stop", MEMDIAG_CMD_SESSION_STOP, MEMDIAG_A_SESSION_ID },
-		{ "prefetch-get", MEMDIAG_CMD_PREFETCH_GET, MEMDIAG_A_PREFETCH_CPU },
-		{ "prefetch-set", MEMDIAG_CMD_PREFETCH_SET, MEMDIAG_A_PREFETCH_CPU },
-		{ "prefetch-restore", MEMDIAG_CMD_PREFETCH_RESTORE,
-		  MEMDIAG_A_PREFETCH_CPU },
-	};
 	struct mdnl m;
 	unsigned int i;
 	int err;
@@ -109,30 +102,35 @@ static int probe(int group, uint32_t other)
 		fprintf(stderr, "genl_matrix: %s\n", strerror(-err));
 		return 1;
 	}
-	for (i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+	for (i = 0; i < SPEC_N_OPS; i++) {
+		const struct spec_op *op = &spec_ops[i];
 		uint32_t val = 0;
 		int e;
 
+		if (op->event)
+			continue;
 		if (err) {
-			printf("%s absent\n", reqs[i].name);
+			printf("%s absent\n", op->name);
 			continue;
 		}
-		if (reqs[i].cmd == MEMDIAG_CMD_SESSION_START)
+		if (op->cmd == MEMDIAG_CMD_SESSION_START)
 			val = 1000;
-		if (reqs[i].cmd == MEMDIAG_CMD_SESSION_STOP)
+		if (op->cmd == MEMDIAG_CMD_SESSION_STOP)
 			val = other;
-		e = request(&m, reqs[i].cmd, reqs[i].attr, val);
+		e = request(&m, op->cmd, op->has_do ? 0 : NLM_F_DUMP, op->probe,
+			    val);
 
 		/* stopping another socket's session must find nothing */
-		if (reqs[i].cmd == MEMDIAG_CMD_SESSION_STOP)
-			printf("%s %s\n", reqs[i].name,
+		if (op->cmd == MEMDIAG_CMD_SESSION_STOP)
+			printf("%s %s\n", op->name,
 			       e == -ENOENT ? "own" : e ? word(e, "") : "stopped-another");
 		else
-			printf("%s %s\n", reqs[i].name, word(e, "yes"));
+			printf("%s %s\n", op->name, word(e, "yes"));
 		if (e && r.extack[0])
-			fprintf(stderr, "  %s: %s\n", reqs[i].name, r.extack);
-		if (!e && reqs[i].cmd == MEMDIAG_CMD_SESSION_START)
-			request(&m, MEMDIAG_CMD_SESSION_STOP, MEMDIAG_A_SESSION_ID,
+			fprintf(stderr, "  %s: %s\n", op->name, r.extack);
+		if (!e && op->cmd == MEMDIAG_CMD_SESSION_START)
+			request(&m, MEMDIAG_CMD_SESSION_STOP, 0,
+				MEMDIAG_A_SESSION_ID,
 				reply_u32(MEMDIAG_A_SESSION_ID));
 	}
 	if (err) {
@@ -144,7 +142,7 @@ static int probe(int group, uint32_t other)
 			return 1;
 		}
 	}
-	printf("monitor %s\n", join(&m, group));
+	printf("%s %s\n", spec_mcgrps[0], join(&m, group));
 	mdnl_close(&m);
 	return 0;
 }
@@ -155,7 +153,7 @@ static int hold(uint32_t ms)
 	int err = mdnl_open(&m, MEMDIAG_FAMILY_NAME);
 
 	if (!err)
-		err = request(&m, MEMDIAG_CMD_SESSION_START,
+		err = request(&m, MEMDIAG_CMD_SESSION_START, 0,
 			      MEMDIAG_A_SESSION_INTERVAL_MS, ms);
 	if (err) {
 		fprintf(stderr, "genl_matrix: session-start: %s %s\n",
