@@ -53,47 +53,16 @@
 #include "kselftest.h"
 #include "mdnl.h"
 #include "nlfuzz.h"
+#include "spec_ops.h"
 
 #define ATTRS_MAX	16
 
-enum kind { K_U8, K_U32, K_U64, K_STR, K_NEST, K_FLAG, K_NKINDS };
+/* the operations (their request attributes and kinds): spec_ops.h */
+#define N_OPS ARRAY_SIZE(spec_ops)
 
-struct op {
-	uint8_t cmd;
-	int max_attr;			/* highest attribute of the op's set */
-	struct { uint16_t type; enum kind kind; } req[4];
-	int n_req;
-	bool dump;
+static const int kind_len[SPEC_NKINDS] = {
+	[SPEC_U8] = 1, [SPEC_U16] = 2, [SPEC_U32] = 4, [SPEC_U64] = 8,
 };
-
-/* The request attributes of each operation, from the UAPI header. */
-static const struct op ops[] = {
-	{ MEMDIAG_CMD_GET_INFO, MEMDIAG_A_INFO_MAX,
-	  { { MEMDIAG_A_INFO_PROTO_VERSION, K_U32 } }, 1, false },
-	{ MEMDIAG_CMD_SNAPSHOT, MEMDIAG_A_SNAPSHOT_MAX,
-	  { { MEMDIAG_A_SNAPSHOT_SOCKET, K_U32 } }, 1, true },
-	{ MEMDIAG_CMD_SESSION_START, MEMDIAG_A_SESSION_MAX,
-	  { { MEMDIAG_A_SESSION_INTERVAL_MS, K_U32 },
-	    { MEMDIAG_A_SESSION_CORE_MODE, K_U32 } }, 2, false },
-	{ MEMDIAG_CMD_SESSION_STOP, MEMDIAG_A_SESSION_MAX,
-	  { { MEMDIAG_A_SESSION_ID, K_U32 } }, 1, false },
-	{ MEMDIAG_CMD_SNAPSHOT_NTF, MEMDIAG_A_SNAPSHOT_MAX,
-	  { { MEMDIAG_A_SNAPSHOT_SOCKET, K_U32 } }, 1, false },
-	{ MEMDIAG_CMD_PREFETCH_GET, MEMDIAG_A_PREFETCH_MAX,
-	  { { MEMDIAG_A_PREFETCH_SOCKET, K_U32 },
-	    { MEMDIAG_A_PREFETCH_CPU, K_U32 } }, 2, false },
-	{ MEMDIAG_CMD_PREFETCH_SET, MEMDIAG_A_PREFETCH_MAX,
-	  { { MEMDIAG_A_PREFETCH_SOCKET, K_U32 },
-	    { MEMDIAG_A_PREFETCH_CPU, K_U32 },
-	    { MEMDIAG_A_PREFETCH_PREFETCHERS, K_U32 },
-	    { MEMDIAG_A_PREFETCH_DISABLE, K_U8 } }, 4, false },
-	{ MEMDIAG_CMD_PREFETCH_RESTORE, MEMDIAG_A_PREFETCH_MAX,
-	  { { MEMDIAG_A_PREFETCH_SOCKET, K_U32 },
-	    { MEMDIAG_A_PREFETCH_CPU, K_U32 } }, 2, false },
-};
-#define N_OPS ARRAY_SIZE(ops)
-
-static const int kind_len[K_NKINDS] = { 1, 4, 8, 8, 0, 0 };
 
 /* splitmix64: small, seedable, the same sequence everywhere */
 static uint64_t rng_state;
@@ -135,12 +104,12 @@ static uint64_t value(void)
 	}
 }
 
-static void put_attr(struct nlmsghdr *nlh, int op_max, const struct op *op,
-		     int depth);
+static void put_attr(struct nlmsghdr *nlh, int op_max,
+		     const struct spec_op *op, int depth);
 
 /* A nest: up to four attributes of any kind, down to depth 3. */
 static void put_nest(struct nlmsghdr *nlh, uint16_t type, int op_max,
-		     const struct op *op, int depth)
+		     const struct spec_op *op, int depth)
 {
 	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
 	int i, n = below(5);
@@ -156,12 +125,12 @@ static void put_nest(struct nlmsghdr *nlh, uint16_t type, int op_max,
  * One attribute: usually one of the op's own with its own kind, else any
  * type of the op's set or outside it, with the kind (and length) of any.
  */
-static void put_attr(struct nlmsghdr *nlh, int op_max, const struct op *op,
-		     int depth)
+static void put_attr(struct nlmsghdr *nlh, int op_max,
+		     const struct spec_op *op, int depth)
 {
 	char payload[2048];
 	uint16_t type;
-	enum kind kind;
+	enum spec_kind kind;
 	uint64_t v;
 	int len, i;
 
@@ -173,16 +142,16 @@ static void put_attr(struct nlmsghdr *nlh, int op_max, const struct op *op,
 		kind = op->req[i].kind;
 	} else {
 		type = chance(85) ? below(op_max + 3) : below(0x4000);
-		kind = below(K_NKINDS);
+		kind = below(SPEC_NKINDS);
 	}
 	if (chance(3))
 		type |= chance(50) ? NLA_F_NESTED : NLA_F_NET_BYTEORDER;
-	if (kind == K_NEST) {
+	if (kind == SPEC_NEST) {
 		put_nest(nlh, type, op_max, op, depth);
 		return;
 	}
 	len = kind_len[kind];
-	if (kind == K_STR)
+	if (kind == SPEC_STRING || kind == SPEC_BINARY)
 		len = below(40);
 	if (chance(15)) {		/* the wrong length */
 		static const int lens[] = { 0, 1, 2, 3, 5, 6, 7, 9, 12, 16, 33, 255 };
@@ -192,7 +161,7 @@ static void put_attr(struct nlmsghdr *nlh, int op_max, const struct op *op,
 	}
 	v = value();
 	memset(payload, 0, sizeof(payload));
-	if (kind == K_STR) {
+	if (kind == SPEC_STRING || kind == SPEC_BINARY) {
 		for (i = 0; i < len; i++)
 			payload[i] = chance(90) ? 'a' + below(26) : below(256);
 		if (len && chance(80))
@@ -211,12 +180,12 @@ static void put_attr(struct nlmsghdr *nlh, int op_max, const struct op *op,
  */
 void put_attr_of(struct nlmsghdr *nlh, uint8_t cmd)
 {
-	const struct op *op = NULL;
+	const struct spec_op *op = NULL;
 	unsigned int i;
 
 	for (i = 0; i < N_OPS; i++)
-		if (ops[i].cmd == cmd)
-			op = &ops[i];
+		if (spec_ops[i].cmd == cmd)
+			op = &spec_ops[i];
 	put_attr(nlh, op ? op->max_attr : MEMDIAG_A_SNAPSHOT_MAX, op, 0);
 }
 
@@ -235,7 +204,7 @@ bool changes_state(uint8_t cmd)
 }
 
 /* A well-formed request of @op (the seed of the mutations). */
-static void put_valid(struct nlmsghdr *nlh, const struct op *op)
+static void put_valid(struct nlmsghdr *nlh, const struct spec_op *op)
 {
 	switch (op->cmd) {
 	case MEMDIAG_CMD_GET_INFO:
@@ -276,7 +245,7 @@ static void put_valid(struct nlmsghdr *nlh, const struct op *op)
  */
 size_t build(struct fuzz *f, char *buf, bool *answer)
 {
-	const struct op *op = NULL;
+	const struct spec_op *op = NULL;
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	uint16_t flags = NLM_F_REQUEST | NLM_F_ACK;
@@ -285,7 +254,7 @@ size_t build(struct fuzz *f, char *buf, bool *answer)
 	int i, n;
 
 	if (chance(92)) {
-		op = &ops[below(N_OPS)];
+		op = &spec_ops[below(N_OPS)];
 		cmd = op->cmd;
 	} else {
 		cmd = chance(50) ? 0 : MEMDIAG_CMD_MAX + 1 + below(250);
