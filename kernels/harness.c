@@ -245,6 +245,11 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 		snprintf(err, errsz, "bad thread or repetition count");
 		return -1;
 	}
+	if (cfg->timing == KERN_TIMING_WHOLE &&
+	    (!ops->whole || (!ops->by_phase && ops->nphases > 1))) {
+		snprintf(err, errsz, "this kernel cannot be timed whole");
+		return -1;
+	}
 	memset(&r, 0, sizeof(r));
 	r.cfg = cfg;
 	r.ops = ops;
@@ -255,14 +260,17 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	r.loop.times = t;
 	r.loop.bar = &r.loop_bar;
 	r.loop.parts = 1;
+	r.loop.whole = cfg->timing == KERN_TIMING_WHOLE;
 	r.loop.wait_before = INFINITY;
 	kern_bar_init(&r.loop_bar, cfg->nthreads,
 		      cpus_distinct(cfg) ? LOOP_SPIN_SEC : 0);
 	w = calloc(cfg->nthreads, sizeof(*w));
 	r.loop.done_at = calloc(cfg->nthreads, sizeof(*r.loop.done_at));
-	if (!w || !r.loop.done_at) {
+	r.loop.start_at = calloc(cfg->nthreads, sizeof(*r.loop.start_at));
+	if (!w || !r.loop.done_at || !r.loop.start_at) {
 		free(w);
 		free(r.loop.done_at);
+		free(r.loop.start_at);
 		kern_oom(err, errsz);
 		return -1;
 	}
@@ -283,6 +291,7 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	pthread_mutex_destroy(&r.lock);
 	free(w);
 	free(r.loop.done_at);
+	free(r.loop.start_at);
 	return started < cfg->nthreads || r.failed || r.loop.oom ||
 	       r.loop.stopped ? -1 : 0;
 }

@@ -48,6 +48,23 @@ struct kern_progress {
 /* Repetitions of one measurement at most, whatever --min-time asks. */
 #define KERN_MAX_REPS 100000
 
+/*
+ * How a multi-thread measurement is timed (kern_cfg.timing, run
+ * --timing). REPETITION: every repetition ends at a barrier of all the
+ * threads, as STREAM's implicit barrier ends each kernel, and thread 0's
+ * clock from the barrier before it to the one after is its time. WHOLE:
+ * as likwid-bench times, each thread runs its whole iteration count (its
+ * parts: as many calls as last --min-time) between two barriers, and the
+ * repetition's time is the slowest thread's own, from its start to its
+ * end; the threads meet once per repetition, not once per call. Only for
+ * kernels whose ops say kern_ops.whole (repeat.c).
+ */
+enum kern_timing { KERN_TIMING_REPETITION, KERN_TIMING_WHOLE,
+		   KERN_NR_TIMINGS };
+
+/* "repetition", "whole": the names run --timing takes and prints */
+extern const char *const kern_timing_name[KERN_NR_TIMINGS];
+
 /* How a kernel is run: which CPUs, how often, with which pages. */
 struct kern_cfg {
 	unsigned int nthreads;
@@ -59,6 +76,12 @@ struct kern_cfg {
 	 */
 	unsigned int reps;
 	double min_time;
+	/*
+	 * KERN_TIMING_WHOLE: each repetition runs as many calls per thread
+	 * as last @min_time (sized on a first call, thrown away), and
+	 * @reps repetitions are kept whatever their sum.
+	 */
+	enum kern_timing timing;
 	bool hugepages;		/* madvise(MADV_HUGEPAGE) the buffers */
 	/*
 	 * Bind every buffer to node @bind_node (mbind MPOL_BIND) rather than
@@ -242,6 +265,13 @@ struct kern_ops {
 	const char *(*phase_name)(void *ctx, unsigned int phase);
 	bool lengthen;
 	bool warm;	/* the run's first 0.5 s of calls not kept (repeat.c) */
+	/*
+	 * May be timed whole (kern_cfg.timing): body()'s work is fixed and
+	 * its values add up over calls, as for @lengthen; by_phase or one
+	 * phase. Kernels whose threads share data within a call (stencil,
+	 * transpose) or that time one thread's chase (latency) do not.
+	 */
+	bool whole;
 };
 
 /* One phase's repetitions: times in seconds, and nvals values each. */
@@ -252,12 +282,18 @@ struct kern_series {
 	 * [rep]: the share of the threads' time in the call spent waiting
 	 * for the slowest one to finish its part (0: all finished together;
 	 * NAN with one thread). What the aggregate lost to imbalance: a
-	 * thread that waits moves nothing.
+	 * thread that waits moves nothing. Timed whole, each thread's wait
+	 * from the end of its own run to the end of the slowest one's, over
+	 * the threads times the slowest one's run: what the one barrier
+	 * at the end of the run cost.
 	 */
 	double *wait;
 	unsigned int reps, cap;
 	double total;		/* seconds timed: the repetitions' own */
-	/* body() calls per thread in each repetition kept (kern_ops.lengthen) */
+	/*
+	 * body() calls per thread in each repetition kept (kern_ops.lengthen,
+	 * or the calls a whole-timed repetition took)
+	 */
 	unsigned int parts;
 };
 

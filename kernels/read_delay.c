@@ -131,7 +131,7 @@ int read_delay_run(const struct kern_cfg *cfg, size_t bytes,
 {
 	static const struct kern_ops ops = {
 		.setup = rd_setup, .body = rd_body,
-		.teardown = rd_teardown, .nphases = 1,
+		.teardown = rd_teardown, .nphases = 1, .whole = true,
 	};
 	struct kern_rd_slice *t;
 	struct kern_times tm;

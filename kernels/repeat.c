@@ -15,6 +15,10 @@
 #include "kernel.h"
 #include "repeat.h"
 
+const char *const kern_timing_name[KERN_NR_TIMINGS] = {
+	"repetition", "whole"
+};
+
 /* Whether phase @ph's measurement has run enough repetitions. */
 static bool enough(const struct kern_loop *l, unsigned int ph)
 {
@@ -22,6 +26,8 @@ static bool enough(const struct kern_loop *l, unsigned int ph)
 
 	if (s->reps >= KERN_MAX_REPS)
 		return true;
+	if (l->whole)	/* min_time sized each repetition instead */
+		return s->reps >= l->cfg->reps;
 	return s->reps >= l->cfg->reps && s->total >= l->cfg->min_time;
 }
 
@@ -31,7 +37,7 @@ static unsigned int estimate(const struct kern_loop *l, unsigned int ph)
 	const struct kern_series *s = &l->times->ph[ph];
 	double per, want = l->cfg->reps;
 
-	if (s->reps && s->total > 0 && l->cfg->min_time > 0) {
+	if (s->reps && s->total > 0 && l->cfg->min_time > 0 && !l->whole) {
 		per = s->total / s->reps;
 		want = fmax(want, ceil(l->cfg->min_time / per));
 	}
@@ -60,6 +66,39 @@ static unsigned int estimate(const struct kern_loop *l, unsigned int ph)
 #define LENGTHEN_KEEP 0.8
 #define LENGTHEN_MAX_SEC 0.5
 #define LENGTHEN_MAX_PARTS 1024u
+
+/*
+ * Whole timing (kern_cfg.timing): the threads meet once per repetition,
+ * which is as many calls on each thread as last cfg->min_time, as
+ * likwid-bench sizes its iterations to last -s. Each phase's first call
+ * after the warm-up is one call, timed and thrown away; the calls are
+ * then scaled to min_time with a margin (WHOLE_MARGIN), by at most
+ * WHOLE_GROWTH at a time, and the sizing repeated until a repetition
+ * lasts min_time. That count is kept for the phase, whatever later
+ * repetitions take: fixed work per thread, as likwid-bench's -i.
+ */
+#define WHOLE_MARGIN 1.1
+#define WHOLE_GROWTH 1024.0
+#define WHOLE_MAX_PARTS (1u << 24)
+
+/* Whether the call just timed (@sec) sized the phase's parts (above). */
+static bool resized(struct kern_loop *l, double sec)
+{
+	double want;
+
+	if (!l->whole || l->sized)
+		return false;
+	if (sec >= l->cfg->min_time || l->parts >= WHOLE_MAX_PARTS) {
+		l->sized = true;
+		return false;
+	}
+	want = ceil(WHOLE_MARGIN * l->cfg->min_time / fmax(sec, 1e-9) *
+		    l->parts);
+	want = fmin(want, WHOLE_GROWTH * l->parts);
+	l->parts = want > WHOLE_MAX_PARTS ? WHOLE_MAX_PARTS :
+		   (unsigned int)want;
+	return true;
+}
 
 /*
  * Warming up (kern_ops.warm): the calls of a run's first WARM_SEC are
@@ -131,7 +170,8 @@ static bool lengthened(struct kern_loop *l, unsigned int ph, double sec,
 {
 	const struct kern_ops *ops = l->ops;
 
-	if (!ops->lengthen || l->cfg->mark || l->cfg->nthreads < 2 ||
+	if (!ops->lengthen || l->whole || l->cfg->mark ||
+	    l->cfg->nthreads < 2 ||
 	    (!ops->by_phase && ops->nphases > 1))
 		return false;
 	if (l->times->ph[ph].reps)
@@ -245,12 +285,15 @@ static void finish_call(struct kern_loop *l, double sec, double wait)
 	double val[KERN_MAX_VALS] = { 0 };
 	bool more = false;
 
-	if (cfg->mark)
+	if (l->marked)
 		cfg->mark(cfg->mark_arg, KERN_MARK_END, l->rep, ph);
+	l->marked = false;
 	if (l->ops->collect)
 		l->ops->collect(l->ctx, ph, val);
 	if (warming(l, sec))
 		return;		/* the same repetition again, kept this time */
+	if (resized(l, sec))
+		return;		/* the same repetition again, whole */
 	if (lengthened(l, ph, sec, wait))
 		return;		/* the same repetition again, longer */
 	if (series_push(&l->times->ph[ph], l->ops->nvals, sec, wait, val,
@@ -270,6 +313,10 @@ static void finish_call(struct kern_loop *l, double sec, double wait)
 		l->end = ph + 1 == nph;
 		l->phase = ph + 1;
 		l->rep = 0;
+		if (l->whole) {	/* the next phase is sized on its own */
+			l->parts = 1;
+			l->sized = false;
+		}
 		return;
 	}
 	if (ph + 1 < nph) {
@@ -287,6 +334,21 @@ static void finish_call(struct kern_loop *l, double sec, double wait)
 }
 
 static double wait_share(const struct kern_loop *l, double t0);
+static double whole_sec(const struct kern_loop *l, double *wait);
+
+/* Thread 0 at the barrier that ends a call: its time and wait kept. */
+static void end_call(struct kern_loop *l, double t0)
+{
+	double sec, wait;
+
+	if (l->whole) {
+		sec = whole_sec(l, &wait);
+	} else {
+		sec = kern_now() - t0;
+		wait = wait_share(l, t0);
+	}
+	finish_call(l, sec, wait);
+}
 
 void kern_loop_run(struct kern_loop *l, unsigned int tid)
 {
@@ -303,23 +365,51 @@ void kern_loop_run(struct kern_loop *l, unsigned int tid)
 			;	/* all measured: a stop now stops nothing */
 		else if (!tid && cfg->stop && *cfg->stop)
 			l->stopped = 1;
-		else if (!tid && cfg->mark)
+		else if (!tid && cfg->mark && (!l->whole || l->sized)) {
+			/* a call that sizes a whole repetition is not kept */
 			cfg->mark(cfg->mark_arg, KERN_MARK_BEGIN, l->rep,
 				  l->phase);
+			l->marked = true;
+		}
 		kern_bar_wait(l->bar);
 		/* the barrier orders thread 0's decisions for all */
 		if (l->stopped || l->end)
 			break;
-		if (!tid)
-			t0 = kern_now();
+		t0 = kern_now();
+		if (l->start_at)
+			l->start_at[tid] = t0;
 		for (k = 0; k < l->parts; k++)
 			l->ops->body(l->ctx, tid, l->phase);
 		if (l->done_at)
 			l->done_at[tid] = kern_now();
 		kern_bar_wait(l->bar);
 		if (!tid)
-			finish_call(l, kern_now() - t0, wait_share(l, t0));
+			end_call(l, t0);
 	}
+}
+
+/*
+ * A whole-timed call's time: the slowest thread's own, from its start
+ * past the barrier to its end, as likwid-bench keeps the slowest
+ * thread's runtime; in @wait the share of the threads' time from the end
+ * of each one's run to the end of the slowest one's (NAN with one).
+ */
+static double whole_sec(const struct kern_loop *l, double *wait)
+{
+	unsigned int i, n = l->cfg->nthreads;
+	double span, slowest = 0, sum = 0;
+
+	for (i = 0; i < n; i++)
+		slowest = fmax(slowest, l->done_at[i] - l->start_at[i]);
+	*wait = NAN;
+	if (n < 2 || slowest <= 0)
+		return slowest;
+	for (i = 0; i < n; i++) {
+		span = l->done_at[i] - l->start_at[i];
+		sum += slowest - span;
+	}
+	*wait = sum / ((double)n * slowest);
+	return slowest;
 }
 
 /*

@@ -18,8 +18,12 @@ struct kern_loop {
 	struct kern_times *times;
 	struct kern_bar *bar;	/* every thread of the run */
 	double *done_at;	/* [tid]: kern_now() when its part of a call ended */
+	double *start_at;	/* [tid]: kern_now() when its part began */
 	unsigned int phase, rep;	/* the next call */
 	unsigned int parts;	/* body() calls per thread in it (1 or more) */
+	bool whole;		/* cfg->timing is KERN_TIMING_WHOLE */
+	bool sized;		/* whole: the phase's parts last min_time */
+	bool marked;		/* cfg->mark was told this call begins */
 	double wait_before;	/* the wait of the call lengthened last */
 	double warmed;		/* seconds of calls thrown away (kern_ops.warm) */
 	int end;		/* every measurement has enough */

@@ -386,7 +386,7 @@ int stream_run(const struct kern_cfg *cfg, size_t bytes,
 		.setup = st_setup, .body = st_body, .teardown = st_teardown,
 		.nphases = STREAM_NR_OPS, .by_phase = true,
 		.phase_name = st_phase_name, .lengthen = true,
-		.warm = true,
+		.warm = true, .whole = true,
 	};
 	struct kern_times tm;
 	struct st_ctx ctx;

@@ -199,7 +199,7 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 	struct kern_ops ops = { .setup = tp_setup, .body = tp_body,
 				.teardown = tp_teardown, .collect = tp_collect,
 				.nvals = 1, .lengthen = true,
-				.warm = true };
+				.warm = true, .whole = true };
 	const struct kern_series *s;
 	struct kern_times tm;
 	struct tp_ctx ctx;
@@ -214,6 +214,8 @@ int throughput_run(const struct kern_cfg *cfg, size_t bytes,
 	ctx.width = width;
 	ctx.passes = throughput_passes(bytes);
 	ops.nphases = ctx.nmix;
+	/* timed whole, each mix is a run of its own, one after the other */
+	ops.by_phase = cfg->timing == KERN_TIMING_WHOLE;
 	ctx.t = aligned_alloc(KERN_LINE, cfg->nthreads * sizeof(*ctx.t));
 	if (!ctx.t) {
 		kern_oom(err, errsz);

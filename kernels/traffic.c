@@ -135,7 +135,7 @@ int traffic_run(const struct kern_cfg *cfg, size_t bytes, unsigned long delay,
 {
 	static const struct kern_ops ops = {
 		.setup = tr_setup, .body = tr_body,
-		.teardown = tr_teardown, .nphases = 1,
+		.teardown = tr_teardown, .nphases = 1, .whole = true,
 	};
 	struct tr_ctx ctx = { cfg, 0, delay, mix, NULL, NULL, NULL };
 	struct kern_times tm = { 0 };

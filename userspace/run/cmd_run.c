@@ -89,6 +89,7 @@ void cmd_run_kernel_names(char *buf, size_t size)
 #define OPT_NODE 202
 #define OPT_SOCKET 203
 #define OPT_MEMBIND 204
+#define OPT_TIMING 205
 
 /* Everything parse_args() collects before the kernel is known. */
 struct run_parse {
@@ -119,6 +120,7 @@ static int build_options(struct cli_opts *t)
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "membind", required_argument, NULL, OPT_MEMBIND },
+		{ "timing", required_argument, NULL, OPT_TIMING },
 	};
 	size_t i, n = sizeof(common) / sizeof(common[0]);
 	struct option opt[CLI_OPTS_OWN_MAX + 1];
@@ -210,6 +212,8 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 		return run_place_option(cmd, c == OPT_SOCKET, arg, &st->place);
 	case OPT_MEMBIND:
 		return run_membind_option(cmd, arg, &a->membind);
+	case OPT_TIMING:
+		return run_timing_option(cmd, arg, &a->timing);
 	case 'h':	/* "run KERNEL --help" shows the kernel's: later */
 		st->help = true;
 		return MDC_EXIT_OK;
@@ -372,6 +376,9 @@ static int parse_args(struct run_args *a, struct opts *o, bool *csv, int argc,
 	if (a->membind >= 0 && a->kernel->no_membind)
 		return cli_usage(cmd, "option '--membind': kernel '%s' cannot bind its memory: %s",
 				 a->kernel->name, a->kernel->no_membind);
+	if (a->timing == KERN_TIMING_WHOLE && a->kernel->no_whole)
+		return cli_usage(cmd, "option '--timing': kernel '%s' cannot be timed whole: %s",
+				 a->kernel->name, a->kernel->no_whole);
 	kopts = calloc(1, a->kernel->opts_size ? a->kernel->opts_size : 1);
 	if (!kopts) {
 		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
@@ -483,6 +490,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	cfg.cpu = a.cpu;
 	cfg.reps = (unsigned int)a.reps;
 	cfg.min_time = a.min_time;
+	cfg.timing = a.timing;
 	cfg.hugepages = a.hugepages;
 	cfg.bind = a.membind >= 0;
 	cfg.bind_node = cfg.bind ? (unsigned int)a.membind : 0;

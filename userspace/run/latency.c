@@ -121,6 +121,7 @@ const struct run_kernel run_latency = {
 		"chasing memory bound to each node in turn (--size:\n"
 		"one, default 4 x the last-level cache)",
 	.name = "latency", .default_sizes = default_sizes, .size_list = true,
+	.no_whole = "its value is one dependent chase's ns per load, which no barrier between threads holds up",
 	.params = latency_params,
 	.opts_size = sizeof(struct latency_args),
 	.opts_default = &latency_default,

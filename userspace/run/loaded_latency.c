@@ -386,6 +386,7 @@ const struct run_kernel run_loaded_latency = {
 		"default; --delay: a comma list, default\n"
 		"0,20,50,100,200,500,1000,2000,5000,20000)",
 	.name = "loaded-latency", .default_size = 0,
+	.no_whole = "its generators run exactly as long as its chase",
 	.all_cpus = true, .params = loaded_latency_params,
 	.opts_size = sizeof(struct loaded_latency_args),
 	.opts_default = &loaded_latency_default, .run = loaded_latency_main,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * names.c - what kernel-specific options share: lists of names
- * (--mix, --variant) and which instructions the CPU may be asked for,
+ * (--mix, --variant, --timing) and which instructions the CPU may be asked for,
  * with the hook the tests use to pretend a CPU lacks some.
  */
 
@@ -94,4 +94,16 @@ bool run_fits_memory(uint64_t bytes)
 	if (pages <= 0 || size <= 0)
 		return true;
 	return bytes / 3 <= (uint64_t)pages / 4 * (uint64_t)size;
+}
+
+int run_timing_option(const char *cmd, const char *arg, enum kern_timing *t)
+{
+	unsigned int mask;
+	int rc;
+
+	rc = run_parse_names(cmd, "--timing", "timing", arg, kern_timing_name,
+			     KERN_NR_TIMINGS, false, &mask);
+	if (rc == MDC_EXIT_OK)
+		*t = (enum kern_timing)__builtin_ctz(mask);
+	return rc;
 }

@@ -117,10 +117,18 @@ void run_print_head(struct printer *p, const struct run_args *a)
 	/* each result repeats until both are reached (--reps, --min-time) */
 	print_u64(p, PRINT_ANY, "reps", ", at least %" PRIu64 " rep", a->reps);
 	print_textf(p, "%s", a->reps == 1 ? "" : "s");
-	print_double(p, PRINT_ANY, "min_time_s", " and %g s timed per result",
-		     a->min_time);
+	if (a->timing == KERN_TIMING_WHOLE)
+		print_double(p, PRINT_ANY, "min_time_s",
+			     ", each a whole run of at least %g s",
+			     a->min_time);
+	else
+		print_double(p, PRINT_ANY, "min_time_s",
+			     " and %g s timed per result", a->min_time);
 	/* each row's value is this statistic of its reps, min and max beside */
 	print_string(p, PRINT_ANY, "statistic", " (%s shown)", "median");
+	/* kernels/kernel.h, enum kern_timing */
+	print_string(p, PRINT_ANY, "timing", ", %s timing",
+		     kern_timing_name[a->timing]);
 	if (a->membind < 0)
 		print_string(p, PRINT_JSON, "membind", "%s", NULL);
 	else

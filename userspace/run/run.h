@@ -45,6 +45,7 @@ struct run_args {
 	size_t nr_size;
 	uint64_t reps;		/* at least, per measurement */
 	double min_time;	/* seconds timed per measurement at least */
+	enum kern_timing timing;	/* --timing */
 	bool hugepages;
 	int membind;		/* --membind N, or -1 */
 	bool size_given;	/* --size was given (else the kernel's default) */
@@ -140,6 +141,8 @@ struct run_kernel {
 	bool all_cpus;			/* threads default to every CPU */
 	/* why --membind cannot bind this kernel's memory, or NULL */
 	const char *no_membind;
+	/* why --timing whole cannot time this kernel, or NULL */
+	const char *no_whole;
 	const struct run_param *params;	/* its own options; NULL opt ends */
 	size_t opts_size;		/* sizeof its options struct */
 	const void *opts_default;	/* their values when not given */
@@ -226,6 +229,9 @@ int run_parse_list(const char *s, const char *what, size_t max,
 		   char *err, size_t size);
 
 /* output.c: the pieces of output every kernel's has */
+
+/* --timing repetition|whole into @t; an exit code. */
+int run_timing_option(const char *cmd, const char *arg, enum kern_timing *t);
 
 /* "64M" when @v is a whole multiple, else bytes. */
 void run_fmt_size(char *buf, size_t size, uint64_t v);

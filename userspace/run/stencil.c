@@ -447,6 +447,7 @@ const struct run_kernel run_stencil = {
 		"(bandwidth / bytes per update) (--size: one grid of\n"
 		"n^3 doubles, n = cbrt(size / 8); default 64M, n = 203)",
 	.name = "stencil", .default_size = 64ull << 20,
+	.no_whole = "its threads share the grids and meet after every plane",
 	.params = stencil_params, .opts_size = sizeof(struct stencil_args),
 	.opts_default = &stencil_default, .run = stencil_main,
 };

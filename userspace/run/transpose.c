@@ -216,6 +216,7 @@ const struct run_kernel run_transpose = {
 		"largest multiple of 8 that fits; default 128M, N = 4096;\n"
 		"threads split the destination's rows)",
 	.name = "transpose", .default_size = 128ull << 20,
+	.no_whole = "its threads share the matrices",
 	.params = transpose_params, .opts_size = sizeof(struct transpose_args),
 	.opts_default = &transpose_default, .run = transpose_main,
 	/* kern_place() binds in the threads; these come before them */

@@ -3,7 +3,8 @@
 # run_time.sh - how long "run" measures and what Ctrl-C leaves (TAP "ok - "
 # lines, no module needed): --min-time repeats a measurement until that
 # much was timed and each row says the reps it took; --min-time 0 is
-# exactly --reps; a Ctrl-C after the first row of stream, loaded-latency,
+# exactly --reps; --timing whole says so and runs exactly --reps whole
+# runs; a Ctrl-C after the first row of stream, loaded-latency,
 # stencil and transpose prints that row alone, as valid JSON, exit 130.
 # usage: run_time.sh MEMDIAGCTL
 . "$(dirname "$0")/tap.sh"
@@ -44,6 +45,54 @@ for bad in "x:is not a duration" "3601:is out of range" "-1:is not a duration"; 
 	ok "$([ $rc = 1 ] && grep -q "option '--min-time': '${bad%%:*}' ${bad#*:}" "$tmp/err" &&
 	      [ ! -s "$tmp/out" ] && echo 1)" \
 		"run --min-time ${bad%%:*}: a usage error naming the option (exit $rc)" "$tmp/err"
+done
+
+# --timing whole (kernels/repeat.c): the head names the timing; each
+# row has exactly --reps runs; a 64K read-delay sweep takes microseconds,
+# so a run of 50 ms is many calls a thread where the default makes one;
+# the wait at the run's end barrier is a share with two threads, null
+# with one; kernels whose threads share data or time a chase refuse it
+"$bin" run read-delay --size 64K --reps 2 --min-time 0.05 --timing whole -j \
+	> "$tmp/wh.json" 2> "$tmp/err"
+rc=$?
+"$bin" run read-delay --size 64K --reps 2 --min-time 0.05 -j \
+	> "$tmp/rep.json" 2>> "$tmp/err"
+rc=$((rc + $?))
+ok "$([ $rc = 0 ] && py 'import json, sys
+w, d = (json.load(open(f)) for f in sys.argv[1:3])
+assert (w["timing"], d["timing"]) == ("whole", "repetition")
+r, q = w["results"][0], d["results"][0]
+assert r["reps"] == 2 and r["parts_per_rep"] > 1, r
+assert q["parts_per_rep"] == 1, q
+assert r["thread_wait_fraction"] is None, r
+' "$tmp/wh.json" "$tmp/rep.json")" \
+	"run read-delay --timing whole: named, exactly --reps runs of many calls (the default: one)" \
+	"$tmp/wh.json" "$tmp/err" "$tmp/py"
+if [ "$(nproc)" -ge 2 ]; then
+	"$bin" run stream --size 64K --threads 2 --reps 2 --min-time 0.05 \
+		--timing whole -j > "$tmp/wh2.json" 2> "$tmp/err"
+	ok "$([ $? = 0 ] && py 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["timing"] == "whole"
+for r in d["results"]:
+	assert r["reps"] == 2 and r["verified"], r
+	assert 0 <= r["thread_wait_fraction"] < 1, r
+' "$tmp/wh2.json")" \
+		"run stream --threads 2 --timing whole: every op exactly --reps runs, verified, its end wait a share" \
+		"$tmp/wh2.json" "$tmp/err" "$tmp/py"
+else
+	echo "ok - run stream --threads 2 --timing whole # SKIP one CPU"
+fi
+"$bin" run stream --size 64K --reps 2 --min-time 0 --timing whole \
+	> "$tmp/out" 2> "$tmp/err"
+ok "$([ $? = 0 ] && grep -q "each a whole run of at least 0 s (median shown), whole timing" "$tmp/out" && echo 1)" \
+	"run stream --timing whole (text): the head names the timing" "$tmp/out" "$tmp/err"
+for k in latency loaded-latency stencil transpose; do
+	"$bin" run "$k" --timing whole > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	ok "$([ $rc = 1 ] && grep -q "option '--timing': kernel '$k' cannot be timed whole" "$tmp/err" &&
+	      [ ! -s "$tmp/out" ] && echo 1)" \
+		"run $k --timing whole: refused, naming why (exit $rc)" "$tmp/err"
 done
 
 # sigint KERNEL NAME FIRST ARGS...: a Ctrl-C once the first measurement is

@@ -30,6 +30,7 @@
 #include "unit_wait.c"
 #include "unit_lengthen.c"
 #include "unit_warm.c"
+#include "unit_whole.c"
 #include "unit_stream_layout.c"
 #include "unit_nl.c"
 #include "unit_cgpath.c"
