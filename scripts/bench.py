@@ -13,7 +13,13 @@ median reaches 0.98 is undecided, and gets --extra-trials more trials
 (bench_table.py, median_interval). The DRAM latency
 pair instead runs both sides at once, one per CPU, then swapped: its
 drift is larger than the difference (bench_pair.py). Bytes are counted the
-same way on both sides: likwid-bench counts the bytes a kernel names (no
+same way on both sides, and timed the same way: memdiag's stream,
+throughput, read-delay and traffic run with --timing whole (each thread's
+whole iteration count between two barriers, the slowest thread's time),
+as likwid-bench and bench-read time, and at more than one thread memdiag's
+default timing (a barrier after every repetition) runs in the same trial
+and is shown beside, with its thread wait (bench_table.default_table).
+Bytes: likwid-bench counts the bytes a kernel names (no
 write-allocate) in MByte = 10^6 B, memdiag's "gbps" counts the named bytes
 in 10^9 B/s; the peer's MByte/s is divided by 1000.
 
@@ -328,9 +334,10 @@ def one_side(b, i, what, md_cache, peer_cache):
     disturbance of the run it came from: (value, share). memdiag and
     chase runs that serve several instances are run once a trial."""
     peer = i["peer"]
-    if what == "memdiag":
-        doc, share = cached(b, md_cache, (i["memdiag_args"], i["threads"]),
-                            b.memdiag_run, i["memdiag_args"], i["threads"])
+    if what in ("memdiag", "memdiag_default"):
+        args = i["memdiag_args" if what == "memdiag" else "default_args"]
+        doc, share = cached(b, md_cache, (args, i["threads"]),
+                            b.memdiag_run, args, i["threads"])
         return read_value(doc, i), share
     if peer["kind"] == "likwid":
         v, share = b.meter.measure(
@@ -346,10 +353,15 @@ def one_side(b, i, what, md_cache, peer_cache):
 
 def both_sides(b, i, trial, md_cache, peer_cache):
     """One trial of instance @i, the side that goes first alternating;
-    the disturbance of each run."""
+    the disturbance of each run of the pair. memdiag's default timing,
+    where it runs beside (bench_plan.WHOLE), goes last or first with
+    memdiag; its disturbance is kept apart (i["default_shares"]), so
+    that it never sends the pair's trial round again."""
     if i["peer"]["kind"] == "chase-at-once":
         return at_once(b, i, trial)
     sides = ["memdiag", "peer_values"]
+    if i.get("default_args"):
+        sides.append("memdiag_default")
     if trial % 2:
         sides.reverse()
     shares = []
@@ -360,19 +372,27 @@ def both_sides(b, i, trial, md_cache, peer_cache):
             i["errors"].append("trial %d, %s: %s" % (trial + 1, what, e))
             continue
         i["by_trial"].setdefault(trial, {})[what] = v
-        shares.append(share)
+        if what == "peer_values":
+            shares.append(share)
+            continue
+        w, parts = thread_wait(i, md_cache, what)
+        pre = "" if what == "memdiag" else "default_"
+        i.setdefault(pre + "waits", {})[trial] = w
+        i.setdefault(pre + "parts", {})[trial] = parts
         if what == "memdiag":
-            w, parts = thread_wait(i, md_cache)
-            i.setdefault("waits", {})[trial] = w
-            i.setdefault("parts", {})[trial] = parts
+            shares.append(share)
+        else:
+            i.setdefault("default_shares", {})[trial] = share
     return shares
 
 
-def thread_wait(i, md_cache):
+def thread_wait(i, md_cache, what="memdiag"):
     """memdiag's (thread_wait_fraction, parts_per_rep) in this trial's run
-    of @i (from the trial's cache of runs), or (None, None) (no run, or a
-    reader without one)."""
-    entry = md_cache.get((i.get("memdiag_args"), i.get("threads")))
+    of @i (from the trial's cache of runs) with its own timing (@what
+    "memdiag") or the default ("memdiag_default"), or (None, None) (no
+    run, or a reader without one)."""
+    args = i.get("memdiag_args" if what == "memdiag" else "default_args")
+    entry = md_cache.get((args, i.get("threads")))
     if entry is None or isinstance(entry, Exception):
         return None, None
     return read_thread_wait(entry[0], i)
@@ -507,6 +527,7 @@ def main():
         low += table_row(i, row, args.max_disturbance)
         result["pairs"].append(row)
     skipped_lines(skipped)
+    bench_table.default_table(todo, result["pairs"], args.max_disturbance)
     for line in bench_table.wait_notes(result["pairs"]):
         print("note: " + line)
     for i in skipped:

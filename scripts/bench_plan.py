@@ -19,6 +19,10 @@ multiply and an add, so the peer is likwid's non-FMA stream kernel.
 read-delay and traffic load 8 bytes at a time whatever the CPU: their
 peers are likwid's clload and its widest load, update and copy, and for
 read-delay also scripts/bench-read.c at its four streams a thread.
+
+Timing. memdiag's stream, throughput, read-delay and traffic run with
+--timing whole, as their peers time (WHOLE below); at more than one
+thread the same run with memdiag's default timing is kept beside it.
 """
 
 import os
@@ -110,6 +114,15 @@ PAIRS = [
      "calibrate --socket 0 --mix read", ("calibrate",),
      ("likwid", "load", "{wt}", 1), "widest", "GB/s"),
 ]
+
+# Timing. The kernels memdiag can time as likwid-bench and bench-read do
+# (run --timing whole: each thread's whole iteration count between two
+# barriers, the slowest thread's time) run that way against their peer;
+# at more than one thread memdiag's default (a barrier after every
+# repetition) runs beside them, with its thread wait, compared with the
+# same trial's peer but not held to the bar. The others (latency: one
+# chase; calibrate) have one timing.
+WHOLE = ("stream", "throughput", "read-delay", "traffic")
 
 
 def host():
@@ -275,7 +288,12 @@ def plan(host_info, kernels, quick=False, calibrate=True, total=None,
                     "name": "%s %s %dT%s" % (name, lv, t, suffix),
                     "pair": name, "kernel": kern, "level": lv,
                     "threads": t, "unit": unit, "reader": reader,
-                    "memdiag_args": md.format(**sz), "memdiag_isa": md_isa,
+                    "memdiag_args": md.format(**sz) + (
+                        " --timing whole" if kern in WHOLE else ""),
+                    "default_args": md.format(**sz)
+                    if kern in WHOLE and t > 1 else None,
+                    "timing": "whole" if kern in WHOLE else None,
+                    "memdiag_isa": md_isa,
                     "peer": {"kind": peer[0], "test": test,
                              "factor": peer[3],
                              "size": peer[2].format(**sz),

@@ -118,6 +118,8 @@ def json_row(i, reps):
             "threads": i["threads"], "unit": i["unit"],
             "memdiag_isa": i["memdiag_isa"], "peer_kernel": peer["test"],
             "memdiag_command": md_cmd,
+            # "whole": timed as the peer times (run --timing whole)
+            "memdiag_timing": i.get("timing") or "repetition",
             "peer": peer_command(i),
             "working_set_per_thread": i["sz"]["w"],
             "memdiag_values": side_values(i, "memdiag"),
@@ -236,6 +238,13 @@ def wait_notes(rows):
         if parts:
             calls = ", in repetitions of %d-%d calls a thread" % (
                 min(parts), max(parts))
+        if r.get("memdiag_timing") == "whole":
+            notes.append("%s: timed whole, as the peer, memdiag's threads "
+                         "waited for the slowest a median %.1f %% of each "
+                         "run (%.1f-%.1f over the trials%s)" % (
+                             r["name"], 100 * statistics.median(waits),
+                             100 * min(waits), 100 * max(waits), calls))
+            continue
         notes.append("%s: memdiag's threads waited for the slowest a "
                      "median %.1f %% of each timed repetition (%.1f-%.1f "
                      "over the trials%s); the peer's threads do not meet "
@@ -243,3 +252,75 @@ def wait_notes(rows):
                          r["name"], 100 * statistics.median(waits),
                          100 * min(waits), 100 * max(waits), calls))
     return notes
+
+
+def default_side(i, limit):
+    """memdiag's default timing on instance @i, where it ran beside the
+    whole-timed run (bench_plan.WHOLE, more than one thread): its values,
+    the median of its trials' ratios to the same trial's peer over the
+    trials quiet on every run (pair and default), the interval of that
+    median, its thread wait and calls per repetition; None where it did
+    not run. Not held to BAR: the pair's ratio is the like-for-like one."""
+    if not i.get("default_args"):
+        return None
+    quiet = set(bench_quiet.quiet_trials(i["shares"], limit))
+    dshares = i.get("default_shares", {})
+    by, values = {}, []
+    for t, v in sorted(i["by_trial"].items()):
+        if "memdiag_default" not in v:
+            continue
+        values.append(v["memdiag_default"])
+        if t in quiet and bench_quiet.disturbance(dshares.get(t, {})) <= limit:
+            by[t] = {"memdiag": v["memdiag_default"],
+                     "peer_values": v.get("peer_values")}
+    by = {t: v for t, v in by.items() if v["peer_values"] is not None}
+    ratio, ratios = pair_ratio(by, i["unit"] == "ns")
+    interval = median_interval(ratios)
+    return {"timing": "repetition", "values": values,
+            "quiet_trials": len(by), "trial_ratios": ratios,
+            "ratio_median": round(ratio, 4) if ratio is not None else None,
+            "ratio_interval": [round(x, 4) for x in interval[:2]]
+            if interval else None,
+            "thread_wait_fraction": [
+                w for _, w in sorted(i.get("default_waits", {}).items())],
+            "parts_per_rep": [
+                n for _, n in sorted(i.get("default_parts", {}).items())]}
+
+
+def default_table(todo, rows, limit):
+    """After the table: memdiag's default timing beside each row timed
+    whole (JSON memdiag_default in the row), its ratio to the peer and
+    how long its threads waited at the barrier ending each repetition."""
+    by_name = {r["name"]: r for r in rows}
+    lines = []
+    for i in todo:
+        d = default_side(i, limit)
+        if d is None or i["name"] not in by_name:
+            continue
+        by_name[i["name"]]["memdiag_default"] = d
+        if not d["values"]:
+            continue
+        waits = [w for w in d["thread_wait_fraction"] if w is not None]
+        parts = [n for n in d["parts_per_rep"] if n]
+        span = "%.2f-%.2f" % tuple(d["ratio_interval"]) \
+            if d["ratio_interval"] else "-"
+        lines.append("%-30s %9.2f %6s %11s  %5s %-13s %s%s" % (
+            i["name"], statistics.median(d["values"]),
+            "%.3f" % d["ratio_median"] if d["ratio_median"] is not None
+            else "-", span,
+            "%.1f" % (100 * statistics.median(waits)) if waits else "-",
+            " (%.1f-%.1f)" % (100 * min(waits), 100 * max(waits))
+            if waits else "", "%d-%d" % (min(parts), max(parts))
+            if parts else "-", "" if d["quiet_trials"] >= bench_quiet.MIN_QUIET
+            else "  disturbed (%d quiet)" % d["quiet_trials"]))
+    if not lines:
+        return
+    print()
+    print("memdiag's default timing beside (a barrier after every "
+          "repetition, as STREAM), against the same trials' peer; not "
+          "held to %g:" % BAR)
+    print("%-30s %9s %6s %11s  %-19s %s" % (
+        "pair", "memdiag", "ratio", "interval", "wait % (range)",
+        "calls/rep"))
+    for line in lines:
+        print(line)
