@@ -108,8 +108,11 @@ int mdnl_call(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r)
 				continue;
 			if (h->nlmsg_type == NLMSG_ERROR)
 				return parse_err(h, r);
+			/* a dump that failed says so in its DONE: an int */
 			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
+				return r->error =
+					mnl_nlmsg_get_payload_len(h) >= (int)sizeof(int) ?
+					*(int *)mnl_nlmsg_get_payload(h) : 0;
 			memcpy(r->buf, h, h->nlmsg_len);
 			r->len = h->nlmsg_len;
 		}
