@@ -211,6 +211,58 @@ static int msr_write(struct mdsim_cpu *c, u32 msr, u64 val)
 	return 0;
 }
 
+/* One access of a batch; mdsim.lock held. */
+static void msr_op(unsigned int cpu, struct memdiag_msr_op *op)
+{
+	struct mdsim_cpu *c = &mdsim.cpus[cpu];
+	bool fail, drop = false;
+	unsigned long flags;
+
+	/* fault_lock may sleep on PREEMPT_RT: decide before ctr_lock */
+	if (op->write) {
+		fail = mdsim_fault(MDSIM_FAULT_MSR_WRITE, op->msr);
+		drop = !fail && mdsim_fault(MDSIM_FAULT_MSR_NOSTICK, op->msr);
+	} else {
+		fail = mdsim_fault(MDSIM_FAULT_MSR_READ, op->msr);
+	}
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
+	/* each access sees the counts up to its own moment */
+	mdsim_core_advance(cpu, ktime_get_ns());
+	if (fail)
+		op->err = -EIO;
+	else if (drop)
+		op->err = 0;		/* dropped, as by a hypervisor */
+	else if (op->write)
+		op->err = msr_write(c, op->msr, op->val);
+	else
+		op->err = msr_read(c, op->msr, &op->val);
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
+}
+
+/*
+ * A general counter of the CPU this runs on, from any context: the
+ * scheduler's probe (group_acct.c) reads it with interrupts off.
+ */
+int mdsim_msr_read_local(u32 msr, u64 *val)
+{
+	unsigned int cpu = smp_processor_id(), i;
+	const struct mdsim_msr_row *r = msr_find(msr, &i);
+	struct mdsim_cpu *c = &mdsim.cpus[cpu];
+	unsigned long flags;
+	int err = -EIO;
+
+	if (!r || (r->kind != MK_PMC && r->kind != MK_APMC))
+		return -EIO;
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
+	if (c->running) {
+		mdsim_core_advance(cpu, ktime_get_ns());
+		*val = c->pmc[i];
+		err = 0;
+	}
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
+	return err;
+}
+
 int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 		    unsigned int n)
 {
@@ -231,19 +283,7 @@ int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 			ops[i].err = 0;
 			continue;
 		}
-		/* each access sees the counts up to its own moment */
-		mdsim_core_advance(cpu, ktime_get_ns());
-		if (ops[i].write && mdsim_fault(MDSIM_FAULT_MSR_WRITE, ops[i].msr))
-			ops[i].err = -EIO;
-		else if (ops[i].write &&
-			 mdsim_fault(MDSIM_FAULT_MSR_NOSTICK, ops[i].msr))
-			ops[i].err = 0;		/* dropped, as by a hypervisor */
-		else if (ops[i].write)
-			ops[i].err = msr_write(c, ops[i].msr, ops[i].val);
-		else if (mdsim_fault(MDSIM_FAULT_MSR_READ, ops[i].msr))
-			ops[i].err = -EIO;
-		else
-			ops[i].err = msr_read(c, ops[i].msr, &ops[i].val);
+		msr_op(cpu, &ops[i]);
 	}
 	mutex_unlock(&mdsim.lock);
 	return 0;
@@ -254,6 +294,7 @@ int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
 {
 	const struct mdsim_msr_row *r;
 	struct mdsim_cpu *c;
+	unsigned long flags;
 	unsigned int i;
 	u64 bits;
 
@@ -280,15 +321,19 @@ int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val)
 		return -EINVAL;
 	}
 	c = &mdsim.cpus[cpu];
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
 	mdsim_core_advance(cpu, ktime_get_ns());
 	*msr_reg(c, r, i) = val;
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
 	mark_written(c, r, i);
 	return 0;
 }
 
 int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val)
 {
+	unsigned long flags;
 	unsigned int i;
+	int err;
 
 	lockdep_assert_held(&mdsim.lock);
 	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
@@ -299,8 +344,11 @@ int mdsim_core_peek(unsigned int cpu, u32 msr, u64 *val)
 		pr_err("peek: MSR 0x%x is not modelled\n", msr);
 		return -EINVAL;
 	}
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
 	mdsim_core_advance(cpu, ktime_get_ns());
-	return msr_read(&mdsim.cpus[cpu], msr, val);
+	err = msr_read(&mdsim.cpus[cpu], msr, val);
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
+	return err;
 }
 
 /*
@@ -329,6 +377,7 @@ static bool first_of(unsigned int cpu, bool ccx)
 void mdsim_core_show(struct seq_file *m)
 {
 	u64 now = ktime_get_ns(), val;
+	unsigned long flags;
 	const struct mdsim_msr_row *r;
 	unsigned int cpu, slot, row;
 
@@ -336,7 +385,9 @@ void mdsim_core_show(struct seq_file *m)
 	for_each_possible_cpu(cpu) {
 		struct mdsim_cpu *c = &mdsim.cpus[cpu];
 
+		raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
 		mdsim_core_advance(cpu, now);
+		raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
 		for (r = msr_rows(), row = 0; r->msr; r++, row++) {
 			if (r->kind == MK_L3) {
 				if (first_of(cpu, true))

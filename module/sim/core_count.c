@@ -142,7 +142,7 @@ void mdsim_core_advance(unsigned int cpu, u64 now)
 	u64 d[MDSIM_CORE_NR], v;
 	unsigned int k;
 
-	lockdep_assert_held(&mdsim.lock);
+	lockdep_assert_held(&mdsim.ctr_lock);
 	if (!c->running)
 		return;
 	for (k = 0; k < MDSIM_CORE_NR; k++) {
@@ -196,6 +196,9 @@ static void core_set_rates(unsigned int cpu, u64 now)
 
 	if (!sock || mdsim_core_rates(sock->knob, rate))
 		memset(rate, 0, sizeof(rate));
+	/* a CPU told its own DRAM-fill rate (debugfs cpuN/offcore_read_mbps) */
+	if (c->offcore_mbps)
+		rate[MDSIM_K_OFFCORE] = c->offcore_mbps * (1000000ULL / 64);
 	for (k = 0; k < MDSIM_CORE_NR; k++) {
 		c->clk[k].num = rate[k];
 		c->clk[k].den = NSEC_PER_SEC;
@@ -206,17 +209,25 @@ static void core_set_rates(unsigned int cpu, u64 now)
 
 void mdsim_core_online(unsigned int cpu)
 {
+	unsigned long flags;
+
 	mutex_lock(&mdsim.lock);
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
 	mdsim.cpus[cpu].running = true;
 	core_set_rates(cpu, ktime_get_ns());
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
 	mutex_unlock(&mdsim.lock);
 }
 
 void mdsim_core_offline(unsigned int cpu)
 {
+	unsigned long flags;
+
 	mutex_lock(&mdsim.lock);
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
 	mdsim_core_advance(cpu, ktime_get_ns());
 	mdsim.cpus[cpu].running = false;
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
 	mutex_unlock(&mdsim.lock);
 }
 
@@ -230,15 +241,38 @@ static bool in_socket(unsigned int cpu, unsigned int socket)
 void mdsim_core_knob_changed(unsigned int socket)
 {
 	u64 now = ktime_get_ns();
+	unsigned long flags;
 	unsigned int cpu;
 
 	lockdep_assert_held(&mdsim.lock);
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
 	for_each_possible_cpu(cpu) {
 		if (!in_socket(cpu, socket))
 			continue;
 		mdsim_core_advance(cpu, now);
 		core_set_rates(cpu, now);
 	}
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
+}
+
+/**
+ * mdsim_core_set_cpu_offcore() - tell one CPU its own DRAM-fill rate
+ * @cpu: the CPU
+ * @mbps: MB/s its offcore read event counts (64 B per event); 0: its
+ *	socket's offcore_read_mbps again
+ */
+void mdsim_core_set_cpu_offcore(unsigned int cpu, u64 mbps)
+{
+	u64 now = ktime_get_ns();
+	unsigned long flags;
+
+	lockdep_assert_held(&mdsim.lock);
+	raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
+	mdsim_core_advance(cpu, now);
+	mdsim.cpus[cpu].offcore_mbps = mbps;
+	if (mdsim.cpus[cpu].running)
+		core_set_rates(cpu, now);
+	raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
 }
 
 /**
@@ -255,6 +289,7 @@ int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
 {
 	u64 now = ktime_get_ns(), share, rem, d[MDSIM_CORE_NR] = {};
 	unsigned int cpu, n = 0, i = 0;
+	unsigned long flags;
 
 	lockdep_assert_held(&mdsim.lock);
 	for_each_possible_cpu(cpu)
@@ -265,9 +300,11 @@ int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
 	for_each_possible_cpu(cpu) {
 		if (!in_socket(cpu, socket))
 			continue;
+		raw_spin_lock_irqsave(&mdsim.ctr_lock, flags);
 		mdsim_core_advance(cpu, now);
 		d[kind] = share + (i++ < rem);
 		core_add(&mdsim.cpus[cpu], d);
+		raw_spin_unlock_irqrestore(&mdsim.ctr_lock, flags);
 	}
 	return 0;
 }

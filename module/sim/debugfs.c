@@ -12,6 +12,9 @@
  *	latency * (misses + fill-buffer hits) per second, the offcore read
  *	event by offcore_read_mbps * 10^6 / 64 per second.
  *	Changing a rate first brings every counter up to date at the old one.
+ * cpuN/offcore_read_mbps
+ *	the offcore read event of CPU N alone, in place of its socket's
+ *	(0, the default: the socket's), as if each CPU ran its own load.
  * socketN/inject
  *	"EVENT COUNT" adds COUNT events at once to every counter counting
  *	EVENT on the socket: cas_rd and cas_wr are spread over the channels,
@@ -429,6 +432,33 @@ static int refs_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(refs);
 
+static int cpu_offcore_get(void *data, u64 *val)
+{
+	struct mdsim_cpu *c = data;
+
+	mutex_lock(&mdsim.lock);
+	*val = c->offcore_mbps;
+	mutex_unlock(&mdsim.lock);
+	return 0;
+}
+
+static int cpu_offcore_set(void *data, u64 val)
+{
+	struct mdsim_cpu *c = data;
+
+	if (val > U64_MAX / (1000000ULL / 64)) {
+		pr_err("cpu%ld/offcore_read_mbps: %llu does not fit a 64-bit rate\n",
+		       (long)(c - mdsim.cpus), val);
+		return -EOVERFLOW;
+	}
+	mutex_lock(&mdsim.lock);
+	mdsim_core_set_cpu_offcore(c - mdsim.cpus, val);
+	mutex_unlock(&mdsim.lock);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cpu_offcore_fops, cpu_offcore_get, cpu_offcore_set,
+			 "%llu\n");
+
 int mdsim_debugfs_init(void)
 {
 	unsigned int s, k;
@@ -457,6 +487,12 @@ int mdsim_debugfs_init(void)
 		}
 		debugfs_create_file("inject", 0200, dir, &mdsim.sockets[s],
 				    &inject_fops);
+	}
+	for_each_possible_cpu(s) {
+		snprintf(name, sizeof(name), "cpu%u", s);
+		dir = debugfs_create_dir(name, root);
+		debugfs_create_file_unsafe("offcore_read_mbps", 0600, dir,
+					   &mdsim.cpus[s], &cpu_offcore_fops);
 	}
 	debugfs_create_file("regs", 0400, root, NULL, &regs_fops);
 	debugfs_create_file("poke", 0200, root, NULL, &poke_fops);

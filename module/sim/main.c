@@ -147,6 +147,7 @@ const struct memdiag_platform_ops memdiag_sim_platform = {
 	.name		= "sim",
 	.cpu_ident	= mdsim_cpu_ident,
 	.msr_batch	= mdsim_msr_batch,
+	.msr_read_local	= mdsim_msr_read_local,
 	.pci_get	= mdsim_pci_get,
 	.pci_put	= mdsim_pci_put,
 	.pci_read	= mdsim_pci_read,
@@ -189,6 +190,7 @@ static int __init mdsim_init(void)
 	if (err)
 		return err;
 	mutex_init(&mdsim.lock);
+	raw_spin_lock_init(&mdsim.ctr_lock);
 	INIT_LIST_HEAD(&mdsim.maps);
 
 	err = mdsim_sockets_init();

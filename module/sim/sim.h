@@ -324,6 +324,7 @@ struct mdsim_cpu {
 	u64 fixed_ctrl, global_ctrl, status, perf_cap, rsp[2], misc;
 	struct mdsim_clock clk[MDSIM_CORE_NR];
 	u64 last[MDSIM_CORE_NR];
+	u64 offcore_mbps;		/* its own DRAM-fill rate; 0: socket's */
 	DECLARE_BITMAP(written, 16 * MDSIM_MAX_GP);
 };
 
@@ -349,6 +350,12 @@ struct mdsim_reg {
 struct mdsim {
 	const struct mdsim_uarch *ua;
 	struct mutex lock;		/* everything below */
+	/*
+	 * Also held, with interrupts off, around every access to a CPU's
+	 * core counter state (struct mdsim_cpu's registers and clocks), and
+	 * alone by mdsim_msr_read_local() in the scheduler's context.
+	 */
+	raw_spinlock_t ctr_lock;
 	struct mdsim_cpu *cpus;		/* [nr_cpu_ids] */
 	struct mdsim_socket *sockets;
 	unsigned int n_sockets;
@@ -372,6 +379,7 @@ static inline u64 mdsim_box_phys(const struct mdsim_socket *sock,
 /* core.c: the core PMU registers of every CPU */
 int mdsim_core_init(void);
 void mdsim_core_exit(void);
+int mdsim_msr_read_local(u32 msr, u64 *val);
 int mdsim_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 		    unsigned int n);
 /* core_count.c: what they count */
@@ -381,6 +389,7 @@ void mdsim_core_online(unsigned int cpu);
 void mdsim_core_offline(unsigned int cpu);
 int mdsim_core_rates(const u64 *knob, u64 *rate);
 void mdsim_core_knob_changed(unsigned int socket);
+void mdsim_core_set_cpu_offcore(unsigned int cpu, u64 mbps);
 int mdsim_core_inject(unsigned int socket, enum mdsim_core_kind kind,
 		      u64 count);
 int mdsim_core_poke(unsigned int cpu, u32 msr, u64 val);
