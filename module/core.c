@@ -579,6 +579,37 @@ int memdiag_core_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/**
+ * memdiag_core_fill_ctr() - the counter that counts DRAM fills, for the
+ * core estimate (group_acct.c), which reads it on each CPU
+ * @msr: its MSR, the same general counter on every CPU
+ * @bits: its width
+ * @msg: why there is none
+ * @len: size of @msg
+ *
+ * memdiag_lock held. Return: 0, or -EOPNOTSUPP with @msg.
+ */
+int memdiag_core_fill_ctr(u32 *msr, unsigned int *bits, char *msg,
+			  size_t len)
+{
+	lockdep_assert_held(&memdiag_lock);
+	if (!running || memdiag.core_mode != MEMDIAG_CORE_MODE_MSR) {
+		snprintf(msg, len,
+			 "the core counters are not programmed through their MSRs here (%s), and only those can be read at a context switch",
+			 memdiag.core_mode_reason[0] ? memdiag.core_mode_reason :
+			 "core mode perf");
+		return -EOPNOTSUPP;
+	}
+	if (ccfg.pmc_of[MEMDIAG_EV_OFFCORE] < 0) {
+		snprintf(msg, len, "no DRAM-fill event: %s",
+			 memdiag.uarch->offcore_reason ?: "none counted");
+		return -EOPNOTSUPP;
+	}
+	*msr = core_ev_ctr(MEMDIAG_EV_OFFCORE);
+	*bits = ccfg.ctr_bits;
+	return 0;
+}
+
 /* CPUs whose core PMU controls are not put back yet; memdiag_lock held. */
 unsigned int memdiag_core_restore_failed(void)
 {

@@ -86,6 +86,7 @@ static const struct {
 	[MEMDIAG_CMD_PREFETCH_GET] = { NEED_READ, "prefetch-get " READERS },
 	[MEMDIAG_CMD_PREFETCH_SET] = { NEED_ADMIN_RAWIO, PF_DENIED },
 	[MEMDIAG_CMD_PREFETCH_RESTORE] = { NEED_ADMIN_RAWIO, PF_DENIED },
+	[MEMDIAG_CMD_GROUP_GET] = { NEED_READ, "group-get " READERS },
 };
 
 bool memdiag_nl_perfmon(struct sk_buff *skb)
@@ -389,6 +390,7 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *ival = info->attrs[MEMDIAG_A_SESSION_INTERVAL_MS];
 	struct nlattr *dfch = info->attrs[MEMDIAG_A_SESSION_DF_CHANNELS];
+	struct nlattr *groups = info->attrs[MEMDIAG_A_SESSION_GROUPS];
 	const char *limit = NULL;
 	struct sk_buff *msg;
 	char why[MEMDIAG_REASON_LEN];
@@ -429,6 +431,16 @@ int memdiag_nl_session_start_doit(struct sk_buff *skb, struct genl_info *info)
 		if (err == -EXDEV)	/* another set runs: busy */
 			err = -EBUSY;
 		goto free;
+	}
+	if (groups && nla_get_u8(groups)) {
+		err = memdiag_session_want_groups(info->snd_portid, id, why,
+						  sizeof(why));
+		if (err) {
+			memdiag_session_stop(info->snd_portid, id);
+			memdiag_nl_errf(info->extack, info->snd_portid, groups,
+					"%s", why);
+			goto free;
+		}
 	}
 	hdr = genlmsg_put_reply(msg, info, &memdiag_nl_family, 0,
 				MEMDIAG_CMD_SESSION_START);

@@ -22,9 +22,10 @@ const struct nla_policy memdiag_snapshot_nl_policy[MEMDIAG_A_SNAPSHOT_CHANNELS +
 };
 
 /* MEMDIAG_CMD_SESSION_START - do */
-const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_DF_CHANNELS + 1] = {
+const struct nla_policy memdiag_session_start_nl_policy[MEMDIAG_A_SESSION_GROUPS + 1] = {
 	[MEMDIAG_A_SESSION_INTERVAL_MS] = { .type = NLA_U32, },
 	[MEMDIAG_A_SESSION_DF_CHANNELS] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+	[MEMDIAG_A_SESSION_GROUPS] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* MEMDIAG_CMD_SESSION_STOP - do */
@@ -52,8 +53,14 @@ const struct nla_policy memdiag_prefetch_restore_nl_policy[MEMDIAG_A_PREFETCH_CP
 	[MEMDIAG_A_PREFETCH_CPU] = { .type = NLA_U32, },
 };
 
+/* MEMDIAG_CMD_GROUP_GET - do */
+const struct nla_policy memdiag_group_get_nl_policy[MEMDIAG_A_GROUP_CGROUP_ID + 1] = {
+	[MEMDIAG_A_GROUP_SOCKET] = { .type = NLA_U32, },
+	[MEMDIAG_A_GROUP_CGROUP_ID] = { .type = NLA_U64, },
+};
+
 /* Ops table for memdiag */
-const struct genl_ops memdiag_nl_ops[7] = {
+const struct genl_ops memdiag_nl_ops[8] = {
 	{
 		.cmd		= MEMDIAG_CMD_GET_INFO,
 		.doit		= memdiag_nl_get_info_doit,
@@ -71,7 +78,7 @@ const struct genl_ops memdiag_nl_ops[7] = {
 		.cmd		= MEMDIAG_CMD_SESSION_START,
 		.doit		= memdiag_nl_session_start_doit,
 		.policy		= memdiag_session_start_nl_policy,
-		.maxattr	= MEMDIAG_A_SESSION_DF_CHANNELS,
+		.maxattr	= MEMDIAG_A_SESSION_GROUPS,
 	},
 	{
 		.cmd		= MEMDIAG_CMD_SESSION_STOP,
@@ -96,6 +103,13 @@ const struct genl_ops memdiag_nl_ops[7] = {
 		.doit		= memdiag_nl_prefetch_restore_doit,
 		.policy		= memdiag_prefetch_restore_nl_policy,
 		.maxattr	= MEMDIAG_A_PREFETCH_CPU,
+	},
+	{
+		.cmd		= MEMDIAG_CMD_GROUP_GET,
+		.doit		= memdiag_nl_group_get_doit,
+		.dumpit		= memdiag_nl_group_get_dumpit,
+		.policy		= memdiag_group_get_nl_policy,
+		.maxattr	= MEMDIAG_A_GROUP_CGROUP_ID,
 	},
 };
 

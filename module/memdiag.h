@@ -241,6 +241,8 @@ void memdiag_core_stop(void);
 void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns);
 int memdiag_core_cpu_online(unsigned int cpu);
 int memdiag_core_cpu_offline(unsigned int cpu);
+int memdiag_core_fill_ctr(u32 *msr, unsigned int *bits, char *msg,
+			  size_t len);
 
 /* core_perf.c */
 int memdiag_core_perf_start(const struct memdiag_core_event *core,
@@ -258,6 +260,7 @@ int memdiag_session_start(u32 portid, kuid_t uid, u32 interval_ms,
 			  u32 df_channels, u32 *id, u32 *mode, const char **why,
 			  char *msg, size_t len);
 int memdiag_session_stop(u32 portid, u32 id);
+int memdiag_session_want_groups(u32 portid, u32 id, char *msg, size_t len);
 bool memdiag_session_active(void);
 int memdiag_session_snapshot(struct memdiag_snap *snaps, u64 max_age_ns);
 unsigned int memdiag_session_nr_snaps(void);

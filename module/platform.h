@@ -83,6 +83,13 @@ struct memdiag_platform_ops {
 			 unsigned int n);
 
 	/*
+	 * Read a core counter @msr of the CPU this runs on, with interrupts
+	 * off (the scheduler's context switch, a cross-call): no sleeping
+	 * lock, no cross-call. 0 or -EIO.
+	 */
+	int (*msr_read_local)(u32 msr, u64 *val);
+
+	/*
 	 * The @index-th function (from 0, in (domain, bus, devfn) order) with
 	 * vendor 0x8086 and @device, or any device if @device is 0xffff.
 	 * Returns -ENODEV past the last one. Release with pci_put().

@@ -78,6 +78,11 @@ static int hw_msr_batch(unsigned int cpu, struct memdiag_msr_op *ops,
 	return smp_call_function_single(cpu, hw_batch_fn, &b, 1);
 }
 
+static int hw_msr_read_local(u32 msr, u64 *val)
+{
+	return rdmsrq_safe(msr, val) ? -EIO : 0;
+}
+
 static int hw_pci_get(u16 device, unsigned int index, struct memdiag_pci *pci)
 {
 	unsigned int id = device == 0xffff ? PCI_ANY_ID : device;
@@ -163,6 +168,7 @@ const struct memdiag_platform_ops memdiag_hw_platform = {
 	.perf_pmu	= true,
 	.cpu_ident	= hw_cpu_ident,
 	.msr_batch	= hw_msr_batch,
+	.msr_read_local	= hw_msr_read_local,
 	.pci_get	= hw_pci_get,
 	.pci_put	= hw_pci_put,
 	.pci_read	= hw_pci_read,

@@ -28,6 +28,7 @@
 #include <net/net_namespace.h>
 
 #include "memdiag.h"
+#include "group_acct.h"
 
 struct memdiag_session {
 	struct list_head node;
@@ -35,6 +36,7 @@ struct memdiag_session {
 	u32 portid;
 	kuid_t uid;
 	u32 interval_ms;
+	bool groups;		/* holds a reference on group_acct.c */
 };
 
 /* sessions, counter state and sampling; taken after cpus_read_lock() */
@@ -47,6 +49,8 @@ static u64 last_sample_ns;
 static enum cpuhp_state hp_state;
 static struct delayed_work sampler;
 static memdiag_publish_fn publish;
+/* group_acct.c references of dropped sessions, given back unlocked */
+static unsigned int groups_dropped;
 
 /*
  * The counter families a session programs, in the order they start;
@@ -365,12 +369,29 @@ static int drop_sessions(u32 portid, bool all, u32 id)
 			continue;
 		list_del(&s->node);
 		nr_sessions--;
+		groups_dropped += s->groups;
 		kfree(s);
 		found++;
 	}
 	if (found && !memdiag_session_active())
 		counters_stop();
 	return found;
+}
+
+/*
+ * Give back the group_acct.c references of the sessions dropped; without
+ * locks, since stopping the accounting unhooks the scheduler, which takes
+ * the hotplug lock.
+ */
+static void put_dropped_groups(void)
+{
+	unsigned int n;
+
+	mutex_lock(&memdiag_lock);
+	n = groups_dropped;
+	groups_dropped = 0;
+	mutex_unlock(&memdiag_lock);
+	memdiag_groups_put(n);
 }
 
 /* End the session @id of @portid; -ENOENT if it has none by that id. */
@@ -383,7 +404,41 @@ int memdiag_session_stop(u32 portid, u32 id)
 	found = drop_sessions(portid, false, id);
 	mutex_unlock(&memdiag_lock);
 	cpus_read_unlock();
+	put_dropped_groups();
 	return found ? 0 : -ENOENT;
+}
+
+/**
+ * memdiag_session_want_groups() - session @id of @portid asks for the
+ * DRAM bytes per cgroup (the core estimate)
+ * @portid: the session's netlink port
+ * @id: the id memdiag_session_start() gave it
+ * @msg: why not
+ * @len: size of @msg
+ *
+ * Called without locks. Return: 0, or a negative errno with @msg; the
+ * session keeps running either way.
+ */
+int memdiag_session_want_groups(u32 portid, u32 id, char *msg, size_t len)
+{
+	struct memdiag_session *s;
+	bool kept = false;
+	int err;
+
+	err = memdiag_groups_get(msg, len);
+	if (err)
+		return err;
+	mutex_lock(&memdiag_lock);
+	list_for_each_entry(s, &sessions, node)
+		if (s->portid == portid && s->id == id && !s->groups) {
+			s->groups = true;
+			kept = true;
+			break;
+		}
+	mutex_unlock(&memdiag_lock);
+	if (!kept)	/* it ended meanwhile */
+		memdiag_groups_put(1);
+	return 0;
 }
 
 /* A released generic netlink socket ends the sessions it started. */
@@ -411,6 +466,7 @@ static int release_notify(struct notifier_block *nb, unsigned long event,
 	drop_sessions(n->portid, true, 0);
 	mutex_unlock(&memdiag_lock);
 	cpus_read_unlock();
+	put_dropped_groups();
 	return NOTIFY_DONE;
 }
 
@@ -433,6 +489,7 @@ static int session_cpu_online(unsigned int cpu)
 
 		err = err ?: e;
 	}
+	memdiag_groups_cpu_online(cpu);
 	return err;
 }
 
@@ -440,6 +497,8 @@ static int session_cpu_offline(unsigned int cpu)
 {
 	unsigned int i = ARRAY_SIZE(families);
 
+	/* charged before the core counters are put back */
+	memdiag_groups_cpu_offline(cpu);
 	while (i--)
 		families[i].cpu_offline(cpu);
 	return 0;
@@ -491,6 +550,7 @@ void memdiag_session_exit(void)
 	}
 	mutex_unlock(&memdiag_lock);
 	cpus_read_unlock();
+	put_dropped_groups();
 	cancel_delayed_work_sync(&sampler);
 	cpuhp_remove_state_nocalls(hp_state);
 	/* requests still arriving find no session and never read it */

@@ -79,8 +79,9 @@ static const struct spec_op spec_ops[] = {
 		.req = {
 			{ MEMDIAG_A_SESSION_INTERVAL_MS, SPEC_U32 },
 			{ MEMDIAG_A_SESSION_DF_CHANNELS, SPEC_U32 },
+			{ MEMDIAG_A_SESSION_GROUPS, SPEC_U8 },
 		},
-		.n_req = 2,
+		.n_req = 3,
 		.has_do = true,
 		.probe = MEMDIAG_A_SESSION_INTERVAL_MS,
 	},
@@ -140,11 +141,24 @@ static const struct spec_op spec_ops[] = {
 		.has_do = true,
 		.probe = MEMDIAG_A_PREFETCH_CPU,
 	},
+	{
+		.name = "group-get",
+		.cmd = MEMDIAG_CMD_GROUP_GET,
+		.max_attr = MEMDIAG_A_GROUP_MAX,
+		.req = {
+			{ MEMDIAG_A_GROUP_SOCKET, SPEC_U32 },
+			{ MEMDIAG_A_GROUP_CGROUP_ID, SPEC_U64 },
+		},
+		.n_req = 2,
+		.has_do = true,
+		.dump = true,
+		.probe = MEMDIAG_A_GROUP_SOCKET,
+	},
 };
 
-#define SPEC_N_OPS		8
+#define SPEC_N_OPS		9
 /* the requests: the operations with a do or a dump */
-#define SPEC_N_REQUESTS		7
+#define SPEC_N_REQUESTS		8
 
 static const char *const spec_mcgrps[] = {
 	MEMDIAG_MCGRP_MONITOR,
@@ -152,6 +166,6 @@ static const char *const spec_mcgrps[] = {
 
 #define SPEC_N_MCGRPS		1
 /* the privilege matrix's rows: each request, joining each group */
-#define SPEC_MATRIX_ROWS	8
+#define SPEC_MATRIX_ROWS	9
 
 #endif /* MEMDIAG_SPEC_OPS_H */

@@ -144,9 +144,19 @@ static const char *const session_attr_names[] = {
 	[MEMDIAG_A_SESSION_INTERVAL_MS] = "interval-ms",
 	[MEMDIAG_A_SESSION_DF_CHANNELS] = "df-channels",
 	[MEMDIAG_A_SESSION_CORE_MODE] = "core-mode",
+	[MEMDIAG_A_SESSION_GROUPS] = "groups",
 };
 _Static_assert(ARRAY_SIZE(session_attr_names) == MEMDIAG_A_SESSION_MAX + 1,
 	       "session_attr_names does not cover MEMDIAG_A_SESSION_MAX");
+
+static const char *const group_attr_names[] = {
+	[MEMDIAG_A_GROUP_PAD] = "pad",
+	[MEMDIAG_A_GROUP_SOCKET] = "socket",
+	[MEMDIAG_A_GROUP_CGROUP_ID] = "cgroup-id",
+	[MEMDIAG_A_GROUP_DRAM_BYTES] = "dram-bytes",
+};
+_Static_assert(ARRAY_SIZE(group_attr_names) == MEMDIAG_A_GROUP_MAX + 1,
+	       "group_attr_names does not cover MEMDIAG_A_GROUP_MAX");
 
 /* A hole (NULL) in a table reads as unknown too. */
 #define LOOKUP(table, v) ((v) < ARRAY_SIZE(table) ? (table)[v] : NULL)
@@ -199,4 +209,9 @@ const char *name_prefetch_attr(unsigned int type)
 const char *name_session_attr(unsigned int type)
 {
 	return LOOKUP(session_attr_names, type);
+}
+
+const char *name_group_attr(unsigned int type)
+{
+	return LOOKUP(group_attr_names, type);
 }

@@ -23,5 +23,6 @@ const char *name_snapshot_attr(unsigned int type);
 const char *name_channel_attr(unsigned int type);
 const char *name_prefetch_attr(unsigned int type);
 const char *name_session_attr(unsigned int type);
+const char *name_group_attr(unsigned int type);
 
 #endif /* MEMDIAGCTL_NAMES_H */
