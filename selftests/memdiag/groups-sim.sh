@@ -1,0 +1,193 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups-sim.sh - the core estimate (DRAM bytes per cgroup, group-get) on
+# the simulated platform, inside a test VM. The simulator is told each
+# CPU's DRAM-fill rate; loads in their own cgroups spin pinned to those
+# CPUs. A socket's cgroups must add up to its CPU's rate times the
+# window, within 2 %, with a cgroup's share of a CPU its share of the
+# scheduler's CPU time: two cgroups switching on one CPU told 3 GB/s, one
+# alone told 1 GB/s; and a task moved between cgroups while it runs is
+# charged the rate times its time in each, within 2 %.
+# Also: the do form (one cgroup; ENOENT for one that never ran), and a
+# new session after the last one ended. Prints TAP.
+#
+# Needs at least 4 CPUs (CPU 0 is left to this script); a sim uarch with
+# an offcore DRAM event (skx default).
+#
+# Environment: MEMDIAG_KO, MEMDIAG_SIM_KO, MEMDIAG_SIM_UARCH.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. selftests/memdiag/lib.sh
+
+bin=selftests/memdiag/genl_groups
+cg=/tmp/groups-cg2
+pids=()
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	[ -n "${G_PID:-}" ] && kill "$G_PID" 2>/dev/null
+	for d in "$cg"/md-*; do [ -d "$d" ] && rmdir "$d"; done
+	mountpoint -q "$cg" && umount "$cg"
+	sim_cleanup
+}
+trap cleanup EXIT
+
+if [ "$(nproc)" -lt 4 ]; then
+	skip "the core estimate per cgroup" "$(nproc) CPUs, the test pins loads to CPUs 1 to 3"
+	tap_end
+	exit 0
+fi
+sim_start
+for ((s = 0; s < nsock; s++)); do set_rates "$s" 0 0 0 0 0 0; done
+
+mkdir -p "$cg"
+check "cgroup2 mounted on $cg" mount -t cgroup2 none "$cg"
+
+taskset -pc 0 $$ > /dev/null
+coproc G { "$bin"; }
+read -r -t 30 started <&"${G[0]}"
+check "a session with groups=1 starts (got: $started)" test "$started" = started
+
+# run_in NAME CPU: a load that spins without a pause in cgroup md-NAME,
+# pinned to CPU; its pid in $load. Not in $(...): the load would hold
+# its pipe open.
+run_in() {
+	mkdir -p "$cg/md-$1"
+	sh -c "echo \$\$ > $cg/md-$1/cgroup.procs && exec taskset -c $2 $bin burn 10 0 /dev/null" > /dev/null &
+	load=$!
+	pids+=("$load")
+}
+cgid() { stat -c %i "$cg/md-$1"; }
+# usage NAME: the cgroup's cpu.stat usage_usec (the scheduler's CPU time),
+# read without a fork
+usage() {
+	local k v
+	while read -r k v; do
+		[ "$k" = usage_usec ] && { echo "$v"; return; }
+	done < "$cg/md-$1/cpu.stat"
+}
+
+# dump FILE: group-get's "socket cgroup_id bytes" lines into FILE, and in
+# $at the moment of its reading: the mean of the times around it (also
+# in $t0 for /tmp/groups.0, where a window starts)
+dump() {
+	local l t=${EPOCHREALTIME/./}
+	: > "$1"
+	echo dump >&"${G[1]}"
+	while read -r -t 60 l <&"${G[0]}"; do
+		if [ "$l" = . ]; then
+			at=$(( (t + ${EPOCHREALTIME/./}) / 2 ))
+			[ "$1" = /tmp/groups.0 ] && t0=$at
+			return 0
+		fi
+		echo "$l" >> "$1"
+	done
+	return 1
+}
+# bytes FILE NAME: the cgroup's bytes over every socket
+bytes() { awk -v id="$(cgid "$2")" '$2 == id { b += $3 } END { printf "%.0f\n", b }' "$1"; }
+# sock_delta S: every cgroup's bytes on socket S over the window
+sock_delta() {
+	awk -v s="$1" 'FNR == NR { if ($1 == s) b0 += $3; next } $1 == s { b1 += $3 }
+		END { printf "%.0f\n", b1 - b0 }' /tmp/groups.0 /tmp/groups.1
+}
+delta() { echo $(( $(bytes /tmp/groups.1 "$1") - $(bytes /tmp/groups.0 "$1") )); }
+# check_rate NAME MBPS BYTES US: BYTES over US microseconds = MBPS
+check_rate() {
+	local r
+	r=$(awk -v b="$3" -v t="$4" 'BEGIN { if (t > 0) printf "%.1f", b / t; else print "none" }')
+	check "$1 = $2 MB/s within 2% (got $r MB/s: $3 B over $4 us)" \
+		within 2 "$r" "$2"
+}
+
+# The loads spin without a pause, each alone on its CPU but for kernel
+# threads, so a CPU's time is its cgroup's. CPU 1, told 3 GB/s, runs two
+# cgroups' loads, a and x, which the scheduler switches between; CPU 2,
+# told 1 GB/s, cgroup b's. The reference is the wall time (bash's
+# EPOCHREALTIME, no fork), the clock the simulator counts by. This script
+# and the tool stay on CPU 0.
+taskset -pc 0 $$ > /dev/null
+# Only CPU 1 counts on socket 0 and only CPU 2 on socket 1 (the sockets'
+# own rates are 0), so all a socket's cgroups must add up to that CPU's
+# rate times the window: nothing lost, nothing counted twice. Of that,
+# the loads' cgroups get what kernel threads leave them (PREEMPT_RT's
+# interrupt threads among them).
+echo 3000 > $dbg/cpu1/offcore_read_mbps
+echo 1000 > $dbg/cpu2/offcore_read_mbps
+run_in a 1
+run_in x 1
+run_in b 2
+sleep 1
+ua0=$(usage a) ux0=$(usage x)
+if dump /tmp/groups.0 && sleep 3 && dump /tmp/groups.1; then
+	ua=$(( $(usage a) - ua0 )) ux=$(( $(usage x) - ux0 ))
+	w=$((at - t0))
+	echo "# window $w us; a $(delta a) B, x $(delta x) B; cpu.stat a $ua us, x $ux us"
+	check_rate "socket 0, CPU 1 alone counting: every cgroup's bytes / the window" \
+		3000 "$(sock_delta 0)" "$w"
+	check "two cgroups switching on CPU 1: a and x got at least 90 % of it" \
+		awk -v l="$(( $(delta a) + $(delta x) ))" -v t="$(sock_delta 0)" \
+		'BEGIN { printf "%.4f\n", l / t; exit !(l >= 0.9 * t && l <= t) }' 
+	# a ratio of two times of one CPU's clock: whatever that clock's
+	# rate in the guest, it cancels
+	check "a's share of CPU 1's bytes is its share of the CPU time the scheduler gave a and x, within 2 points" \
+		awk -v a="$(delta a)" -v x="$(delta x)" -v ua="$ua" -v ux="$ux" \
+		'BEGIN { d = a / (a + x) - ua / (ua + ux); printf "bytes %.4f, time %.4f\n", a / (a + x), ua / (ua + ux); exit !(d < 0.02 && d > -0.02) }'
+
+	check_rate "socket 1, CPU 2 alone counting: every cgroup's bytes / the window" \
+		1000 "$(sock_delta 1)" "$w"
+	check "a cgroup alone on CPU 2: b got at least 90 % of it" \
+		awk -v l="$(delta b)" -v t="$(sock_delta 1)" \
+		'BEGIN { printf "%.4f\n", l / t; exit !(l >= 0.9 * t && l <= t) }' 
+else
+	not_ok "group-get dumps answered"
+fi
+for p in "${pids[@]}"; do kill "$p"; done
+# not a bare wait: the tool's coprocess runs on
+wait "${pids[@]}" 2>/dev/null
+pids=()
+
+# On CPU 3, told 2 GB/s, a task moves from cgroup c to d while it runs,
+# and each is charged for its own part: at the move the module makes
+# every CPU charge what it counted and look again at whose task runs
+# (cgroup_attach_task). The other loads are stopped first: a TCG guest
+# delivers that cross-call late when every vCPU spins.
+echo 2000 > $dbg/cpu3/offcore_read_mbps
+run_in c 3
+mkdir -p "$cg/md-d"
+sleep 1
+if dump /tmp/groups.0; then
+	sleep 6
+	m0=${EPOCHREALTIME/./}
+	echo "$load" > "$cg/md-d/cgroup.procs"
+	m1=${EPOCHREALTIME/./}
+	tmove=$(( (m0 + m1) / 2 ))
+	sleep 6
+	dump /tmp/groups.1
+	echo "# the move took $((m1 - m0)) us"
+	check_rate "a task moved from cgroup c to d mid-run: c's bytes / its time in c" \
+		2000 "$(delta c)" $((tmove - t0))
+	check_rate "a task moved from cgroup c to d mid-run: d's bytes / its time in d" \
+		2000 "$(delta d)" $((at - tmove))
+else
+	not_ok "group-get dumps answered"
+fi
+
+# The do form answers one cgroup; an unknown one is ENOENT.
+echo "get 0 $(cgid a)" >&"${G[1]}"
+read -r -t 30 l <&"${G[0]}"
+check "group-get do: socket 0, cgroup a, its bytes (got: $l)" \
+	awk -v l="$l" -v id="$(cgid a)" 'BEGIN { split(l, f, " "); exit !(f[1] == 0 && f[2] == id && f[3] > 0) }'
+echo "get 0 1234567890123" >&"${G[1]}"
+read -r -t 30 l <&"${G[0]}"
+check "group-get do of a cgroup that never ran: ENOENT (got: $l)" \
+	test "${l%% *} ${l#* }" != "" -a "${l%% *}" = error -a "$(echo "$l" | cut -d' ' -f2)" = 2
+
+# The session ends with its socket: the accounting stops.
+exec {G[1]}>&-
+wait "$G_PID" 2>/dev/null
+G_PID=
+out=$(echo dump | "$bin" 2>&1 | head -1)
+check "after the groups session ended, a new one starts afresh (got: $out)" test "$out" = started
+tap_end
