@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check check-full stress check-debug check-kcsan coverage fuzz-guided check-debian run bench scale-check deps clean help install uninstall \
+	check check-full stress check-debug check-kcsan coverage fuzz-guided check-debian run bench bench-ctxsw scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -64,7 +64,9 @@ help:
 	@echo "                  chase, interleaved, at 1, half and all of socket 0's CPUs,"
 	@echo "                  at the CPU's widest SIMD width (10-25 min on 2 CPUs;"
 	@echo "                  BENCH_QUICK=1: a few; BENCH_ARGS=--help for options);"
-	@echo "                  a benchmark, not a test"
+	@echo "                  a benchmark, not a test; then make bench-ctxsw"
+	@echo "make bench-ctxsw  what counting DRAM bytes per cgroup adds to a context"
+	@echo "                  switch, on the sim in a guest (CTXSW_KERNELS=KVER...)"
 
 module:
 	@if [ ! -d "$(KDIR)" ]; then \
@@ -138,6 +140,11 @@ run:
 # a benchmark, not a test: "make check" never runs it
 bench:
 	BENCH_QUICK=$(BENCH_QUICK) scripts/bench.sh $(BENCH_ARGS)
+	scripts/bench-ctxsw.sh
+
+# what the core estimate adds to a context switch, on the sim in a guest
+bench-ctxsw:
+	scripts/bench-ctxsw.sh $(CTXSW_KERNELS)
 
 # memdiag's counter-free numbers against likwid-bench and a plain chase on
 # this machine: one PASS/FAIL table (a check of the machine, not a test)
