@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "attr.h"
+#include "attr_int.h"
 
 const char *attr_source_name(enum attr_source s)
 {
@@ -108,7 +109,7 @@ static size_t index_slot(const struct attr *a, const char *key)
 	return i;
 }
 
-static int find_group(const struct attr *a, const char *key)
+int attr_find_group(const struct attr *a, const char *key)
 {
 	return a->index_cap ? a->index[index_slot(a, key)] : -1;
 }
@@ -141,7 +142,7 @@ static int grow_groups(struct attr *a)
 }
 
 /* Whether cgroup @path is @root or below it. */
-static bool under(const char *path, const char *root)
+bool attr_under(const char *path, const char *root)
 {
 	size_t n = strlen(root);
 
@@ -154,11 +155,11 @@ static bool under(const char *path, const char *root)
  * The attr group of @cg, added when new; -ENOSPC beyond a->max. With a
  * subtree, every cgroup under it is the one group named after it.
  */
-static int group_of(struct attr *a, const struct cg_group *cg)
+int attr_group_of(struct attr *a, const struct cg_group *cg)
 {
 	const char *key = a->subtree ? a->subtree : cg->key;
 	struct attr_group *g;
-	int i = find_group(a, key);
+	int i = attr_find_group(a, key);
 
 	if (i >= 0)
 		return i;
@@ -269,7 +270,7 @@ static void reindex(struct attr *a)
  * the links to them: containers come and go for weeks under an
  * exporter, and neither memory nor --max-groups may fill with the dead.
  */
-static int drop_gone_groups(struct attr *a)
+int attr_drop_gone_groups(struct attr *a)
 {
 	int *moved;
 	size_t i, n = 0;
@@ -341,7 +342,7 @@ static int place_all(struct attr *a)
 	size_t i;
 	int ret;
 
-	ret = drop_gone_groups(a);
+	ret = attr_drop_gone_groups(a);
 	if (!ret)
 		ret = rc_groups_list(&a->gs);
 	if (!ret)
@@ -362,9 +363,9 @@ static int place_all(struct attr *a)
 	if (locked)
 		rc_lock(&a->rc);
 	for (i = 0; i < scan.nr; i++) {
-		if (a->subtree && !under(scan.g[i].path, a->subtree))
+		if (a->subtree && !attr_under(scan.g[i].path, a->subtree))
 			continue;
-		w.ag = group_of(a, &scan.g[i]);
+		w.ag = attr_group_of(a, &scan.g[i]);
 		if (w.ag < 0)
 			continue;
 		a->g[w.ag].seen = true;
@@ -413,7 +414,11 @@ static void read_all(struct attr *a)
 
 int attr_sample(struct attr *a, char *why, size_t size)
 {
-	int ret = place_all(a);
+	int ret;
+
+	if (a->source == ATTR_SOURCE_CORE_ESTIMATE)
+		return attr_core_sample(a, why, size);
+	ret = place_all(a);
 
 	if (ret) {
 		snprintf(why, size, "cannot list the groups: %s",
@@ -455,9 +460,12 @@ void attr_close(struct attr *a)
 {
 	size_t i;
 
-	rc_groups_remove_ours(&a->gs);
-	rc_groups_free(&a->gs);
-	resctrl_close(&a->rc);
+	if (a->source == ATTR_SOURCE_MBM) {
+		rc_groups_remove_ours(&a->gs);
+		rc_groups_free(&a->gs);
+		resctrl_close(&a->rc);
+	}
+	attr_core_free(a);
 	cg_scan_free(&a->scan);
 	for (i = 0; i < a->nr; i++)
 		free(a->g[i].key);

@@ -35,7 +35,27 @@ struct attr_group {
 	uint64_t delta[RC_MAX_SOCKETS];	/* in the last interval */
 };
 
+/* One (socket, cgroup) of the module's core estimate (its group-get). */
+struct attr_core_entry {
+	uint32_t socket;
+	uint64_t cgroup_id;	/* the cgroup2 directory's inode; 0: no slot */
+	uint64_t bytes;		/* since the accounting started */
+};
+
+/*
+ * Read every entry of the core estimate: a malloc()ed array in *@e, or a
+ * negative errno with @why. attr.c prints nothing and speaks no netlink,
+ * so the command that opened the module passes this in.
+ */
+typedef int (*attr_core_read_fn)(void *ctx, struct attr_core_entry **e,
+				 size_t *n, char *why, size_t size);
+
 struct attr {
+	enum attr_source source;
+	attr_core_read_fn core_read;
+	void *core_ctx;
+	struct attr_core_entry *core_prev;	/* the last read, sorted */
+	size_t nr_core_prev;
 	enum cg_by by;
 	bool attach;		/* make memdiag groups for threads in none */
 	size_t max;		/* groups kept at most */
@@ -74,6 +94,14 @@ int attr_open(struct attr *a, enum cg_by by, bool attach, size_t max,
  * first sample only sets the baselines. 0, or a negative errno with @why.
  */
 int attr_sample(struct attr *a, char *why, size_t size);
+/*
+ * The same from the memdiag module's core estimate (no resctrl): groups
+ * from the cgroup hierarchy, bytes from @fn; the sockets are those of
+ * @socket_id. 0, or a negative errno with @why.
+ */
+int attr_open_core(struct attr *a, enum cg_by by, size_t max,
+		   const uint32_t *socket_id, size_t nr_socket,
+		   attr_core_read_fn fn, void *ctx, char *why, size_t size);
 /* Remove the groups memdiag made, and free everything. */
 void attr_close(struct attr *a);
 

@@ -34,7 +34,11 @@ void cmd_top_usage(FILE *f)
 	      "the K groups that moved the most bytes, from resctrl's memory bandwidth\n"
 	      "monitoring (MBM; source \"mbm\"), with 'other' (every byte MBM saw\n"
 	      "outside them) and 'unattributed' (socket - every group: IO and DMA,\n"
-	      "kernel threads, MBM's own error). Nothing is scaled to fit.\n"
+	      "kernel threads, MBM's own error). Nothing is scaled to fit. Without\n"
+	      "MBM, the memdiag module's core estimate (source \"core_estimate\"):\n"
+	      "each cgroup's DRAM fills, counted at every context switch that changes\n"
+	      "cgroup; it misses prefetches and writebacks, which land in\n"
+	      "'unattributed'.\n"
 	      "\n"
 	      "Groups follow the cgroup hierarchy (v2, or v1 where the host has only\n"
 	      "that). As root, top puts the threads of each group that no monitoring\n"
@@ -273,6 +277,8 @@ int cmd_top(const struct opts *gopts, int argc, char **argv)
 	};
 	struct top_view v = { 0 };
 	struct top_socket_src ts;
+	struct top_core core = { 0 };
+	char core_why[ATTR_WHY];
 	struct verdict_src vs;
 	struct cli_stop stop;
 	char why[ATTR_WHY];
@@ -288,8 +294,16 @@ int cmd_top(const struct opts *gopts, int argc, char **argv)
 		return rc;
 	top_socket_open(&ts, &vs);
 	if (attr_open(&a, ta.by, !ta.no_attach && !geteuid(), ta.max, why,
-		      sizeof(why))) {
-		rc = unavailable(cmd, &ta, why, &ts);
+		      sizeof(why)) &&
+	    top_core_open(&core, &ts, &a, ta.by, ta.max, core_why,
+			  sizeof(core_why))) {
+		char both[2 * ATTR_WHY + 40];
+
+		/* without the module its reason is said once, on its own */
+		snprintf(both, sizeof(both), "%s%s%s", why,
+			 ts.connected ? "; the module's core estimate: " : "",
+			 ts.connected ? core_why : "");
+		rc = unavailable(cmd, &ta, both, &ts);
 		goto out_socket;
 	}
 	if (ta.one && !has_socket(&a, ta.socket)) {
@@ -302,7 +316,7 @@ int cmd_top(const struct opts *gopts, int argc, char **argv)
 			ts.why);
 	v = (struct top_view){
 		.json = ta.o.json, .pretty = ta.o.pretty, .by = ta.by,
-		.tty = isatty(STDOUT_FILENO),
+		.tty = isatty(STDOUT_FILENO), .source = a.source,
 	};
 	if (v.tty && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws))
 		v.width = ws.ws_col;
@@ -318,6 +332,7 @@ int cmd_top(const struct opts *gopts, int argc, char **argv)
 	cli_stop_release(&stop);
 out:
 	attr_close(&a);
+	top_core_close(&core);
 out_socket:
 	top_socket_close(&ts);
 	verdict_src_close(&vs);

@@ -43,12 +43,29 @@ const struct snap_judged *top_socket_get(const struct top_socket_src *t,
 bool top_socket_bytes(const struct snap_judged *j, uint64_t *bytes);
 void top_socket_close(struct top_socket_src *t);
 
+/* The module's core estimate as top's groups (no resctrl MBM). */
+struct top_core {
+	struct top_socket_src *ts;
+	uint32_t session;	/* the session that asked for groups */
+	bool on;
+};
+
+/*
+ * Ask the module to count per cgroup, in a session of its own on @ts's
+ * connection, and open @a on it. 0, or a negative errno with @why.
+ */
+int top_core_open(struct top_core *c, struct top_socket_src *ts,
+		  struct attr *a, enum cg_by by, size_t max, char *why,
+		  size_t size);
+void top_core_close(struct top_core *c);
+
 /* What one table shows. */
 struct top_view {
 	bool json, pretty, tty;
 	unsigned int width;	/* the terminal's columns; 0: no limit */
 	double interval_s;
 	enum cg_by by;
+	enum attr_source source;
 	enum curve_source curve_src;
 };
 

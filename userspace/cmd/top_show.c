@@ -93,7 +93,7 @@ static void group_row(struct printer *p, const struct top_view *v,
 	verdict_num(p, "share", "  %5.1f%%", "  %6s",
 		    100 * share((double)row->bytes, r));
 	print_string(p, PRINT_ANY, "source", "  %-6s",
-		     attr_source_name(ATTR_SOURCE_MBM));
+		     attr_source_name(v->source));
 	print_string(p, PRINT_ANY, "kind", "  %-9s", cg_kind_name(id->kind));
 	print_u64(p, PRINT_JSON, "bytes", "%" PRIu64, row->bytes);
 	fit(name, sizeof(name), row->g->key,
@@ -175,7 +175,7 @@ int top_show(const char *cmd, const struct top_view *v,
 	else
 		print_textf(&p, "%6s", "-");
 	print_textf(&p, "  %-6s  %-9s  other (%zu more groups, threads in none)\n",
-		    attr_source_name(ATTR_SOURCE_MBM), "-",
+		    attr_source_name(v->source), "-",
 		    r->nr_active - r->nr_rows);
 	if (v->json || any_note(a))
 		notes(&p, a);

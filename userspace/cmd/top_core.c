@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top_core.c - top's groups where resctrl has no MBM: the memdiag
+ * module's core estimate (group-get), over the connection top_socket.c
+ * opened, in a session of its own that asks for groups.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "groups.h"
+#include "top.h"
+
+/* attr's reader: group-get's entries as attr_core_entry. */
+static int core_read(void *ctx, struct attr_core_entry **e, size_t *n,
+		     char *why, size_t size)
+{
+	struct top_core *c = ctx;
+	struct group_bytes *g;
+	struct cli_error err;
+	size_t i;
+
+	if (groups_read(&c->ts->nl, &c->ts->fam, &g, n, &err) != MDC_EXIT_OK) {
+		cli_error_phrase(&err, why, size);
+		return -EIO;
+	}
+	*e = malloc((*n ? *n : 1) * sizeof(**e));
+	if (!*e) {
+		free(g);
+		snprintf(why, size, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < *n; i++)
+		(*e)[i] = (struct attr_core_entry){ g[i].socket, g[i].cgroup_id,
+						    g[i].bytes };
+	free(g);
+	return 0;
+}
+
+static int id_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The sockets group-get names, in id order; 0 or -errno with @why. */
+static int sockets(struct top_core *c, uint32_t *id, size_t *nr, char *why,
+		   size_t size)
+{
+	struct attr_core_entry *e;
+	size_t n, i, k;
+	int ret = core_read(c, &e, &n, why, size);
+
+	if (ret)
+		return ret;
+	*nr = 0;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < *nr && id[k] != e[i].socket; k++)
+			;
+		if (k == *nr && *nr < RC_MAX_SOCKETS)
+			id[(*nr)++] = e[i].socket;
+	}
+	free(e);
+	qsort(id, *nr, sizeof(*id), id_cmp);
+	return 0;
+}
+
+int top_core_open(struct top_core *c, struct top_socket_src *ts,
+		  struct attr *a, enum cg_by by, size_t max, char *why,
+		  size_t size)
+{
+	uint32_t id[RC_MAX_SOCKETS];
+	struct cli_error err;
+	size_t nr;
+	int ret;
+
+	*c = (struct top_core){ .ts = ts };
+	if (!ts->connected) {
+		snprintf(why, size, "%s", ts->why);
+		return -ENODEV;
+	}
+	if (groups_session_start(&ts->nl, &ts->fam, &c->session, &err) !=
+	    MDC_EXIT_OK) {
+		cli_error_phrase(&err, why, size);
+		return -EOPNOTSUPP;
+	}
+	c->on = true;
+	ret = sockets(c, id, &nr, why, size);
+	if (!ret)
+		ret = attr_open_core(a, by, max, id, nr, core_read, c, why,
+				     size);
+	if (ret)
+		top_core_close(c);
+	return ret;
+}
+
+void top_core_close(struct top_core *c)
+{
+	struct cli_error err;
+
+	if (c->on)
+		session_stop(&c->ts->nl, &c->ts->fam, c->session, &err);
+	c->on = false;
+}
