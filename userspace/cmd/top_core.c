@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "groups.h"
+#include "parse.h"
 #include "top.h"
 
 /* attr's reader: group-get's entries as attr_core_entry. */
@@ -81,8 +82,9 @@ int top_core_open(struct top_core *c, struct top_socket_src *ts,
 		snprintf(why, size, "%s", ts->why);
 		return -ENODEV;
 	}
-	if (groups_session_start(&ts->nl, &ts->fam, &c->session, &err) !=
-	    MDC_EXIT_OK) {
+	/* the longest interval: never makes another session publish more */
+	if (session_start_groups(&ts->nl, &ts->fam, INTERVAL_MS_MAX,
+				 &c->session, &err) != MDC_EXIT_OK) {
 		cli_error_phrase(&err, why, size);
 		return -EOPNOTSUPP;
 	}

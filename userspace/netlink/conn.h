@@ -69,6 +69,15 @@ int session_start(struct nl *nl, const struct nl_family *fam,
 		  uint32_t *core_mode, struct cli_error *err);
 
 /*
+ * The same, asking the module to count each cgroup's DRAM bytes (the
+ * core estimate, read with groups_read()); where it cannot, the module's
+ * reason as MDC_EXIT_UNAVAILABLE.
+ */
+int session_start_groups(struct nl *nl, const struct nl_family *fam,
+			 uint32_t interval_ms, uint32_t *id,
+			 struct cli_error *err);
+
+/*
  * Stop session @id. A failure is worth at most a warning: closing the
  * socket ends the session anyway.
  */

@@ -38,9 +38,10 @@ static int read_reply(const struct nlmsghdr *reply, uint32_t *id,
 	return MDC_EXIT_OK;
 }
 
-int session_start(struct nl *nl, const struct nl_family *fam,
-		  uint32_t interval_ms, uint32_t df_channels, uint32_t *id,
-		  uint32_t *core_mode, struct cli_error *err)
+/* session_start() and session_start_groups(): one request, @groups apart */
+static int start(struct nl *nl, const struct nl_family *fam,
+		 uint32_t interval_ms, uint32_t df_channels, bool groups,
+		 uint32_t *id, uint32_t *core_mode, struct cli_error *err)
 {
 	struct nlmsghdr *req, *reply;
 	struct nl_error e;
@@ -49,7 +50,9 @@ int session_start(struct nl *nl, const struct nl_family *fam,
 
 	cli_error_init(err);
 	if (md_need_op(fam, MEMDIAG_CMD_SESSION_START, "session-start",
-		       err) != MDC_EXIT_OK)
+		       err) != MDC_EXIT_OK ||
+	    (groups && md_need_op(fam, MEMDIAG_CMD_GROUP_GET, "group-get",
+				  err) != MDC_EXIT_OK))
 		return err->code;
 	req = nl_msg_start(nl, fam->id, MEMDIAG_CMD_SESSION_START,
 			   MEMDIAG_FAMILY_VERSION, 0);
@@ -57,11 +60,18 @@ int session_start(struct nl *nl, const struct nl_family *fam,
 	if (df_channels)
 		mnl_attr_put_u32(req, MEMDIAG_A_SESSION_DF_CHANNELS,
 				 df_channels);
+	if (groups)
+		mnl_attr_put_u8(req, MEMDIAG_A_SESSION_GROUPS, 1);
 	if (nl_do(nl, req, &reply, &e) < 0) {
 		msg = e.msg[0] ? e.msg : strerror(e.err);
 		if (e.kernel && e.bad_type == MEMDIAG_A_SESSION_DF_CHANNELS)
 			return cli_error_nl(err, "the module refused --df-channels",
 					    &e, name_session_attr);
+		/* the module names groups when it cannot count per cgroup */
+		if (e.kernel && e.bad_type == MEMDIAG_A_SESSION_GROUPS)
+			return cli_error_set(err, MDC_EXIT_UNAVAILABLE,
+					     "the memdiag module cannot count per cgroup here",
+					     "%s", msg);
 		if (e.kernel && (e.err == EOPNOTSUPP || e.err == ENODEV)) {
 			cli_error_set(err, MDC_EXIT_UNAVAILABLE,
 				      "no counter can be read on this machine",
@@ -82,6 +92,21 @@ int session_start(struct nl *nl, const struct nl_family *fam,
 	rc = read_reply(reply, id, core_mode, err);
 	free(reply);
 	return rc;
+}
+
+int session_start(struct nl *nl, const struct nl_family *fam,
+		  uint32_t interval_ms, uint32_t df_channels, uint32_t *id,
+		  uint32_t *core_mode, struct cli_error *err)
+{
+	return start(nl, fam, interval_ms, df_channels, false, id, core_mode,
+		     err);
+}
+
+int session_start_groups(struct nl *nl, const struct nl_family *fam,
+			 uint32_t interval_ms, uint32_t *id,
+			 struct cli_error *err)
+{
+	return start(nl, fam, interval_ms, 0, true, id, NULL, err);
 }
 
 int session_stop(struct nl *nl, const struct nl_family *fam, uint32_t id,
