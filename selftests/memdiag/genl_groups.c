@@ -58,41 +58,19 @@ static void print_entry(const struct nlmsghdr *h)
 	printf("%u %" PRIu64 " %" PRIu64 "\n", socket, id, bytes);
 }
 
-/* Every message of a dump; 0 or -errno. */
-static int dump(struct mdnl *m)
+static void print_msg(const struct nlmsghdr *h, void *arg)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE], rx[65536];
+	print_entry(h);
+}
+
+/* Every message of a dump, printed; 0 or -errno. */
+static int dump(struct mdnl *m, struct mdnl_reply *r)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mdnl_req(m, buf, MEMDIAG_CMD_GROUP_GET,
 					NLM_F_DUMP);
 
-	if (mnl_socket_sendto(m->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(m->nl, rx, sizeof(rx));
-		const struct nlmsghdr *h;
-		int left;
-
-		if (n < 0)
-			return -errno;
-		left = n;
-		for (h = (void *)rx; mnl_nlmsg_ok(h, left);
-		     h = mnl_nlmsg_next(h, &left)) {
-			if (h->nlmsg_seq != nlh->nlmsg_seq)
-				continue;
-			/* a dump that failed says so in its DONE: an int */
-			if (h->nlmsg_type == NLMSG_DONE)
-				return mnl_nlmsg_get_payload_len(h) >= (int)sizeof(int) ?
-				       *(int *)mnl_nlmsg_get_payload(h) : 0;
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
-
-				if (e->error)
-					return e->error;
-				continue;
-			}
-			print_entry(h);
-		}
-	}
+	return mdnl_dump(m, nlh, r, print_msg, NULL);
 }
 
 static void get(struct mdnl *m, uint32_t socket, uint64_t id)
@@ -207,7 +185,7 @@ int main(int argc, char **argv)
 		uint64_t id;
 
 		if (!strncmp(line, "dump", 4)) {
-			err = dump(&m);
+			err = dump(&m, r);
 			if (err)
 				printf("error %d\n", -err);
 			printf(".\n");

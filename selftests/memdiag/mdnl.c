@@ -88,6 +88,12 @@ static int parse_err(const struct nlmsghdr *nlh, struct mdnl_reply *r)
 
 int mdnl_call(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r)
 {
+	return mdnl_dump(m, nlh, r, NULL, NULL);
+}
+
+int mdnl_dump(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r,
+	      mdnl_msg_fn each, void *arg)
+{
 	char rx[sizeof(r->buf)];
 	ssize_t n;
 
@@ -113,6 +119,10 @@ int mdnl_call(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r)
 				return r->error =
 					mnl_nlmsg_get_payload_len(h) >= (int)sizeof(int) ?
 					*(int *)mnl_nlmsg_get_payload(h) : 0;
+			if (each) {
+				each(h, arg);
+				continue;
+			}
 			memcpy(r->buf, h, h->nlmsg_len);
 			r->len = h->nlmsg_len;
 		}

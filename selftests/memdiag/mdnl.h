@@ -49,6 +49,14 @@ struct nlmsghdr *mdnl_req(struct mdnl *m, char *buf, uint8_t cmd,
 /* Send @nlh and collect the reply or error into @r; returns r->error. */
 int mdnl_call(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r);
 
+/*
+ * The same, handing each reply message to @each instead of keeping the
+ * last (a dump's many); a dump's error arrives in its DONE.
+ */
+typedef void (*mdnl_msg_fn)(const struct nlmsghdr *h, void *arg);
+int mdnl_dump(struct mdnl *m, struct nlmsghdr *nlh, struct mdnl_reply *r,
+	      mdnl_msg_fn each, void *arg);
+
 /* Payload attributes of the reply (after the genetlink header). */
 struct nlattr *mdnl_reply_attrs(struct mdnl_reply *r, size_t *len);
 
