@@ -271,7 +271,11 @@ int memdiag_groups_get(char *msg, size_t len)
 	if (!refs) {
 		err = groups_start(msg, len);
 	} else {
-		/* the core counters may have restarted: new baselines */
+		/*
+		 * charge what each CPU counted and look again at whose task
+		 * runs; a stop and restart of the core counters between two
+		 * sessions is not told apart (the next fold charges across it)
+		 */
 		cpus_read_lock();
 		fold_all();
 		cpus_read_unlock();
