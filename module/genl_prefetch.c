@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * prefetch_genl.c - the prefetch-get, prefetch-set and prefetch-restore
+ * genl_prefetch.c - the prefetch-get, prefetch-set and prefetch-restore
  * handlers: scope checking, privilege, and the replies.
  *
  * Reading the state is allowed to whoever may read snapshots. Changing it
