@@ -12,10 +12,11 @@
  * and ends (closing the socket ends the session) at end of input. A
  * refused session prints "error ERRNO EXTACK" and exits 2.
  *
- * "genl_groups burn ON OFF FILE" is the load instead: ON ms busy, OFF ms
- * asleep (OFF 0: never), until killed. After each busy spell it writes the
- * nanoseconds it has been busy so far (CLOCK_MONOTONIC, the clock the
- * simulator's counters follow) to FILE: the time it held its CPU.
+ * "genl_groups burn ON OFF FILE [N]" is the load instead: ON ms busy, OFF
+ * ms asleep (OFF 0: never), until killed, or N busy spells. After each
+ * busy spell it writes the nanoseconds it has been busy so far
+ * (CLOCK_MONOTONIC, the clock the simulator's counters follow) to FILE:
+ * the time it held its CPU.
  *
  * "genl_groups pingpong N [PROCS]" passes a byte back and forth N times
  * between itself and a child that first writes its pid to PROCS (a
@@ -92,7 +93,8 @@ static void get(struct mdnl *m, uint32_t socket, uint64_t id)
 	free(r);
 }
 
-static int burn(const char *on, const char *off, const char *file)
+static int burn(const char *on, const char *off, const char *file,
+		unsigned long spells)
 {
 	uint64_t on_ns = strtoull(on, NULL, 10) * 1000000, busy = 0;
 	struct timespec nap = { 0, (long)strtoul(off, NULL, 10) * 1000000 };
@@ -113,6 +115,8 @@ static int burn(const char *on, const char *off, const char *file)
 		snprintf(buf, sizeof(buf), "%20" PRIu64 "\n", busy);
 		if (pwrite(fd, buf, 21, 0) != 21)
 			return 1;
+		if (spells && !--spells)
+			return 0;
 		if (nap.tv_nsec)
 			nanosleep(&nap, NULL);
 	}
@@ -160,8 +164,9 @@ int main(int argc, char **argv)
 	struct mdnl m;
 	int err;
 
-	if (argc == 5 && !strcmp(argv[1], "burn"))
-		return burn(argv[2], argv[3], argv[4]);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "burn"))
+		return burn(argv[2], argv[3], argv[4],
+			    argc == 6 ? strtoul(argv[5], NULL, 10) : 0);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "pingpong"))
 		return pingpong(strtoul(argv[2], NULL, 10),
 				argc == 4 ? argv[3] : NULL);

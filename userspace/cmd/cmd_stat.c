@@ -59,7 +59,9 @@ void cmd_stat_usage(FILE *f)
 	      "beside them where resctrl counts DRAM bytes (MBM) and stat runs as\n"
 	      "root: CMD starts in a monitoring group of its own (its threads and\n"
 	      "children inherit it), removed when it exits; 'own' in the JSON, with\n"
-	      "the reason where there is none.\n"
+	      "the reason where there is none. Without MBM they are the memdiag\n"
+	      "module's core estimate (source core_estimate): CMD starts in a\n"
+	      "cgroup2 cgroup of its own, memdiag-stat-PID, removed when it exits.\n"
 	      "\n"
 	      "The results go to stderr (as perf stat's and time's), so that CMD's own\n"
 	      "output stays alone on stdout; -o FILE writes them to FILE instead.\n"
@@ -384,7 +386,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	if (rc != MDC_EXIT_OK)
 		return rc;
 	run_counters_open(&c);
-	stat_group_open(&own);
+	stat_group_open(&own, &c);
 	c.span = "the command's lifetime";
 	if (c.on)
 		cloexec(nl_fd(&c.nl));

@@ -5,6 +5,9 @@
  * under stat's own control group (so it keeps its allocation), every
  * thread and child it makes inherits the group, and the group's
  * mbm_total_bytes per socket are its own bytes beside the socket's.
+ * Without MBM, the command gets a cgroup of its own and its bytes are the
+ * memdiag module's core estimate (stat_core.c), labelled so: the DRAM
+ * fills its cores caused, without prefetch or writeback traffic.
  */
 
 #include <errno.h>
@@ -13,26 +16,68 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "counters/counters.h"
 #include "stat_group.h"
 
-void stat_group_open(struct stat_group *sg)
+/* The MBM source; false with sg->why when it cannot be used. */
+static bool open_mbm(struct stat_group *sg)
 {
-	*sg = (struct stat_group){ .g = -1 };
 	if (resctrl_open(&sg->rc, sg->why, sizeof(sg->why)))
-		return;
+		return false;
 	sg->open = true;
 	if (geteuid()) {
 		snprintf(sg->why, sizeof(sg->why),
 			 "making the command's resctrl monitoring group needs root");
-		return;
+		return false;
 	}
 	rc_groups_init(&sg->gs, &sg->rc, &rc_fsops_real);
 	if (rc_groups_list(&sg->gs)) {
 		snprintf(sg->why, sizeof(sg->why), "cannot list resctrl's groups");
-		return;
+		return false;
 	}
 	rc_groups_sweep(&sg->gs);
-	sg->on = true;
+	return true;
+}
+
+/* The core estimate over the counters' connection; false with sg->why. */
+static bool open_core(struct stat_group *sg, struct run_counters *c)
+{
+	char why[ATTR_WHY], mbm[ATTR_WHY];
+	size_t s;
+
+	if (!c || !c->on)
+		return false;	/* no module: sg->why says why no MBM */
+	if (stat_core_open(&sg->core, &c->nl, &c->fam, why, sizeof(why))) {
+		memcpy(mbm, sg->why, sizeof(mbm));
+		snprintf(sg->why, sizeof(sg->why),
+			 "no resctrl MBM (%.90s), and no core estimate: %.180s",
+			 mbm, why);
+		return false;
+	}
+	/* attr's sockets: those the module lists */
+	sg->rc.nr_socket = c->nr_sock < RC_MAX_SOCKETS ? c->nr_sock :
+			   RC_MAX_SOCKETS;
+	for (s = 0; s < sg->rc.nr_socket; s++)
+		sg->rc.socket_id[s] = c->sock_id[s];
+	return true;
+}
+
+void stat_group_open(struct stat_group *sg, struct run_counters *c)
+{
+	*sg = (struct stat_group){ .g = -1 };
+	if (open_mbm(sg)) {
+		sg->on = true;
+		return;
+	}
+	if (sg->open) {
+		resctrl_close(&sg->rc);
+		sg->open = false;
+	}
+	memset(&sg->rc, 0, sizeof(sg->rc));
+	if (open_core(sg, c)) {
+		sg->source = ATTR_SOURCE_CORE_ESTIMATE;
+		sg->on = true;
+	}
 }
 
 static int find_self(pid_t tid, int g, void *arg)
@@ -51,6 +96,11 @@ int stat_group_attach(pid_t pid, void *arg)
 
 	if (!sg->on)
 		return 0;
+	if (sg->source == ATTR_SOURCE_CORE_ESTIMATE) {
+		if (stat_core_attach(&sg->core, pid, sg->why, sizeof(sg->why)))
+			sg->on = false;
+		return 0;
+	}
 	/* stat's own group: the command's control group stays the same */
 	rc_groups_tids(&sg->gs, find_self, &ctrl);
 	if (sg->gs.g[ctrl].ctrl >= 0)
@@ -70,6 +120,12 @@ int stat_group_attach(pid_t pid, void *arg)
 
 void stat_group_end(struct stat_group *sg)
 {
+	if (sg->on && sg->source == ATTR_SOURCE_CORE_ESTIMATE) {
+		sg->read = !stat_core_read(&sg->core, sg->rc.socket_id,
+					   sg->rc.nr_socket, sg->bytes,
+					   sg->why, sizeof(sg->why));
+		return;
+	}
 	if (!sg->on || sg->g < 0)
 		return;
 	sg->read = !rc_read_group(&sg->rc, sg->gs.g[sg->g].dir,
@@ -99,7 +155,7 @@ void stat_group_print(struct printer *p, const struct stat_group *sg,
 		return;
 	}
 	print_string(p, PRINT_ANY, "source", "own bytes (%s, the command and its children):",
-		     attr_source_name(ATTR_SOURCE_MBM));
+		     attr_source_name(sg->source));
 	print_open_array(p, "sockets");
 	for (s = 0; s < sg->rc.nr_socket; s++) {
 		print_open_object(p, NULL);
@@ -111,11 +167,16 @@ void stat_group_print(struct printer *p, const struct stat_group *sg,
 	}
 	print_close_array(p);
 	print_textf(p, "\n");
+	if (sg->source == ATTR_SOURCE_CORE_ESTIMATE)
+		print_string(p, PRINT_ANY, "note", "note: own bytes %s\n",
+			     "are an estimate: the DRAM fills the command's cores caused, without the prefetchers' and the writebacks' traffic, never scaled to the socket's count");
 	print_close_object(p);
 }
 
 void stat_group_close(struct stat_group *sg)
 {
+	if (sg->source == ATTR_SOURCE_CORE_ESTIMATE)
+		stat_core_close(&sg->core);
 	if (sg->open) {
 		rc_groups_free(&sg->gs);
 		resctrl_close(&sg->rc);

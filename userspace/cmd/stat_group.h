@@ -2,7 +2,9 @@
 /*
  * stat_group.h - the command's own DRAM bytes for "memdiagctl stat":
  * a resctrl monitoring group the command starts in (its children
- * inherit it), read when it exits (stat_group.c).
+ * inherit it), read when it exits (stat_group.c); where resctrl has no
+ * MBM, a cgroup of its own and the memdiag module's core estimate
+ * (stat_core.h).
  */
 
 #ifndef MEMDIAGCTL_STAT_GROUP_H
@@ -13,10 +15,15 @@
 
 #include "attr.h"
 #include "print.h"
+#include "stat_core.h"
+
+struct run_counters;
 
 struct stat_group {
 	bool on;		/* a group is made for the command */
 	char why[ATTR_WHY];	/* why not */
+	enum attr_source source;
+	struct stat_core core;	/* ATTR_SOURCE_CORE_ESTIMATE's */
 	struct resctrl rc;
 	struct rc_groups gs;
 	bool open;
@@ -26,8 +33,12 @@ struct stat_group {
 	struct rc_read_stats rs;
 };
 
-/* resctrl with MBM, as root: ready to make the group; else why not. */
-void stat_group_open(struct stat_group *sg);
+/*
+ * resctrl with MBM, as root: ready to make the group; else the core
+ * estimate over @c's connection when the module runs a session there
+ * (@c NULL: MBM only); else why not.
+ */
+void stat_group_open(struct stat_group *sg, struct run_counters *c);
 /*
  * stat_child_start()'s hook, between the fork and the exec: make the
  * group under stat's own control group and put @pid in it. Never fails

@@ -147,7 +147,7 @@ int validate_groups(const char *cmd, const struct opts *o)
 	int cpu = sched_getcpu(), socket, rc;
 	cpu_set_t one;
 
-	stat_group_open(&sg);
+	stat_group_open(&sg, NULL);	/* MBM only */
 	if (!sg.on) {
 		cli_err(cmd, "cannot validate MBM", "%s", sg.why);
 		stat_group_close(&sg);
