@@ -8,6 +8,8 @@
 # scheduler's CPU time: two cgroups switching on one CPU told 3 GB/s, one
 # alone told 1 GB/s; and a task moved between cgroups while it runs is
 # charged the rate times its time in each, within 2 %.
+# memdiagctl stat -- CMD reads the same estimate for CMD's own cgroup,
+# and the exporter for its per-group counters.
 # Also: the do form (one cgroup; ENOENT for one that never ran), and a
 # new session after the last one ended. Prints TAP.
 #
@@ -28,6 +30,8 @@ cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	[ -n "${G_PID:-}" ] && kill "$G_PID" 2>/dev/null
 	for d in "$cg"/md-*; do [ -d "$d" ] && rmdir "$d"; done
+	[ -d "$cg/kubepods.slice" ] &&
+		find "$cg/kubepods.slice" -depth -type d -exec rmdir {} +
 	mountpoint -q "$cg" && umount "$cg"
 	sim_cleanup
 }
@@ -163,6 +167,81 @@ for p in "${pids[@]}"; do kill "$p"; done
 # not a bare wait: the tool's coprocess runs on
 wait "${pids[@]}" 2>/dev/null
 pids=()
+
+# memdiagctl stat -- CMD without resctrl: CMD runs in a cgroup of its own
+# below stat's, and its own bytes are the module's core estimate of it.
+# A load spins 4 s pinned to CPU 1 (told 3 GB/s, nothing else runs there
+# now). Its time on CPU 1 lies between the time it spun (its own clock)
+# and stat's elapsed time (fork to exit, which adds the start of taskset
+# and the exec), so its socket-0 bytes / 3000 MB/s must too, within 2 %
+# each side. A killed stat's leftover cgroup beside it is swept, and none
+# is left after.
+mkdir -p "$cg/memdiag-stat-4000000"	# above any pid_max: never alive
+"$ctl" -j stat -o /tmp/stat.json -- taskset -c 1 "$bin" burn 1000 0 /tmp/busy 4 2> /tmp/stat.err
+rc=$?
+own=$(jq -r '[.own.sockets[] | select(.socket == 0) | .bytes] | add // 0' /tmp/stat.json 2> /dev/null)
+el=$(jq -r '.elapsed_s // 0' /tmp/stat.json 2> /dev/null)
+echo "# stat: own $(jq -c .own /tmp/stat.json 2> /dev/null); busy $(cat /tmp/busy) ns, elapsed $el s"
+check "stat -- CMD: exit 0, own bytes sourced core_estimate (got $(jq -r .own.source /tmp/stat.json 2> /dev/null))" \
+	sh -c "[ $rc = 0 ] && [ \"\$(jq -r .own.source /tmp/stat.json)\" = core_estimate ] || { cat /tmp/stat.err; false; }"
+check "stat -- CMD: own bytes on socket 0 / 3000 MB/s lie between the time CMD spun and stat's elapsed time, within 2 %" \
+	awk -v b="${own:-0}" -v busy="$(cat /tmp/busy)" -v el="$el" \
+	'BEGIN { t = b / 3000e6; printf "%.4f s on CPU 1 by the bytes; spun %.4f s, elapsed %.4f s\n", t, busy / 1e9, el;
+		exit !(t >= 0.98 * busy / 1e9 && t <= 1.02 * el) }'
+check "stat -- CMD: its cgroup and a killed stat's are removed" \
+	sh -c "! ls -d $cg/memdiag-stat-* 2> /dev/null | grep -q ."
+
+# The exporter without resctrl: memdiag_group_dram_bytes_total from the
+# core estimate, source="core_estimate". It starts before cgroup e and a
+# pod's container cgroup exist, so their counters count from 0. A load
+# spins in each (CPUs 1 and 2), then both stop: the last value the
+# exporter wrote for e (it shows a group while it moves bytes, the
+# interval of the load's end included) must be the module's own count
+# of e (group-get); the pod's uid is in memdiag_group_info; a socket has
+# at most K + 2 series (--top 3).
+pod=$cg/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod0c1f2e3d_4b5a_6978_8a9b_0c1d2e3f4a5b.slice
+ctr=$pod/cri-containerd-$(printf 'ab%.0s' $(seq 32)).scope
+prom=/tmp/prom/memdiag.prom
+mkdir -p /tmp/prom
+"$ctl" export --textfile /tmp/prom --interval 1s --top 3 > /tmp/export.log 2>&1 &
+xp=$!
+pids+=("$xp")
+sleep 2.5
+mkdir -p "$ctr"
+run_in e 1
+sh -c "echo \$\$ > $ctr/cgroup.procs && exec taskset -c 2 $bin burn 10 0 /dev/null" > /dev/null &
+podload=$!
+sleep 4
+cp "$prom" /tmp/prom.during 2> /dev/null
+kill "$load" "$podload"
+wait "$load" "$podload" 2> /dev/null
+# e_value: the socket-0 value of e's series in $prom, if it is shown
+e_value() {
+	awk '/^memdiag_group_dram_bytes_total\{/ && /socket="0"/ && /md-e"/ &&
+		/source="core_estimate"/ { print $NF }' "$prom" 2> /dev/null
+}
+last=
+for i in $(seq 25); do
+	v=$(e_value)
+	[ -n "$v" ] && last=$v
+	sleep 0.2
+done
+dump /tmp/groups.e
+mod=$(awk -v id="$(cgid e)" '$1 == 0 && $2 == id { print $3 }' /tmp/groups.e)
+echo "# export: e's last counter ${last:-none}, the module's count of e ${mod:-none}"
+check "export: group series for e and the pod, source=\"core_estimate\"" \
+	sh -c "grep -q 'md-e\".*source=\"core_estimate\"' /tmp/prom.during &&
+		grep -q 'group=\"pod:0c1f2e3d-4b5a-6978-8a9b-0c1d2e3f4a5b\".*source=\"core_estimate\"' /tmp/prom.during ||
+		{ cat /tmp/export.log /tmp/prom.during; false; }"
+check "export: e's last counter is the module's count of e (got ${last:-none} and ${mod:-none})" \
+	test -n "$last" -a "${last%.*}" = "${mod:-x}"
+check "export: memdiag_group_info gives the pod's uid" \
+	grep -q '^memdiag_group_info{.*pod_uid="0c1f2e3d-4b5a-6978-8a9b-0c1d2e3f4a5b"' /tmp/prom.during
+check "export: at most K + 2 = 5 group series per socket" \
+	awk '/^memdiag_group_dram_bytes_total\{/ { match($0, /socket="[0-9]+"/); n[substr($0, RSTART, RLENGTH)]++ }
+		END { for (s in n) { print s, n[s]; if (n[s] > 5) bad = 1 } exit bad }' /tmp/prom.during
+kill "$xp"
+wait "$xp" 2> /dev/null
 
 # On CPU 3, told 2 GB/s, a task moves from cgroup c to d while it runs,
 # and each is charged for its own part: at the move the module makes

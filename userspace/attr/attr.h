@@ -56,6 +56,7 @@ struct attr {
 	void *core_ctx;
 	struct attr_core_entry *core_prev;	/* the last read, sorted */
 	size_t nr_core_prev;
+	bool core_rebase;	/* the next read is a baseline only */
 	enum cg_by by;
 	bool attach;		/* make memdiag groups for threads in none */
 	size_t max;		/* groups kept at most */
@@ -102,6 +103,13 @@ int attr_sample(struct attr *a, char *why, size_t size);
 int attr_open_core(struct attr *a, enum cg_by by, size_t max,
 		   const uint32_t *socket_id, size_t nr_socket,
 		   attr_core_read_fn fn, void *ctx, char *why, size_t size);
+/*
+ * The core estimate is read from a new connection (the module was loaded
+ * again): its counts began anew, or run on in another session, so the
+ * next sample takes them as its baseline and adds nothing; the groups'
+ * bytes so far stay.
+ */
+void attr_core_rebase(struct attr *a);
 /* Remove the groups memdiag made, and free everything. */
 void attr_close(struct attr *a);
 

@@ -146,7 +146,7 @@ static void add_entries(struct attr *a, const struct attr_core_entry *e,
 	memset(a->total_delta, 0, sizeof(a->total_delta));
 	for (i = 0; i < a->nr; i++)
 		memset(a->g[i].delta, 0, sizeof(a->g[i].delta));
-	for (i = 0; a->samples && i < n; i++) {
+	for (i = 0; a->samples && !a->core_rebase && i < n; i++) {
 		struct ino_group key = { e[i].cgroup_id, -1 }, *m;
 		int si = socket_index(a, e[i].socket);
 		uint64_t d = moved(a, &e[i]);
@@ -182,11 +182,17 @@ int attr_core_sample(struct attr *a, char *why, size_t size)
 		return ret;
 	qsort(e, n, sizeof(*e), entry_cmp);
 	add_entries(a, e, n);
+	a->core_rebase = false;
 	free(a->core_prev);
 	a->core_prev = e;
 	a->nr_core_prev = n;
 	a->samples++;
 	return 0;
+}
+
+void attr_core_rebase(struct attr *a)
+{
+	a->core_rebase = true;
 }
 
 void attr_core_free(struct attr *a)

@@ -173,6 +173,7 @@ static int setup(struct exporter *x, struct conn *c)
 	free(reply);
 	summarize(&x->st, &sum);
 	prefetch_names(&x->st, c, &sum);
+	export_groups_connect(&x->groups, &sum);
 	info_summary_free(&sum);
 
 	grp = nl_family_mcgrp(&c->fam, MEMDIAG_MCGRP_MONITOR);
@@ -212,6 +213,7 @@ static int try_connect(struct exporter *x, struct conn *c)
 	c->open = true;
 	if (setup(x, c) < 0) {
 		disconnect(c, true);
+		export_groups_disconnect(&x->groups);
 		return -1;
 	}
 	export_note(x, "reading the memdiag module (%s, %s), interval %u ms",
@@ -346,6 +348,7 @@ int export_run(struct exporter *x, int sfd)
 				export_note(x, "no snapshot from the memdiag module for %llu s: connecting again",
 					    (unsigned long long)(now_ms() - last_rx) / 1000);
 			disconnect(&c, false);
+			export_groups_disconnect(&x->groups);
 			export_set_up(&x->st, false);
 			export_publish(x);
 		}

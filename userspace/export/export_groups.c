@@ -24,10 +24,16 @@ void export_groups_open(struct export_groups *g, size_t k, bool attach)
 		snprintf(g->why, sizeof(g->why), "--top 0: no group series asked for");
 		return;
 	}
-	if (attr_open(&g->a, CG_BY_POD, attach, 10000, g->why,
-		      sizeof(g->why)))
+	if (attr_open(&g->a, CG_BY_POD, attach, EXPORT_GROUPS_MAX_GROUPS,
+		      g->mbm_why, sizeof(g->mbm_why))) {
+		/* the core estimate, once the module is there */
+		g->core = true;
+		snprintf(g->why, sizeof(g->why),
+			 "no resctrl MBM (%.150s), and the memdiag module for the core estimate is not connected yet",
+			 g->mbm_why);
 		return;
-	g->on = true;
+	}
+	g->opened = g->on = true;
 }
 
 /* Socket @id's last whole interval from the module: its bytes. */
@@ -85,8 +91,10 @@ void export_groups_sample(struct export_groups *g,
 	g->sampled_ms = now;
 	if (attr_sample(&g->a, why, sizeof(why)))
 		return;
-	if (g->samples++ == 0)
+	if (g->samples++ == 0 || g->rebase) {
+		g->rebase = false;
 		return;		/* the baselines */
+	}
 	for (s = 0; s < g->a.rc.nr_socket; s++) {
 		uint64_t bytes = 0;
 		struct recon r;
@@ -100,12 +108,12 @@ void export_groups_sample(struct export_groups *g,
 }
 
 static void series(FILE *f, struct prom_family *fam, uint32_t socket,
-		   const char *group, uint64_t v)
+		   const char *group, enum attr_source src, uint64_t v)
 {
 	prom_sample_start(f, fam);
 	prom_sock_label(f, socket);
 	prom_label(f, false, "group", group);
-	prom_label(f, false, "source", attr_source_name(ATTR_SOURCE_MBM));
+	prom_label(f, false, "source", attr_source_name(src));
 	prom_value_u64(f, v);
 }
 
@@ -137,7 +145,7 @@ void export_groups_render(const struct export_groups *g, FILE *f)
 {
 	struct prom_family bytes = PROM_FAMILY("memdiag_group_dram_bytes_total",
 		"counter",
-		"DRAM bytes of a group (pod, service, cgroup) since the exporter started, by source; per socket the top groups of the last interval, group=\"other\" for the rest MBM saw and group=\"unattributed\" for the socket's bytes beyond every group (each interval's part, never below zero)");
+		"DRAM bytes of a group (pod, service, cgroup) since the exporter started, by source; per socket the top groups of the last interval, group=\"other\" for the rest the source saw and group=\"unattributed\" for the socket's bytes beyond every group (each interval's part, never below zero)");
 	struct prom_family neg = PROM_FAMILY("memdiag_group_mbm_over_socket_intervals_total",
 		"counter",
 		"Intervals in which MBM counted more bytes than the memory controllers (unattributed would be negative; counted here, not in unattributed)");
@@ -145,17 +153,18 @@ void export_groups_render(const struct export_groups *g, FILE *f)
 		"What a group shown in memdiag_group_dram_bytes_total is: pod_uid joins kube_pod_info{uid}");
 	size_t s, i;
 
-	if (!g->on || g->samples < 2)
+	if (!g->opened || g->samples < 2)
 		return;
 	for (s = 0; s < g->a.rc.nr_socket; s++) {
 		const struct export_group_socket *gs = &g->sock[s];
 
 		for (i = 0; i < gs->nr_shown; i++)
 			series(f, &bytes, gs->id, g->a.g[gs->shown[i]].key,
-			       g->a.g[gs->shown[i]].bytes[s]);
-		series(f, &bytes, gs->id, "other", gs->other_total);
+			       g->a.source, g->a.g[gs->shown[i]].bytes[s]);
+		series(f, &bytes, gs->id, "other", g->a.source,
+		       gs->other_total);
 		if (gs->have_unattributed)
-			series(f, &bytes, gs->id, "unattributed",
+			series(f, &bytes, gs->id, "unattributed", g->a.source,
 			       gs->unattributed_total);
 	}
 	for (s = 0; s < g->a.rc.nr_socket; s++) {
@@ -171,7 +180,8 @@ void export_groups_render(const struct export_groups *g, FILE *f)
 
 void export_groups_close(struct export_groups *g)
 {
-	if (g->on)
+	export_groups_disconnect(g);
+	if (g->opened)
 		attr_close(&g->a);
-	g->on = false;
+	g->opened = g->on = false;
 }

@@ -4,7 +4,9 @@
  * each socket's top K groups by bytes in the last interval as counters,
  * with "other" and "unattributed", and the info series to join them with
  * kube-state-metrics. No I/O besides the attribution sample and the
- * output stream.
+ * output stream. Where resctrl has no MBM, the groups' bytes are the
+ * memdiag module's core estimate, read over a connection of their own
+ * while the module is there (export_groups_core.c).
  */
 
 #ifndef MEMDIAGCTL_EXPORT_GROUPS_H
@@ -15,9 +17,12 @@
 #include <stdio.h>
 
 #include "attr.h"
+#include "conn.h"
+#include "info.h"
 #include "export.h"
 
 #define EXPORT_GROUPS_MAX_K 100
+#define EXPORT_GROUPS_MAX_GROUPS 10000	/* kept in memory at most */
 #define EXPORT_GROUPS_MIN_MS 950	/* between samples: resctrl's second */
 
 struct export_group_socket {
@@ -31,10 +36,19 @@ struct export_group_socket {
 };
 
 struct export_groups {
-	bool on;		/* resctrl read: the series exist */
+	bool on;		/* the groups are read: the series exist */
 	char why[ATTR_WHY];	/* why not */
 	size_t k;		/* --top; 0: asked for none */
+	bool opened;		/* @a is open (its bytes kept while !on) */
 	struct attr a;
+	/* the core estimate, where resctrl has no MBM */
+	bool core;		/* tried at each connection to the module */
+	char mbm_why[ATTR_WHY];	/* why not MBM */
+	struct nl nl;
+	struct nl_family fam;
+	bool connected, session_on;
+	bool rebase;		/* the next sample is a baseline only */
+	uint32_t session;
 	struct export_group_socket sock[RC_MAX_SOCKETS];
 	uint64_t samples;
 	uint64_t sampled_ms;	/* CLOCK_MONOTONIC of the last sample */
@@ -42,6 +56,15 @@ struct export_groups {
 
 /* Open attribution for --top @k (0: none); g->why says why not. */
 void export_groups_open(struct export_groups *g, size_t k, bool attach);
+/*
+ * The module is there (@sum its get-info): without MBM, read the core
+ * estimate over a connection and a session of our own; g->why says why
+ * not. Counters go on from where they were before a disconnect.
+ */
+void export_groups_connect(struct export_groups *g,
+			   const struct info_summary *sum);
+/* The module went away: close that connection (the series stay). */
+void export_groups_disconnect(struct export_groups *g);
 /*
  * One sample of every group, reconciled with each socket's last whole
  * interval in @st (the module's), added to the counters.
