@@ -9,7 +9,7 @@
 # alone told 1 GB/s; and a task moved between cgroups while it runs is
 # charged the rate times its time in each, within 2 %.
 # memdiagctl stat -- CMD reads the same estimate for CMD's own cgroup,
-# and the exporter for its per-group counters.
+# the exporter for its per-group counters, watch --group for a subtree.
 # Also: the do form (one cgroup; ENOENT for one that never ran), and a
 # new session after the last one ended. Prints TAP.
 #
@@ -211,7 +211,13 @@ mkdir -p "$ctr"
 run_in e 1
 sh -c "echo \$\$ > $ctr/cgroup.procs && exec taskset -c 2 $bin burn 10 0 /dev/null" > /dev/null &
 podload=$!
-sleep 4
+sleep 0.5
+# watch --group reads the same estimate beside each socket's row: cgroup
+# e alone on CPU 1 is its 3 GB/s (within 3 %: user-space intervals)
+"$ctl" -j watch --all --group /md-e --interval 1s --count 3 > /tmp/watch.json 2> /tmp/watch.err
+wrow=$(jq -c -s '[.[] | select(.socket == 0)] | last | {group_gbps, group_source}' /tmp/watch.json 2> /dev/null)
+wg=$(echo "$wrow" | jq -r '.group_gbps // 0' 2> /dev/null)
+sleep 0.5
 cp "$prom" /tmp/prom.during 2> /dev/null
 kill "$load" "$podload"
 wait "$load" "$podload" 2> /dev/null
@@ -240,6 +246,9 @@ check "export: memdiag_group_info gives the pod's uid" \
 check "export: at most K + 2 = 5 group series per socket" \
 	awk '/^memdiag_group_dram_bytes_total\{/ { match($0, /socket="[0-9]+"/); n[substr($0, RSTART, RLENGTH)]++ }
 		END { for (s in n) { print s, n[s]; if (n[s] > 5) bad = 1 } exit bad }' /tmp/prom.during
+check "watch --group /md-e: core_estimate, CPU 1's 3 GB/s within 3% (got ${wrow:-nothing})" \
+	sh -c "[ \"\$(echo '$wrow' | jq -r .group_source)\" = core_estimate ] &&
+		awk -v g='${wg:-0}' 'BEGIN { exit !(g >= 2.91 && g <= 3.09) }' || { cat /tmp/watch.err; false; }"
 kill "$xp"
 wait "$xp" 2> /dev/null
 

@@ -42,9 +42,15 @@ static int walk_dir(const char *path, const struct stat *st, int flag,
 
 	if (flag != FTW_D || !*rel)
 		return 0;	/* files, and the root: the total only */
-	if (cg_key(rel, walk.a->by, key, sizeof(key), &id) < 0)
+	if (walk.a->subtree) {
+		/* watch --group: the subtree is one group, nothing else is */
+		g = attr_under(rel, walk.a->subtree) ?
+		    attr_find_group(walk.a, walk.a->subtree) : -1;
+	} else if (cg_key(rel, walk.a->by, key, sizeof(key), &id) < 0) {
 		return 0;
-	g = attr_find_group(walk.a, key);
+	} else {
+		g = attr_find_group(walk.a, key);
+	}
 	if (g < 0)
 		return 0;
 	if (walk.nr == walk.cap) {
@@ -117,7 +123,11 @@ static int scan_groups(struct attr *a)
 	for (i = 0; i < a->nr; i++)
 		a->g[i].seen = false;
 	for (i = 0; i < scan.nr; i++) {
-		int g = attr_group_of(a, &scan.g[i]);
+		int g;
+
+		if (a->subtree && !attr_under(scan.g[i].path, a->subtree))
+			continue;
+		g = attr_group_of(a, &scan.g[i]);
 
 		if (g >= 0)
 			a->g[g].seen = true;

@@ -64,7 +64,8 @@ void cmd_watch_usage(FILE *f)
 	      "  busy_ch      that channel\n"
 	      "  prefetch     prefetcher state: on, off, N/M off; ~ mixed, * changed\n"
 	      "  grp_GB/s     with --group: the cgroup's DRAM bandwidth on the socket\n"
-	      "               (resctrl MBM, the cgroup and those below it)\n"
+	      "               (resctrl MBM or the module's core estimate, the\n"
+	      "               cgroup and those below it)\n"
 	      "  grp%         that over tot_GB/s\n"
 	      "  util%        bandwidth / the sustainable peak of this machine's curve\n"
 	      "               at this read/write mix (memdiagctl calibrate)\n"
@@ -99,9 +100,10 @@ void cmd_watch_usage(FILE *f)
 	      "                          no socket total (tot_GB/s '-')\n"
 	      "      --group PATH        add the DRAM bandwidth of the cgroup PATH (as\n"
 	      "                          /proc/PID/cgroup names it) and those below it,\n"
-	      "                          from resctrl's MBM; as root its threads go into\n"
-	      "                          memdiag monitoring groups, as top does (exit 7\n"
-	      "                          where resctrl counts no DRAM bytes)\n",
+	      "                          from resctrl's MBM (as root its threads go into\n"
+	      "                          memdiag monitoring groups, as top does), else\n"
+	      "                          from the module's core estimate (exit 7 where\n"
+	      "                          neither counts)\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_JSON, 26,
 		       "one JSON object per line per socket and interval;\n"
@@ -387,7 +389,7 @@ int cmd_watch(const struct opts *gopts, int argc, char **argv)
 		cli_err(w.cmd, "note", "no verdict: %s", vs.reason);
 	w.family = fam.id;
 	if (group) {
-		rc = watch_group_open(&grp, w.cmd, group);
+		rc = watch_group_open(&grp, w.cmd, group, &sum);
 		w.grp = rc == MDC_EXIT_OK ? &grp : NULL;
 	}
 	if (rc == MDC_EXIT_OK)

@@ -49,7 +49,7 @@ TEST_F(watch_group, subtree_bytes_beside_the_socket)
 	double gbps = 0, share = 0;
 	struct timespec pause = { 0, 600000000 };
 
-	ASSERT_EQ(0, watch_group_open(&g, "watch", "/app.slice"));
+	ASSERT_EQ(0, watch_group_open(&g, "watch", "/app.slice", NULL));
 	canned_summary(&sum);
 	canned_pair(0, &a, &b);
 	wrun_start(&r, true, &sum);

@@ -3,15 +3,22 @@
  * watch_group.c - the columns of "watch --group PATH": the cgroup PATH
  * and every cgroup below it as one group, its threads in resctrl
  * monitoring groups (reused, or memdiag's as root), and its bytes per
- * socket each interval as GB/s and as a share of the socket's.
+ * socket each interval as GB/s and as a share of the socket's. Without
+ * MBM its bytes are the memdiag module's core estimate, read over a
+ * connection and a groups session of its own: watch's connection is
+ * subscribed to snapshots, which would interleave with a dump's replies.
  */
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "groups.h"
+#include "parse.h"
 #include "watch_group.h"
 
 #define WATCH_GROUP_MAX 10000	/* cgroups walked for the subtree */
@@ -24,18 +31,76 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
-int watch_group_open(struct watch_group *g, const char *cmd, const char *path)
+/* attr's reader: group-get's entries as attr_core_entry. */
+static int core_read(void *ctx, struct attr_core_entry **e, size_t *n,
+		     char *why, size_t size)
 {
-	char why[ATTR_WHY];
+	struct watch_group *g = ctx;
+	struct group_bytes *gb;
+	struct cli_error err;
+	size_t i;
+
+	if (groups_read(&g->nl, &g->fam, &gb, n, &err) != MDC_EXIT_OK) {
+		cli_error_phrase(&err, why, size);
+		return -EIO;
+	}
+	*e = malloc((*n ? *n : 1) * sizeof(**e));
+	if (!*e) {
+		free(gb);
+		snprintf(why, size, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < *n; i++)
+		(*e)[i] = (struct attr_core_entry){ gb[i].socket,
+						    gb[i].cgroup_id,
+						    gb[i].bytes };
+	free(gb);
+	return 0;
+}
+
+/* The core estimate for @sum's sockets: 0, or -errno with @why. */
+static int open_core(struct watch_group *g, const struct info_summary *sum,
+		     char *why, size_t size)
+{
+	struct cli_error err;
+
+	if (!sum) {
+		snprintf(why, size, "the memdiag module is not connected");
+		return -ENODEV;
+	}
+	if (md_connect(&g->nl, &g->fam, &err) != MDC_EXIT_OK) {
+		cli_error_phrase(&err, why, size);
+		return -ENODEV;
+	}
+	g->connected = true;
+	/* the longest interval: never makes another session publish more */
+	if (session_start_groups(&g->nl, &g->fam, INTERVAL_MS_MAX,
+				 &g->session, &err) != MDC_EXIT_OK) {
+		cli_error_phrase(&err, why, size);
+		return -EOPNOTSUPP;
+	}
+	g->session_on = true;
+	return attr_open_core(&g->a, CG_BY_CGROUP, WATCH_GROUP_MAX,
+			      sum->socket, sum->nr_socket, core_read, g, why,
+			      size);
+}
+
+int watch_group_open(struct watch_group *g, const char *cmd, const char *path,
+		     const struct info_summary *sum)
+{
+	char why[ATTR_WHY], core[ATTR_WHY];
 
 	*g = (struct watch_group){ .path = path };
 	if (path[0] != '/')
 		return cli_usage(cmd, "option '--group': '%s' is no cgroup path (it starts with /, as in /proc/PID/cgroup)",
 				 path);
 	if (attr_open(&g->a, CG_BY_CGROUP, !geteuid(), WATCH_GROUP_MAX, why,
-		      sizeof(why))) {
+		      sizeof(why)) &&
+	    open_core(g, sum, core, sizeof(core))) {
 		cli_err(cmd, "option '--group': no per-group numbers on this host",
-			"%s", why);
+			"no resctrl MBM (%s), and no core estimate: %s", why,
+			core);
+		watch_group_close(g);
 		return MDC_EXIT_UNAVAILABLE;
 	}
 	g->a.subtree = path;
@@ -59,6 +124,12 @@ static void sample(struct watch_group *g, const struct interval *m)
 		return;
 	if (attr_sample(&g->a, why, sizeof(why)))
 		return;
+	/*
+	 * the bytes are those up to the read, which comes last in a sample
+	 * (after the walk of the hierarchy) and may take long: the core
+	 * estimate's read waits for every CPU to charge what it counted
+	 */
+	now = now_ns();
 	g->seconds = (double)(now - g->sampled_ns) / 1e9;
 	g->sampled_ns = now;
 }
@@ -92,12 +163,20 @@ void watch_group_row(struct printer *p, struct watch_group *g,
 		print_string(p, PRINT_ANY, "group_share_percent", "  %4s", NULL);
 	print_string(p, PRINT_JSON, "group", "%s", g->path);
 	print_string(p, PRINT_JSON, "group_source", "%s",
-		     attr_source_name(ATTR_SOURCE_MBM));
+		     attr_source_name(g->a.source));
 }
 
 void watch_group_close(struct watch_group *g)
 {
+	struct cli_error err;
+
 	if (g->open)
 		attr_close(&g->a);
-	g->open = false;
+	if (g->session_on)
+		session_stop(&g->nl, &g->fam, g->session, &err);
+	if (g->connected) {
+		nl_family_free(&g->fam);
+		nl_close(&g->nl);
+	}
+	g->open = g->session_on = g->connected = false;
 }

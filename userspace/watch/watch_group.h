@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * watch_group.h - "watch --group PATH": one cgroup subtree's DRAM bytes
- * (resctrl MBM) beside each socket's row (watch_group.c).
+ * (resctrl MBM, else the memdiag module's core estimate) beside each
+ * socket's row (watch_group.c).
  */
 
 #ifndef MEMDIAGCTL_WATCH_GROUP_H
@@ -11,6 +12,8 @@
 #include <stdint.h>
 
 #include "attr.h"
+#include "conn.h"
+#include "info.h"
 #include "metrics.h"
 #include "print.h"
 
@@ -20,16 +23,23 @@ struct watch_group {
 	bool open;
 	uint64_t sampled_ns;	/* CLOCK_MONOTONIC of the last sample */
 	double seconds;		/* between the last two samples */
+	/* the core estimate: a connection of its own (watch's is subscribed) */
+	struct nl nl;
+	struct nl_family fam;
+	bool connected, session_on;
+	uint32_t session;
 };
 
 #define WATCH_GROUP_HEADER "  grp_GB/s  grp%"
 
 /*
  * resctrl and the cgroup hierarchy for @path (its threads attached as
- * top attaches, as root). MDC_EXIT_OK, or an exit code with the reason
- * said for @cmd.
+ * top attaches, as root); without MBM, the module's core estimate for the
+ * sockets of @sum. MDC_EXIT_OK, or an exit code with the reason said for
+ * @cmd.
  */
-int watch_group_open(struct watch_group *g, const char *cmd, const char *path);
+int watch_group_open(struct watch_group *g, const char *cmd, const char *path,
+		     const struct info_summary *sum);
 /*
  * The row's group columns: the group's bytes on @m's socket since the
  * last sample (one per interval: the first row of an interval samples),
