@@ -16,7 +16,8 @@
  * ms asleep (OFF 0: never), until killed, or N busy spells. After each
  * busy spell it writes the nanoseconds it has been busy so far
  * (CLOCK_MONOTONIC, the clock the simulator's counters follow) to FILE:
- * the time it held its CPU.
+ * the time it held its CPU. With $BURN_MOVES it also notes when it finds
+ * itself on another CPU (note_cpu()).
  *
  * "genl_groups pingpong N [PROCS]" passes a byte back and forth N times
  * between itself and a child that first writes its pid to PROCS (a
@@ -24,7 +25,9 @@
  * cgroup), and prints the nanoseconds one round trip took: the load of
  * bench-ctxsw.sh.
  */
+#define _GNU_SOURCE	/* sched_getcpu() */
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,9 +96,34 @@ static void get(struct mdnl *m, uint32_t socket, uint64_t id)
 	free(r);
 }
 
+/*
+ * With $BURN_MOVES set: append "<wall clock, us> <cpu>" to that file each
+ * time the load finds itself on another CPU, so that a test knows when a
+ * migration took effect (a TCG guest makes it late while vCPUs spin).
+ */
+static void note_cpu(FILE *moves)
+{
+	static int last = -1;
+	struct timespec ts;
+	int cpu;
+
+	if (!moves)
+		return;
+	cpu = sched_getcpu();
+	if (cpu == last)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	fprintf(moves, "%lld %d\n", (long long)ts.tv_sec * 1000000 +
+		ts.tv_nsec / 1000, cpu);
+	fflush(moves);
+	last = cpu;
+}
+
 static int burn(const char *on, const char *off, const char *file,
 		unsigned long spells)
 {
+	const char *mpath = getenv("BURN_MOVES");
+	FILE *moves = mpath ? fopen(mpath, "a") : NULL;
 	uint64_t on_ns = strtoull(on, NULL, 10) * 1000000, busy = 0;
 	struct timespec nap = { 0, (long)strtoul(off, NULL, 10) * 1000000 };
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -108,9 +136,10 @@ static int burn(const char *on, const char *off, const char *file,
 	for (;;) {
 		uint64_t t = mdnl_now_ns(), now;
 
-		do
+		do {
 			now = mdnl_now_ns();
-		while (now - t < on_ns);
+			note_cpu(moves);
+		} while (now - t < on_ns);
 		busy += now - t;
 		snprintf(buf, sizeof(buf), "%20" PRIu64 "\n", busy);
 		if (pwrite(fd, buf, 21, 0) != 21)

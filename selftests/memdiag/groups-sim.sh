@@ -7,7 +7,8 @@
 # window, within 2 %, with a cgroup's share of a CPU its share of the
 # scheduler's CPU time: two cgroups switching on one CPU told 3 GB/s, one
 # alone told 1 GB/s; and a task moved between cgroups while it runs is
-# charged the rate times its time in each, within 2 %.
+# charged the rate times its time in each, within 2 %, as is one that
+# migrates between CPUs of unequal rates on two sockets.
 # memdiagctl stat -- CMD reads the same estimate for CMD's own cgroup,
 # the exporter for its per-group counters, watch --group for a subtree.
 # Also: the do form (one cgroup; ENOENT for one that never ran), and a
@@ -277,6 +278,37 @@ if dump /tmp/groups.0; then
 else
 	not_ok "group-get dumps answered"
 fi
+
+# A task of cgroup f migrates from CPU 1 (3 GB/s, socket 0) to CPU 2
+# (1 GB/s, socket 1) while it runs: each socket charges f its CPU's rate
+# times f's time there, within 2 %, the two rates unequal so that bytes
+# charged to the wrong CPU's rate or socket show.
+kill "$load"
+wait "$load" 2> /dev/null
+rm -f /tmp/moves
+export BURN_MOVES=/tmp/moves
+run_in f 1
+unset BURN_MOVES
+sleep 1
+# sbytes FILE NAME S: the cgroup's bytes on socket S
+sbytes() { awk -v id="$(cgid "$2")" -v s="$3" '$1 == s && $2 == id { b += $3 } END { printf "%.0f\n", b }' "$1"; }
+if dump /tmp/groups.0; then
+	sleep 5
+	taskset -pc 2 "$load" > /dev/null
+	sleep 5
+	dump /tmp/groups.1
+	# when the load first ran on CPU 2, by its own note
+	tmig=$(awk '$2 == 2 { print $1; exit }' /tmp/moves)
+	echo "# f's CPUs: $(tr '\n' ' ' < /tmp/moves)"
+	check_rate "a task of f migrated from CPU 1 to CPU 2: f's socket-0 bytes / its time on CPU 1" \
+		3000 $(( $(sbytes /tmp/groups.1 f 0) - $(sbytes /tmp/groups.0 f 0) )) $((tmig - t0))
+	check_rate "a task of f migrated from CPU 1 to CPU 2: f's socket-1 bytes / its time on CPU 2" \
+		1000 $(( $(sbytes /tmp/groups.1 f 1) - $(sbytes /tmp/groups.0 f 1) )) $((at - tmig))
+else
+	not_ok "group-get dumps answered"
+fi
+kill "$load"
+wait "$load" 2> /dev/null
 
 # The do form answers one cgroup; an unknown one is ENOENT.
 echo "get 0 $(cgid a)" >&"${G[1]}"
