@@ -20,7 +20,7 @@ int memdiag_platform_get(struct memdiag_state *st)
 	} else {
 		st->plat = symbol_get(memdiag_sim_platform);
 		if (!st->plat) {
-			pr_err("memdiag: platform=sim needs memdiag_sim.ko: load it first (insmod memdiag_sim.ko uarch=skx|icx|spr)\n");
+			pr_err("memdiag: platform=sim needs memdiag_sim.ko: load it first (insmod memdiag_sim.ko uarch=NAME; a NAME it lacks is refused with the list)\n");
 			return -ENODEV;
 		}
 	}

@@ -12,10 +12,12 @@
 # counter-free view instead (scripts/counter-free.sh): idle latency, the
 # curve of this machine, probe samples.
 #
-# With MEMDIAG_SIM=skx|icx|spr, memdiag runs on the simulated platform
-# instead (always in the guest), with socket 0 set to read 10 GB/s, write
-# 4 GB/s and a 200-cycle load latency, so that "watch" has something to
-# show on a machine whose counters are out of reach. Simulated numbers.
+# With MEMDIAG_SIM=UARCH (a generation memdiag_sim.ko models: a name it
+# lacks is refused with the list of them, from the sim's table), memdiag
+# runs on the simulated platform instead (always in the guest), with
+# socket 0 set to read 10 GB/s, write 4 GB/s and a 200-cycle load
+# latency, so that "watch" has something to show on a machine whose
+# counters are out of reach. Simulated numbers.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -62,7 +64,8 @@ if [ -z "${MEMDIAG_SIM:-}" ]; then
 fi
 echo "run: simulated platform memdiag_sim uarch=$MEMDIAG_SIM: the numbers are the simulator's, not hardware measurements" >&2
 exec "${vm[@]}" sh -c '
-	insmod "$0/memdiag_sim.ko" uarch="$1" || exit 1
+	# a name the sim lacks: its refusal lists those it models
+	insmod "$0/memdiag_sim.ko" uarch="$1" || { dmesg | tail -n 1 >&2; exit 1; }
 	d=/sys/kernel/debug/memdiag_sim/socket0
 	echo 10000 > $d/read_bw_mbps; echo 4000 > $d/write_bw_mbps
 	echo 200 > $d/load_latency_cycles; echo 1000000 > $d/l1_miss_per_sec

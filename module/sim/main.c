@@ -25,7 +25,9 @@ struct mdsim mdsim;
 /* uarch=: checked while the module is loaded, so a bad value fails the load */
 static int uarch_set(const char *val, const struct kernel_param *kp)
 {
+	char names[128];
 	unsigned int i;
+	size_t n = 0;
 
 	for (i = 0; i < mdsim_n_uarchs; i++) {
 		if (sysfs_streq(val, mdsim_uarchs[i]->name)) {
@@ -33,8 +35,11 @@ static int uarch_set(const char *val, const struct kernel_param *kp)
 			return 0;
 		}
 	}
-	pr_err("uarch=%s is not valid: use uarch=skx, icx, spr, gnr, srf, zen2, zen3, zen4 or zen5\n",
-	       val);
+	/* the names from the table itself, so the list cannot fall behind */
+	for (i = 0; i < mdsim_n_uarchs; i++)
+		n += scnprintf(names + n, sizeof(names) - n, " %s",
+			       mdsim_uarchs[i]->name);
+	pr_err("uarch=%s is not valid: use one of%s\n", val, names);
 	return -EINVAL;
 }
 
@@ -49,7 +54,7 @@ static const struct kernel_param_ops uarch_ops = {
 };
 
 module_param_cb(uarch, &uarch_ops, NULL, 0444);
-MODULE_PARM_DESC(uarch, "generation to model: skx (default), icx, spr, gnr, srf, zen2, zen3, zen4 or zen5");
+MODULE_PARM_DESC(uarch, "generation to model, the first of the sim's table by default; a name it lacks is refused with the table's names");
 
 static int cpuhp_state;
 
@@ -185,7 +190,7 @@ static int __init mdsim_init(void)
 	int err;
 
 	if (!mdsim.ua)
-		mdsim.ua = mdsim_uarchs[0];	/* skx */
+		mdsim.ua = mdsim_uarchs[0];	/* the table's first */
 	err = mdsim_df_maps_check();
 	if (err)
 		return err;

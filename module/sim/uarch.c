@@ -405,7 +405,7 @@ static const struct mdsim_uarch zen3 = {
 };
 
 const struct mdsim_uarch * const mdsim_uarchs[] = {
-	&skx, &icx, &spr, &gnr, &srf, &zen4, &zen5, &zen2, &zen3
+	&skx, &icx, &spr, &gnr, &srf, &zen2, &zen3, &zen4, &zen5
 };
 
 const unsigned int mdsim_n_uarchs = ARRAY_SIZE(mdsim_uarchs);
