@@ -10,6 +10,7 @@
 #include <linux/memdiag.h>
 
 #include "cmd.h"
+#include "host_reach.h"
 #include "opts.h"
 
 #ifndef MEMDIAGCTL_VERSION
@@ -23,8 +24,12 @@ struct command {
 	const char *help;
 	/* the rest of @help from the code's own table, on the next line */
 	void (*help_list)(char *buf, size_t size);
-	/* works without the module (marked '*' in the help) */
-	bool counter_free;
+	/*
+	 * Works without the module (marked '*' in the help): "" whole,
+	 * "--opt" with that option; NULL: needs the module. The help and
+	 * the "module not loaded" messages list these.
+	 */
+	const char *counter_free;
 };
 
 static int cmd_help(const struct opts *o, int argc, char **argv);
@@ -32,37 +37,37 @@ static void cmd_help_usage(FILE *f);
 
 static const struct command commands[] = {
 	{ "info", cmd_info, cmd_info_usage,
-	  "show the processor, sockets, CPUs and capabilities", NULL, false },
+	  "show the processor, sockets, CPUs and capabilities", NULL, NULL },
 	{ "watch", cmd_watch, cmd_watch_usage,
-	  "print DRAM bandwidth and load latency per socket, each interval", NULL, false },
+	  "print DRAM bandwidth and load latency per socket, each interval", NULL, NULL },
 	{ "top", cmd_top, cmd_top_usage,
 	  "show who uses each socket's bandwidth: pods, services, cgroups", NULL,
-	  true },
+	  "" },
 	{ "snapshot", cmd_snapshot, cmd_snapshot_usage,
-	  "print the raw cumulative counters once", NULL, false },
+	  "print the raw cumulative counters once", NULL, NULL },
 	{ "prefetch", cmd_prefetch, cmd_prefetch_usage,
-	  "show, switch off or on, and restore the hardware prefetchers", NULL, false },
+	  "show, switch off or on, and restore the hardware prefetchers", NULL, NULL },
 	{ "stat", cmd_stat, cmd_stat_usage,
 	  "run a command and print the counters over exactly its lifetime", NULL,
-	  true },
+	  "--marker" },
 	{ "export", cmd_export, cmd_export_usage,
 	  "serve the counters as Prometheus metrics (HTTP, textfile)", NULL,
-	  true },
+	  "--probe" },
 	{ "validate", cmd_validate, cmd_validate_usage,
-	  "check the counters against the traffic STREAM computes", NULL, false },
+	  "check the counters against the traffic STREAM computes", NULL, NULL },
 	{ "run", cmd_run, cmd_run_usage,
-	  "run a memory micro-kernel, one of:", cmd_run_kernel_names, true },
+	  "run a memory micro-kernel, one of:", cmd_run_kernel_names, "" },
 	{ "calibrate", cmd_calibrate, cmd_calibrate_usage,
 	  "measure this machine's bandwidth-latency curves; --show prints them", NULL,
-	  true },
+	  "" },
 	{ "probe", cmd_probe, cmd_probe_usage,
 	  "estimate memory pressure without counters: a short chase each interval", NULL,
-	  true },
+	  "" },
 	{ "plot", cmd_plot, cmd_plot_usage,
 	  "draw the curves, and recorded samples on them, with gnuplot", NULL,
-	  true },
+	  "" },
 	{ "help", cmd_help, cmd_help_usage,
-	  "show this help, or a command's", NULL, false },
+	  "show this help, or a command's", NULL, NULL },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -77,20 +82,71 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/*
+ * The commands that work without the module, from the table, into @buf:
+ * "top, stat --marker, ..." (the list host_reach.h's messages give), or
+ * with @quoted only those that need an option, as "'stat' with
+ * --marker, ..." (the help's).
+ */
+static void counter_free_list(char *buf, size_t size, bool quoted)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < NR_COMMANDS && n < size; i++) {
+		const char *cf = commands[i].counter_free;
+		const char *sep = n ? ", " : "";
+
+		if (!cf || (quoted && !cf[0]))
+			continue;
+		if (quoted)
+			n += snprintf(buf + n, size - n, "%s'%s' with %s", sep,
+				      commands[i].name, cf);
+		else
+			n += snprintf(buf + n, size - n, "%s%s%s%s", sep,
+				      commands[i].name, cf[0] ? " " : "", cf);
+	}
+}
+
+/* @text's words, on lines of at most @width columns */
+static void fputs_wrapped(const char *text, int width, FILE *f)
+{
+	int col = 0;
+
+	while (*text) {
+		int len = (int)strcspn(text, " ");
+
+		if (col && col + 1 + len > width) {
+			fputc('\n', f);
+			col = 0;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, text);
+		col += len;
+		text += len + strspn(text + len, " ");
+	}
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
+	char text[768], cf[256];
 	size_t i;
 
 	fputs("Usage: " PROG " [OPTIONS] COMMAND [COMMAND OPTIONS]\n"
 	      "       " PROG " help [COMMAND]\n"
-	      "\n"
-	      "Memory bandwidth and latency of x86 servers. With the memdiag kernel\n"
-	      "module: DRAM bandwidth and load latency counters and hardware\n"
-	      "prefetcher control. Without it (a virtual machine, a kernel that\n"
-	      "cannot load modules, an unsupported processor), the commands marked\n"
-	      "'*' still work, on counter-free measurements ('stat' with --marker,\n"
-	      "'export' with --probe).\n"
-	      "\n"
+	      "\n", f);
+	counter_free_list(cf, sizeof(cf), true);
+	snprintf(text, sizeof(text),
+		 "Memory bandwidth and latency of x86 servers. With the memdiag kernel "
+		 "module: DRAM bandwidth and load latency counters and hardware "
+		 "prefetcher control. Without it (a virtual machine, a kernel that "
+		 "cannot load modules, an unsupported processor), the commands marked "
+		 "'*' still work, on counter-free measurements (%s).", cf);
+	fputs_wrapped(text, 70, f);
+	fputs("\n"
 	      "Options:\n", f);
 	cli_opts_usage(f, CLI_OPT_ALL, 18, "print JSON instead of text");
 	fputs("  -V, --version   print the version and protocol version and exit\n"
@@ -177,11 +233,15 @@ static const struct option options[] = {
 
 int main(int argc, char **argv)
 {
+	static char counter_free[256];
 	const struct command *c;
 	struct opts o = { 0 };
 	struct cli_opts t;
 	int opt, rc;
 
+	/* the messages that say what works without the module say it so */
+	counter_free_list(counter_free, sizeof(counter_free), false);
+	host_reach_set_counter_free(counter_free);
 	/* '+': stop at the command name; the rest is the command's */
 	cli_opts_init(&t, CLI_OPT_ALL, "+:V", options);
 	while ((opt = cli_opts_next(&t, argc, argv)) != -1) {

@@ -25,7 +25,7 @@
 void cmd_plot_usage(FILE *f)
 {
 	fputs("Usage: " PROG " plot [--curve FILE] [--socket N] [--samples FILE]\n"
-	      "                     [-o PREFIX] [--format LIST]\n"
+	      "                     [-o|--output PREFIX] [--format LIST]\n"
 	      "\n"
 	      "Draw the stored bandwidth-latency curves of one socket with gnuplot:\n"
 	      "one line per read/write mix and prefetcher state, starting at the\n"

@@ -38,15 +38,16 @@ int md_not_loaded(struct cli_error *err)
 	/* what could still stand in the way, as a hint */
 	if (h->no_headers && h->hypervisor)
 		snprintf(err->hint, sizeof(err->hint),
-			 "no kernel headers for %.64s to build it; in a virtual machine the hypervisor may hide the counters: " HOST_COUNTER_FREE_CMDS " work without them",
-			 h->kernel);
+			 "no kernel headers for %.64s to build it; in a virtual machine the hypervisor may hide the counters: %s work without them",
+			 h->kernel, host_reach_counter_free());
 	else if (h->no_headers)
 		snprintf(err->hint, sizeof(err->hint),
 			 "no kernel headers for %.64s here to build it ('make module'): install them, or a packaged module",
 			 h->kernel);
 	else if (h->hypervisor)
 		snprintf(err->hint, sizeof(err->hint),
-			 "in a virtual machine the hypervisor may hide the counters: " HOST_COUNTER_FREE_CMDS " work without them");
+			 "in a virtual machine the hypervisor may hide the counters: %s work without them",
+			 host_reach_counter_free());
 	return err->code;
 }
 

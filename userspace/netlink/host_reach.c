@@ -104,6 +104,18 @@ static void detect(struct host_reach *h)
 	h->hypervisor = cpuinfo_has_hypervisor();
 }
 
+static const char *counter_free = "the commands marked '*' in its help";
+
+void host_reach_set_counter_free(const char *cmds)
+{
+	counter_free = cmds;
+}
+
+const char *host_reach_counter_free(void)
+{
+	return counter_free;
+}
+
 const struct host_reach *host_reach(void)
 {
 	static struct host_reach h;
@@ -122,8 +134,8 @@ void host_reach_why(const struct host_reach *h, char *buf, size_t size)
 	if (!h->no_modules)
 		return;
 	snprintf(buf, size,
-		 "%s, so the counters are out of reach on this host; " HOST_COUNTER_FREE_CMDS " work without them%s%s%s%s",
-		 h->no_modules_why,
+		 "%s, so the counters are out of reach on this host; %s work without them%s%s%s%s",
+		 h->no_modules_why, counter_free,
 		 h->hypervisor || h->no_headers ? " (" : "",
 		 h->hypervisor ? "a virtual machine, whose hypervisor hides the uncore counters anyway" : "",
 		 h->hypervisor && h->no_headers ? "; " : "",

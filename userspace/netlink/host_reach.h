@@ -14,10 +14,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The commands that work without the module, as the help marks them. */
-#define HOST_COUNTER_FREE_CMDS \
-	"calibrate, probe, run, stat --marker, export --probe"
-
 struct host_reach {
 	bool no_modules;	/* this kernel cannot load any module */
 	char no_modules_why[128];	/* "booted with 'nomodule'" */
@@ -33,6 +29,15 @@ struct host_reach {
  * proc/cpuinfo and lib/modules/KVER/build).
  */
 const struct host_reach *host_reach(void);
+
+/*
+ * The commands that work without the module ("top, stat --marker, ..."),
+ * which the messages below name: memdiagctl.c sets them at start from its
+ * command table, which marks them in the help too. @cmds is kept, not
+ * copied. Until set: "the commands marked '*' in its help".
+ */
+void host_reach_set_counter_free(const char *cmds);
+const char *host_reach_counter_free(void);
 
 /*
  * Why the module is out of reach, as one sentence for a "not loaded"

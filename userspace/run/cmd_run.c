@@ -81,16 +81,6 @@ void cmd_run_kernel_names(char *buf, size_t size)
 	run_kernel_list(buf, size, NULL, NULL);
 }
 
-/* getopt_long()'s value for run_kopts[i] without a short option */
-#define OPT_KERNEL 256
-/* --csv's, --min-time's and the placement options': above every char, below OPT_KERNEL */
-#define OPT_CSV 200
-#define OPT_MIN_TIME 201
-#define OPT_NODE 202
-#define OPT_SOCKET 203
-#define OPT_MEMBIND 204
-#define OPT_TIMING 205
-
 /* Everything parse_args() collects before the kernel is known. */
 struct run_parse {
 	struct run_args *a;
@@ -102,41 +92,32 @@ struct run_parse {
 };
 
 /*
- * The getopt_long() tables: the options every kernel takes, every kernel
- * option of run_kopts[] (which kernel takes those is checked once the
- * kernel is known), then the options of every command. -1 if they do not
- * fit.
+ * The getopt_long() tables: the options every kernel takes (run_copts[]),
+ * every kernel option of run_kopts[] (which kernel takes those is checked
+ * once the kernel is known), then the options of every command. -1 if
+ * they do not fit.
  */
 static int build_options(struct cli_opts *t)
 {
-	static const struct option common[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "size", required_argument, NULL, 's' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "hugepages", no_argument, NULL, 'H' },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "min-time", required_argument, NULL, OPT_MIN_TIME },
-		{ "node", required_argument, NULL, OPT_NODE },
-		{ "socket", required_argument, NULL, OPT_SOCKET },
-		{ "membind", required_argument, NULL, OPT_MEMBIND },
-		{ "timing", required_argument, NULL, OPT_TIMING },
-	};
-	size_t i, n = sizeof(common) / sizeof(common[0]);
 	struct option opt[CLI_OPTS_OWN_MAX + 1];
+	size_t i, n = 0;
 
-	if (n + run_nr_kopts > CLI_OPTS_OWN_MAX)
+	if (run_nr_copts + run_nr_kopts > CLI_OPTS_OWN_MAX)
 		return -1;
-
-	memcpy(opt, common, sizeof(common));
-	for (i = 0; i < run_nr_kopts; i++) {
-		opt[n + i].name = run_kopts[i].name;
-		opt[n + i].has_arg = run_kopts[i].has_arg;
-		opt[n + i].flag = NULL;
-		opt[n + i].val = run_kopts[i].val ? run_kopts[i].val :
-				 OPT_KERNEL + (int)i;
+	for (i = 0; i < run_nr_copts; i++, n++) {
+		opt[n].name = run_copts[i].name;
+		opt[n].has_arg = run_copts[i].has_arg;
+		opt[n].flag = NULL;
+		opt[n].val = run_copts[i].val;
 	}
-	memset(&opt[n + i], 0, sizeof(opt[n + i]));
+	for (i = 0; i < run_nr_kopts; i++, n++) {
+		opt[n].name = run_kopts[i].name;
+		opt[n].has_arg = run_kopts[i].has_arg;
+		opt[n].flag = NULL;
+		opt[n].val = run_kopts[i].val ? run_kopts[i].val :
+			     RUN_OPT_KERNEL + (int)i;
+	}
+	memset(&opt[n], 0, sizeof(opt[n]));
 	return cli_opts_init(t, CLI_OPT_ALL, ":t:c:s:d:r:H", opt);
 }
 
@@ -196,7 +177,7 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 			       sizeof(err)) < 0)
 			return cli_usage(cmd, "option '--reps': %s", err);
 		return MDC_EXIT_OK;
-	case OPT_MIN_TIME:
+	case RUN_OPT_MIN_TIME:
 		if (parse_seconds(arg, RUN_MAX_MIN_TIME, &a->min_time, err,
 				  sizeof(err)) < 0)
 			return cli_usage(cmd, "option '--min-time': %s", err);
@@ -204,15 +185,15 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 	case 'H':
 		a->hugepages = true;
 		return MDC_EXIT_OK;
-	case OPT_CSV:
+	case RUN_OPT_CSV:
 		st->csv = true;
 		return MDC_EXIT_OK;
-	case OPT_NODE:
-	case OPT_SOCKET:
-		return run_place_option(cmd, c == OPT_SOCKET, arg, &st->place);
-	case OPT_MEMBIND:
+	case RUN_OPT_NODE:
+	case RUN_OPT_SOCKET:
+		return run_place_option(cmd, c == RUN_OPT_SOCKET, arg, &st->place);
+	case RUN_OPT_MEMBIND:
 		return run_membind_option(cmd, arg, &a->membind);
-	case OPT_TIMING:
+	case RUN_OPT_TIMING:
 		return run_timing_option(cmd, arg, &a->timing);
 	case 'h':	/* "run KERNEL --help" shows the kernel's: later */
 		st->help = true;
@@ -220,7 +201,7 @@ static int read_option(const char *cmd, struct run_parse *st, int c,
 	}
 	for (i = 0; i < run_nr_kopts; i++) {
 		if (c == (run_kopts[i].val ? run_kopts[i].val :
-			  OPT_KERNEL + (int)i)) {
+			  RUN_OPT_KERNEL + (int)i)) {
 			/* a flag's value is "" */
 			st->given[i] = arg ? arg : "";
 			return MDC_EXIT_OK;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * help.c - "memdiagctl run --help": what run does, its kernels and its
- * options (the man page says the same; tests/helpman.sh checks).
+ * options, each from its table (run_kernels[]; run_copts[] and
+ * run_kopts[], options.c), so the help cannot leave one out. The man
+ * page says the same; tests/helpman.sh checks.
  */
 
 #include <stdio.h>
@@ -10,8 +12,6 @@
 #include "cmd.h"
 #include "opts.h"
 #include "run/run.h"
-
-static void usage_options(FILE *f);
 
 /*
  * The kernels of run_kernels[], each name in the 14 columns before its
@@ -37,18 +37,67 @@ static void run_help_kernels(FILE *f)
 	}
 }
 
+/* "[--name ARG]" of each option, wrapped at 78 columns under the command */
+static int usage_line(FILE *f, int col, const struct run_opt *o, size_t nr)
+{
+	const int indent = 22;	/* strlen("Usage: " PROG " run ") */
+	size_t i, j;
+
+	for (i = 0; i < nr; i = j) {
+		char item[160];
+		int n = 0;
+
+		/* an option and its alternatives: one bracket */
+		for (j = i; j < nr && (j == i || o[j].or_prev); j++)
+			n += snprintf(item + n, sizeof(item) - (size_t)n,
+				      "%s--%s%s%s", j == i ? "[" : " | ",
+				      o[j].name, o[j].arg ? " " : "",
+				      o[j].arg ? o[j].arg : "");
+		if (col + 1 + n + 1 > 78) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%s]", item);
+		col += n + 1;
+	}
+	return col;
+}
+
+/* One option's entry: "  -x, --name ARG" then its help from column 20. */
+static void usage_option(FILE *f, const struct run_opt *o)
+{
+	const char *line = o->help, *nl;
+	char head[64];
+
+	if (o->val > 0 && o->val < 128)
+		snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->val, o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(head, sizeof(head), "      --%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	fprintf(f, "%-18s  ", head);
+	while ((nl = strchr(line, '\n'))) {
+		fprintf(f, "%.*s\n%20s", (int)(nl - line), line, "");
+		line = nl + 1;
+	}
+	fprintf(f, "%s\n", line);
+}
+
 void cmd_run_usage(FILE *f)
 {
-	fputs("Usage: " PROG " run KERNEL [--threads N] [--cpus LIST | --node N | --socket N]\n"
-	      "                      [--membind N] [--size SIZE]\n"
-	      "                      [--delay N] [--nt] [--reps N] [--min-time SECONDS]\n"
-	      "                      [--timing repetition|whole]\n"
-	      "                      [--hugepages] [--pages auto|4k|huge]\n"
-	      "                      [--sweeps N] [--variant LIST] [--barrier spin|tree]\n"
-	      "                      [--groups N] [--model-gbps X]\n"
-	      "                      [--width W] [--mix LIST] [--distance D] [--matrix]\n"
-	      "                      [-j|--json] [-p|--pretty] [--csv]\n"
-	      "\n"
+	size_t i;
+	int col;
+
+	fputs("Usage: " PROG " run KERNEL", f);
+	col = (int)strlen("Usage: " PROG " run KERNEL");
+	col = usage_line(f, col, run_copts, run_nr_copts);
+	col = usage_line(f, col, run_kopts, run_nr_kopts);
+	fprintf(f, "%s[-j|--json] [-p|--pretty]\n",
+		col + 26 > 78 ? "\n                      " : " ");
+	fputs("\n"
 	      "Run a memory micro-kernel on pinned threads, each on memory it\n"
 	      "touched first, each measurement repeated at least --reps times and\n"
 	      "until --min-time seconds were timed, and print the median, min and\n"
@@ -61,104 +110,15 @@ void cmd_run_usage(FILE *f)
 	      "\n"
 	      "Kernels:\n", f);
 	run_help_kernels(f);
-	fputs("\n", f);
-	usage_options(f);
-}
-
-/* The second half of the help: the options. */
-static void usage_options(FILE *f)
-{
-	fputs("Options:\n"
-	      "  -t, --threads N   threads (default: the number of --cpus, or 1;\n"
-	      "                    loaded-latency: every CPU)\n"
-	      "  -c, --cpus LIST   CPUs to pin the threads to, e.g. 0-3,8 (default:\n"
-	      "                    the first CPUs this process may run on)\n"
-	      "      --node N      the threads on NUMA node N's CPUs (sysfs), the\n"
-	      "                    first --threads of them\n"
-	      "      --socket N    the threads on package N's CPUs\n"
-	      "      --membind N   every buffer bound to NUMA node N (default: the\n"
-	      "                    node of each thread's CPU); results say where\n"
-	      "                    the memory is (memory_node, from move_pages) and\n"
-	      "                    a warning when it is not on N\n"
-	      "  -s, --size SIZE   bytes, or a number with K, M or G (64K, 1.5G); KB,\n"
-	      "                    KiB, kB, MB, MiB, GB, GiB too, all binary: 64MB is\n"
-	      "                    64 x 2^20 bytes, as in likwid-bench and MLC\n"
-	      "  -d, --delay N     NOPs after every four reads (read-delay, default\n"
-	      "                    0; loaded-latency, a comma list)\n"
-	      "      --nt          stream: non-temporal (streaming) stores, which\n"
-	      "                    bypass the caches and skip the write-allocate read\n"
-	      "  -r, --reps N      repetitions of each measurement at least (default 5)\n"
-	      "      --min-time SECONDS  and until they add up to this much time\n"
-	      "                    timed (default 0.2; 0.5, 300ms; 0: exactly --reps;\n"
-	      "                    at most 3600 s, 100000 reps); each row says its\n"
-	      "                    reps (-j: reps, timed_s, and the share\n"
-	      "                    of thread time spent waiting for the\n"
-	      "                    slowest thread, thread_wait_fraction, and\n"
-	      "                    the loop's calls per repetition,\n"
-	      "                    parts_per_rep); stream and throughput\n"
-	      "                    first warm up for 0.5 s, not kept\n"
-	      "      --timing repetition|whole  how threads are timed. repetition\n"
-	      "                    (default): every repetition ends at a barrier\n"
-	      "                    of all threads, as STREAM's implicit barrier\n"
-	      "                    ends each kernel, so a lagging thread holds\n"
-	      "                    up each one. whole: as likwid-bench times,\n"
-	      "                    each thread runs its whole iteration count\n"
-	      "                    (the calls that last --min-time, sized on a\n"
-	      "                    first call not kept) between two barriers,\n"
-	      "                    and a repetition's time is the slowest\n"
-	      "                    thread's own; exactly --reps such runs;\n"
-	      "                    thread_wait_fraction is then the wait at\n"
-	      "                    the one barrier that ends each run. stream,\n"
-	      "                    throughput, read-delay and traffic only (the\n"
-	      "                    others are refused: their threads share data\n"
-	      "                    or time one chase); at one thread it changes\n"
-	      "                    only the repetition's length. The head says\n"
-	      "                    which (-j: timing)\n"
-	      "  -H, --hugepages   ask for transparent hugepages (MADV_HUGEPAGE,\n"
-	      "                    buffers aligned to them); every kernel reports\n"
-	      "                    what was granted (pages, hugepage_bytes) and\n"
-	      "                    warns when it was not; latency: --pages huge\n"
-	      "      --pages auto|4k|huge  latency: the chase's pages. auto (default):\n"
-	      "                    huge pages for a working set of one huge page or\n"
-	      "                    more, as MLC chases, 4K below; 4k: base pages,\n"
-	      "                    whose page walks are then in the latency; huge:\n"
-	      "                    ask at every size. Each row says the page size\n"
-	      "                    asked, the one granted and whether page walks\n"
-	      "                    are in it (walks: 4K pages over more than the\n"
-	      "                    L2 cache; ?: huge pages in a virtual machine,\n"
-	      "                    whose host's pages are not visible)\n"
-	      "      --variant LIST  stencil and transpose: a comma list of the\n"
-	      "                    kernel's variants (default: all, for transpose\n"
-	      "                    all this CPU runs); stencil's: jacobi-threaded,\n"
-	      "                    jacobi-wavefront, gs-threaded, gs-wavefront;\n"
-	      "                    transpose's: naive, sse, sse-prefetch, avx,\n"
-	      "                    avx-prefetch\n"
-	      "      --sweeps N    stencil: sweeps per repetition (default 8, rounded\n"
-	      "                    up to whole wavefront passes)\n"
-	      "      --barrier spin|tree  stencil: the barrier after each plane\n"
-	      "                    (default spin)\n"
-	      "      --groups N    stencil: wavefront thread groups (default: one per\n"
-	      "                    last-level cache); each does one sweep per thread\n"
-	      "                    in a pass\n"
-	      "      --model-gbps X  stencil: the model's bandwidth in GB/s (default:\n"
-	      "                    a STREAM triad on the same threads and size)\n"
-	      "      --width W     throughput: sse (128-bit), avx (256; also avx2) or avx512\n"
-	      "                    (512) loads (default: the widest this CPU has)\n"
-	      "      --mix LIST    throughput: a comma list of load, load-fadd and\n"
-	      "                    load-nop (default: all three); traffic and\n"
-	      "                    loaded-latency: one of read, 2:1, 1:1 (default\n"
-	      "                    read)\n"
-	      "      --distance D  transpose: prefetch the source D rows ahead\n"
-	      "                    (0 to 1024; default 8)\n"
-	      "      --matrix      latency: the NUMA node x node latency matrix\n"
-	      "                    (not with --cpus, --threads, --node, --socket,\n"
-	      "                    --membind)\n", f);
-	cli_opts_usage(f, CLI_OPT_JSON, 20, NULL);
-	fputs("      --csv         CSV: a header row, then one row per result with\n"
-	      "                    the JSON's values (nested keys joined with '.',\n"
-	      "                    e.g. meta.hostname, counters.sockets.0.read_bytes)\n",
-	      f);
-	cli_opts_usage(f, CLI_OPT_HELP, 20, NULL);
+	fputs("\n"
+	      "Options:\n", f);
+	for (i = 0; i < run_nr_copts; i++)
+		usage_option(f, &run_copts[i]);
+	cli_opts_usage(f, CLI_OPT_JSON | CLI_OPT_HELP, 20, NULL);
+	fputs("\n"
+	      "Kernel options (a kernel refuses one it does not take):\n", f);
+	for (i = 0; i < run_nr_kopts; i++)
+		usage_option(f, &run_kopts[i]);
 	fputs("\n"
 	      "GB/s are 10^9 bytes/s. Progress (the size, phase and repetition\n"
 	      "running, ~N s left for the whole run) goes to stderr only when\n"

@@ -17,23 +17,6 @@
 #define RUN_MIN_SIZE 4096ull
 #define RUN_MAX_GBPS 1e6	/* GB/s: more than any machine has */
 
-/* Every kernel option, for getopt_long() and for the messages. */
-const struct run_kopt run_kopts[] = {
-	{ "delay", required_argument, 'd', "delay" },
-	{ "nt", no_argument, 0, "non-temporal stores" },
-	{ "variant", required_argument, 0, "variants" },
-	{ "sweeps", required_argument, 0, NULL },
-	{ "barrier", required_argument, 0, NULL },
-	{ "groups", required_argument, 0, NULL },
-	{ "model-gbps", required_argument, 0, NULL },
-	{ "width", required_argument, 0, "width" },
-	{ "mix", required_argument, 0, "mix" },
-	{ "distance", required_argument, 0, "prefetch distance" },
-	{ "matrix", no_argument, 0, "matrix" },
-	{ "pages", required_argument, 0, NULL },
-};
-const size_t run_nr_kopts = sizeof(run_kopts) / sizeof(run_kopts[0]);
-
 int run_param_uint(const struct run_param *row, const char *arg, void *dst,
 		   char *err, size_t size)
 {
@@ -265,7 +248,7 @@ void run_kernel_list(char *buf, size_t size,
 
 /* @o given to kernel @k, which has no row for it: a usage error. */
 static int not_for_kernel(const char *cmd, const struct run_kernel *k,
-			  const struct run_kopt *o)
+			  const struct run_opt *o)
 {
 	char names[256];
 	bool many;

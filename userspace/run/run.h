@@ -162,17 +162,40 @@ extern const struct run_kernel *const run_kernels[];
 extern const size_t run_nr_kernels;
 
 /*
- * Kernel options as the command line gives them: the value (or "" for a
- * flag) of each option of run_kopts[], NULL when not given.
+ * An option of run (options.c): its getopt_long() row and its --help
+ * entry, which help.c prints, so that what run takes and what its help
+ * says come from one row.
  */
-struct run_kopt {
+struct run_opt {
 	const char *name;	/* the long option */
 	int has_arg;		/* as getopt_long() */
-	int val;		/* its short option, or 0 */
+	int val;		/* its short option or RUN_OPT_*; kernel options: 0 */
 	const char *noun;	/* "kernel 'x' has no NOUN"; NULL: "does not take it" */
+	const char *arg;	/* its argument in the help ("N"); NULL: a flag */
+	const char *help;	/* its help, lines split by '\n' */
+	bool or_prev;		/* the usage line gives it as the row before's alternative */
 };
 
-extern const struct run_kopt run_kopts[];
+/* getopt_long()'s values of the options of run_copts[] without a letter */
+enum {
+	RUN_OPT_CSV = 200,	/* above every char, below RUN_OPT_KERNEL */
+	RUN_OPT_MIN_TIME,
+	RUN_OPT_NODE,
+	RUN_OPT_SOCKET,
+	RUN_OPT_MEMBIND,
+	RUN_OPT_TIMING,
+	RUN_OPT_KERNEL = 256,	/* + i: run_kopts[i] without a letter */
+};
+
+/* The options every kernel takes. */
+extern const struct run_opt run_copts[];
+extern const size_t run_nr_copts;
+
+/*
+ * The kernel options; the command line gives each kernel the value (or ""
+ * for a flag) of each, NULL when not given (run_apply_params()).
+ */
+extern const struct run_opt run_kopts[];
 extern const size_t run_nr_kopts;
 
 /*

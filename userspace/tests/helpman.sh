@@ -6,7 +6,8 @@
 # --help" is in that command's section and every option the section
 # describes (.TP .BR \-\-name) is in CMD's --help; the same for the global
 # options and the OPTIONS section; the commands marked as working without
-# the module are the same in both.
+# the module are the same in both; each command's usage lines and its
+# man synopsis list the same options with the same arguments.
 # usage: helpman.sh MEMDIAGCTL MANPAGE
 set -u
 bin=$1
@@ -62,6 +63,42 @@ m=$(section .SH OPTIONS | opts_man_items)
 ok "$([ "$h" = "$m" ] && echo 1)" "the global options of --help are those of OPTIONS in the man page" \
 	"$(diff <(echo "$h") <(echo "$m"))"
 
+# The "--opt ARG" pairs of a usage text on stdin (help's or the man
+# synopsis's, macros stripped), one a line, sorted: an option with the
+# word after it when that is its argument ("--size SIZE", "--nt "),
+# either side of "|" ("--cpus LIST | --node N"); -j, -p and -h are
+# global, and the case of an argument's name is the man page's style.
+opt_pairs() {
+	tr '[]\n' '   ' | sed -E 's/ *\| */|/g' | tr ' ' '\n' | grep -v '^$' |
+	awk '{ t[NR] = $0 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			n = split(t[i], a, "|")
+			for (j = 1; j <= n; j++) {
+				if (a[j] !~ /^--[a-z]/)
+					continue
+				m = ""
+				if (j < n && a[j + 1] !~ /^-/)
+					m = a[j + 1]
+				else if (j == n && i < NR && t[i + 1] !~ /^-/) {
+					m = t[i + 1]
+					sub(/\|-.*/, "", m)
+				}
+				if (m == "memdiagctl")	# a second usage line
+					m = ""
+				print a[j], tolower(m)
+			}
+		}
+	}' | grep -vE -- '^--(json|pretty|help) ' | sort -u
+}
+# The man page's synopsis of a command: its section up to the first .PP,
+# without the macros.
+man_synopsis() { # command
+	awk -v n="$1" '$1 == ".SS" && $2 == n { on = 1; next }
+		on && ($1 == ".PP" || $1 == ".SS" || $1 == ".SH") { exit } on' "$man" |
+		sed -E 's/\\-/-/g; s/^\.[A-Za-z]+ ?//; s/"//g'
+}
+
 # -j, -p and -h are global: OPTIONS describes them once for every command
 for c in $cmds; do
 	# a --help that fails (or prints nothing) must not pass as "no options"
@@ -78,5 +115,10 @@ for c in $cmds; do
 	missing=$(comm -13 <(echo "$h") <(echo "$items"))
 	ok "$([ -z "$missing" ] && echo 1)" "$c: every option its man section describes is in its --help" \
 		"missing: $missing"
+	# the usage lines (up to the first empty line) and the synopsis
+	h=$(sed '/^$/q' "$tmp_help" | opt_pairs)
+	m=$(man_synopsis "$c" | opt_pairs)
+	ok "$([ "$h" = "$m" ] && echo 1)" "$c: its --help's usage lines and its man synopsis give the same options, with the same arguments" \
+		"$(diff <(echo "$h") <(echo "$m"))"
 done
 [ "$failed" = 0 ]

@@ -187,7 +187,8 @@ t 1 err "memdiagctl: snapshot: unexpected argument '0'" snapshot 0
 # run: the micro-kernels (no module needed). Option errors first.
 rh="see 'memdiagctl run --help'"
 t 0 out "  run  " help
-t 0 out "Usage: memdiagctl run KERNEL [--threads N] [--cpus LIST | --node N | --socket N]" run --help
+t 0 out "Usage: memdiagctl run KERNEL [--threads N]" run --help
+t 0 out "[--cpus LIST | --node N | --socket N]" run --help
 t 0 out "Usage: memdiagctl run KERNEL" help run
 t 0 out "over exactly the timed part; otherwise the run goes on" run --help
 t 1 err "memdiagctl: run: no kernel given: read-delay, stream, latency, loaded-latency, stencil, throughput, transpose or traffic: $rh" run
@@ -761,7 +762,15 @@ done
 # instead of asking for insmod; one that can is told how (host_reach.c).
 if [ ! -d /sys/module/memdiag ]; then
 	cant="memdiagctl: info: the memdiag module is not loaded and cannot be"
-	free="calibrate, probe, run, stat --marker, export --probe work without them"
+	# the commands the help marks '*', with the option it says one
+	# needs ("'stat' with --marker"), as the messages must list them
+	"$bin" --help | tr '\n' ' ' | grep -o "'[a-z]*' with --[a-z-]*" |
+		tr -d "'" | sed 's/ with / /' > "$tmp/with"
+	free=$("$bin" --help |
+		awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && $2 == "*" { print $1 }' |
+		while read -r c; do grep -m1 "^$c " "$tmp/with" || echo "$c"; done |
+		paste -sd, - | sed 's/,/, /g')
+	free="$free work without them"
 	fake_host "$tmp/h1" nomodule no-proc-modules hypervisor no-headers
 	MEMDIAG_TEST_HOST_ROOT=$tmp/h1
 	t 2 err "$cant: this kernel was booted with 'nomodule', so the counters are out of reach on this host; $free (a virtual machine, whose hypervisor hides the uncore counters anyway; no kernel headers here to build the module)" info
