@@ -10,13 +10,11 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+. "$top/selftests/tap.sh"
 
 cc -O2 -std=gnu11 -Wall -Wextra -Werror -pthread -o "$tmp/read" \
 	"$top/scripts/bench-read.c"
-ok $? "bench-read builds with -Wall -Wextra -Werror"
+ok "bench-read builds with -Wall -Wextra -Werror" $?
 cpus=$(python3 -c 'import os; print(",".join(map(str, sorted(os.sched_getaffinity(0))[:2])))')
 nt=$(echo "$cpus" | tr ',' '\n' | wc -l)
 # SIZE STREAMS: every thread's share, whole lines of every stream
@@ -32,7 +30,7 @@ ok = (d['verified'] is True and d['size_bytes'] == $want and
       d['streams'] == $2 and d['threads'] == $nt and d['gbps'] > 0 and
       d['seconds'] > 0)
 sys.exit(0 if ok and $rc == 0 else 1)" 2>/dev/null
-	ok $? "$2 streams, $nt threads, $1 bytes: every line read and summed, $want bytes counted ($out)"
+	ok "$2 streams, $nt threads, $1 bytes: every line read and summed, $want bytes counted ($out)" $?
 done
 # fixed work (the default): every thread the same sweeps, so the bytes
 # are sweeps x size; --fixed-time: each thread its own --seconds
@@ -43,18 +41,18 @@ d = json.load(sys.stdin)
 moved = d['gbps'] * d['seconds'] * 1e9
 sys.exit(0 if d['counting'] == 'fixed_work' and d['sweeps'] >= 1 and
          abs(moved - d['sweeps'] * d['size_bytes']) < 1e-4 * moved else 1)" 2>/dev/null
-ok $? "fixed work by default: every thread sweeps the same count, bytes = sweeps x size ($out)"
+ok "fixed work by default: every thread sweeps the same count, bytes = sweeps x size ($out)" $?
 out=$("$tmp/read" --fixed-time --streams 4 --seconds 0.05 --cpus "$cpus" 1048576)
 echo "$out" | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
 sys.exit(0 if d['counting'] == 'fixed_time' and d['seconds'] >= 0.05 and
          d['verified'] is True else 1)" 2>/dev/null
-ok $? "--fixed-time: each thread reads for its --seconds ($out)"
+ok "--fixed-time: each thread reads for its --seconds ($out)" $?
 for bad in "--streams 0 1M" "--streams 17 1M" "--cpus 0,x 1M" "--seconds 0 1M" "1X" "--streams 4 128"; do
 	# shellcheck disable=SC2086
 	"$tmp/read" $bad > /dev/null 2>&1
 	[ $? = 2 ]
-	ok $? "refuses '$bad' with exit 2"
+	ok "refuses '$bad' with exit 2" $?
 done
-exit $fail
+tap_end

@@ -12,9 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 obj=$tmp/src/module
 mkdir -p "$obj"
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; printf '# %s\n' "$@"; }
+. "$top/selftests/tap.sh"
 # expect NAME PATTERN FILE: FILE has a line matching the ERE PATTERN
 expect() {
 	if grep -qE "$2" "$3"; then ok "$1"; else not_ok "$1" "no line matches: $2" "$(cat "$3")"; fi
@@ -58,7 +56,6 @@ boot() {
 	mv "$obj/platform_hw.gcda" "$tmp/gcda/boot$#$obj/"
 }
 
-echo "1..6"
 boot
 boot x y
 "$top/scripts/coverage-report.sh" "$tmp" "$tmp/hw-only" > "$tmp/out" 2> "$tmp/err"
@@ -83,4 +80,4 @@ boot a b c d e f
 "$top/scripts/coverage-report.sh" "$tmp" "$tmp/hw-only" > "$tmp/out" 2> "$tmp/err"
 expect "a hw-only function that ran is reported" \
 	'hw_pci_read is on the hw-only list, yet a test ran 3 of its lines' "$tmp/err"
-[ $failed = 0 ]
+tap_end

@@ -1,37 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # lib.sh - the one home of the helpers memdiag's shell selftests share
-# (sourced from the repository's top directory): TAP output, checks, the
-# simulated platform's debugfs (poke, peek, reg, set_rates), loading it
-# (sim_load, sim_start), and what watch reports of the rates it was told
-# (sim_busy, sim_watch, check_rate) or of injected counts (check_inject).
+# (sourced from the repository's top directory): checks over the TAP of
+# ../tap.sh, the simulated platform's debugfs (poke, peek, reg,
+# set_rates), loading it (sim_load, sim_start), and what watch reports
+# of the rates it was told (sim_busy, sim_watch, check_rate) or of
+# injected counts (check_inject).
 
 ctl=userspace/memdiagctl
 dbg=/sys/kernel/debug/memdiag_sim
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
-tap_n=0
-tap_failed=0
-
-# ok NAME / not_ok NAME [DETAIL...]
-ok() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $1"
-}
-
-not_ok() {
-	tap_n=$((tap_n + 1))
-	tap_failed=$((tap_failed + 1))
-	echo "not ok $tap_n - $1"
-	shift
-	for l in "$@"; do
-		printf '%s\n' "$l" | sed 's/^/#   /'
-	done
-}
-
-skip() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $1 # SKIP $2"
-}
+# TAP: ok NAME [STATUS [DETAIL...]], not_ok NAME [DETAIL...], skip NAME
+# REASON and tap_end, from the one library of every shell test
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 # check NAME COMMAND... : ok if COMMAND succeeds, its output shown if not
 check() {
@@ -85,11 +66,6 @@ subtest() {
 	"$@" 2>&1 | sed 's/^/    /'
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" = 0 ]; then ok "$name"; else not_ok "$name" "exit status $rc"; fi
-}
-
-tap_end() {
-	echo "1..$tap_n"
-	[ "$tap_failed" = 0 ]
 }
 
 # jqt [OPTIONS] FILTER FILE: FILTER is true of FILE. jq -e alone (1.6)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # calib.sh - calibrate and probe on this machine's real memory, counter-free
-# (TAP "ok - " lines): properties, never this machine's numbers.
+# (TAP): properties, never this machine's numbers.
 #  - calibrate --quick: each curve's bandwidth rises with intensity before
 #    its peak (less delay between loads moves more bytes, on any machine),
 #    the read peak's latency is above idle unless calibrate itself says
@@ -28,16 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-failed=0
-ok() { # cond name [diagnostics file]
-	if [ "$1" = 1 ]; then
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-		[ -n "${3:-}" ] && sed 's/^/#   /' "$3"
-	fi
-}
+. "$(dirname "$0")/../../selftests/tap.sh"
 
 # t EXIT TEXT ARGS...: exit status and a stderr substring, nothing on stdout
 t() {
@@ -45,15 +36,14 @@ t() {
 	shift 2
 	"$bin" "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	r=0
-	[ "$rc" = "$want" ] && grep -qF -- "$text" "$tmp/err" && [ ! -s "$tmp/out" ] && r=1
-	[ -e "$tmp/bad.json" ] && r=0
-	ok $r "memdiagctl $* -> exit $want, \"$text\"" "$tmp/err"
+	[ "$rc" = "$want" ] && grep -qF -- "$text" "$tmp/err" && [ ! -s "$tmp/out" ] &&
+		[ ! -e "$tmp/bad.json" ]
+	ok "memdiagctl $* -> exit $want, \"$text\"" $? "$(cat "$tmp/err")"
 }
 
 cpus=$(nproc)
 if [ "$cpus" -lt 2 ]; then
-	echo "ok - calibrate and probe on real memory # SKIP one CPU: nothing to load the memory from"
+	skip "calibrate and probe on real memory" "one CPU: nothing to load the memory from"
 	exit 0
 fi
 
@@ -97,7 +87,8 @@ took=$(( $(date +%s) - start ))
 echo "# calibrate --quick took $took s"
 # the window that covers the calibration
 cal_busy=$(busy avg60)
-ok "$([ $rc = 0 ] && [ -s "$c" ] && echo 1)" "calibrate --quick exits 0 and stores the file" "$tmp/cal.err"
+[ $rc = 0 ] && [ -s "$c" ]
+ok "calibrate --quick exits 0 and stores the file" $? "$(cat "$tmp/cal.err")"
 # its estimate within 2x of the time it took (3 s of slack for the
 # seconds' rounding and the checks after the points); the estimate is
 # calibrate's model of its own plan, which neighbours taking the CPUs
@@ -105,25 +96,24 @@ ok "$([ $rc = 0 ] && [ -s "$c" ] && echo 1)" "calibrate --quick exits 0 and stor
 est=$(sed -n 's/.*calibrate: about \([0-9]*\) s in all.*/\1/p' "$tmp/cal.err")
 echo "# calibrate --quick estimated ${est:-?} s, took $took s"
 if [ -n "$cal_busy" ]; then
-	echo "ok - calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s) # SKIP $cal_busy"
+	skip "calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" "$cal_busy"
 else
-	ok "$([ -n "$est" ] && [ "$took" -le $((2 * est + 3)) ] &&
-		[ $((2 * took + 3)) -ge "$est" ] && echo 1)" \
-		"calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" \
-		"$tmp/cal.err"
+	[ -n "$est" ] && [ "$took" -le $((2 * est + 3)) ] &&
+		[ $((2 * took + 3)) -ge "$est" ]
+	ok "calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" $? "$(cat "$tmp/cal.err")"
 fi
-ok "$(jq -e '.bandwidth_source == "kernel" and (.sockets | length) >= 1' "$c" > /dev/null && echo 1)" \
-	"without the module the file says bandwidth_source kernel" "$c"
+jq -e '.bandwidth_source == "kernel" and (.sockets | length) >= 1' "$c" > /dev/null
+ok "without the module the file says bandwidth_source kernel" $? "$(cat "$c")"
 if [ -n "$cal_busy" ]; then
-	echo "ok - each curve's bandwidth rises with intensity up to its peak # SKIP $cal_busy"
-	echo "ok - latency at the highest load is above the idle latency # SKIP $cal_busy"
+	skip "each curve's bandwidth rises with intensity up to its peak" "$cal_busy"
+	skip "latency at the highest load is above the idle latency" "$cal_busy"
 else
-	ok "$(jq -e 'all(.sockets[].curves[]; .points as $p | .peak_index as $k |
+	jq -e 'all(.sockets[].curves[]; .points as $p | .peak_index as $k |
 		$p[0].bandwidth_gbps < $p[1].bandwidth_gbps and
 		$p[1].bandwidth_gbps < $p[2].bandwidth_gbps and $k >= 2 and
 		all($p[0:$k][]; .bandwidth_gbps < $p[$k].bandwidth_gbps))' \
-		"$c" > /dev/null && echo 1)" \
-		"each curve's bandwidth rises with intensity up to its peak" "$c"
+		"$c" > /dev/null
+	ok "each curve's bandwidth rises with intensity up to its peak" $? "$(cat "$c")"
 fi
 # The read peak's latency above idle is physics only where the load moves
 # enough of the machine's bandwidth: calibrate judges that (its quality
@@ -131,21 +121,21 @@ fi
 # idle), and where it did not flag it, the rise must be there
 flat=$(jq -r '.sockets[0].quality.flaws // [] | map(select(.flaw == "rise_within_noise"))[0].detail // empty' "$c")
 if [ -n "$cal_busy" ]; then
-	echo "ok - the read peak's latency is above the idle latency # SKIP $cal_busy"
+	skip "the read peak's latency is above the idle latency" "$cal_busy"
 elif [ -n "$flat" ]; then
-	echo "ok - the read peak's latency is above the idle latency # SKIP calibrate: $flat"
+	skip "the read peak's latency is above the idle latency" "calibrate: $flat"
 else
-	ok "$(jq -e 'all(.sockets[]; .idle_latency_ns as $i |
+	jq -e 'all(.sockets[]; .idle_latency_ns as $i |
 		[.curves[] | select(.read_fraction == 1 and .prefetch == "unchanged")][0] |
-		.points[.peak_index].latency_ns > $i * 1.05)' "$c" > /dev/null && echo 1)" \
-		"the read peak's latency is above the idle latency (calibrate found the rise above its noise)" "$c"
+		.points[.peak_index].latency_ns > $i * 1.05)' "$c" > /dev/null
+	ok "the read peak's latency is above the idle latency (calibrate found the rise above its noise)" $? "$(cat "$c")"
 fi
 "$bin" calibrate --show --curve "$c" > "$tmp/show" 2>&1
-ok "$([ "$(grep -c 'sustainable peak' "$tmp/show")" -ge 3 ] && grep -q '^2:1 ' "$tmp/show" && echo 1)" \
-	"calibrate --show prints each mix with its sustainable peak" "$tmp/show"
+[ "$(grep -c 'sustainable peak' "$tmp/show")" -ge 3 ] && grep -q '^2:1 ' "$tmp/show"
+ok "calibrate --show prints each mix with its sustainable peak" $? "$(cat "$tmp/show")"
 "$bin" -j calibrate --show --curve "$c" > "$tmp/show.json" 2>&1
-ok "$(jq -e '.sockets[0].curves | length == 3' "$tmp/show.json" > /dev/null && echo 1)" \
-	"calibrate --show -j gives the three curves" "$tmp/show.json"
+jq -e '.sockets[0].curves | length == 3' "$tmp/show.json" > /dev/null
+ok "calibrate --show -j gives the three curves" $? "$(cat "$tmp/show.json")"
 
 # -- probe: calibrate's read-peak generator on the CPUs other than the
 # chase's, stopped and resumed. The curve says what latency that load
@@ -209,48 +199,48 @@ sed 's/^/# /' "$tmp/probe"
 probe_busy=$(busy avg10)
 visible=$(jq -n --argjson r "$rise" --argjson s "$se" '$r > 4 * $s')
 if [ -n "$probe_busy" ]; then
-	echo "ok - probe: higher latency and stress under the read peak's load # SKIP $probe_busy"
+	skip "probe: higher latency and stress under the read peak's load" "$probe_busy"
 elif [ -n "$flat" ]; then
-	echo "ok - probe: higher latency and stress under the read peak's load # SKIP calibrate: $flat"
+	skip "probe: higher latency and stress under the read peak's load" "calibrate: $flat"
 elif [ "$visible" != true ]; then
-	echo "ok - probe: higher latency and stress under the read peak's load # SKIP the curve's rise at that load ($rise ns) is within 4 x the probe's noise band ($se ns): this machine cannot show it"
+	skip "probe: higher latency and stress under the read peak's load" "the curve's rise at that load ($rise ns) is within 4 x the probe's noise band ($se ns): this machine cannot show it"
 else
-	ok "$(jq -n --argjson i "$(med "$tmp/idle.json")" --argjson l "$(med "$tmp/load.json")" \
-		'$l > $i' | grep -qx true && echo 1)" \
-		"probe: median latency higher under the read peak's load than without" "$tmp/probe"
-	ok "$(jq -n --argjson i "$(avg "$tmp/idle.json")" --argjson l "$(avg "$tmp/load.json")" \
-		'$l > $i' | grep -qx true && echo 1)" \
-		"probe: mean stress higher under the read peak's load than without" "$tmp/probe"
+	jq -n --argjson i "$(med "$tmp/idle.json")" --argjson l "$(med "$tmp/load.json")" \
+		'$l > $i' | grep -qx true
+	ok "probe: median latency higher under the read peak's load than without" $? "$(cat "$tmp/probe")"
+	jq -n --argjson i "$(avg "$tmp/idle.json")" --argjson l "$(avg "$tmp/load.json")" \
+		'$l > $i' | grep -qx true
+	ok "probe: mean stress higher under the read peak's load than without" $? "$(cat "$tmp/probe")"
 fi
 # -- plot: the curves with the probe's samples and a watch recording
 if command -v gnuplot > /dev/null; then
 	(cd "$tmp" && "$bin" plot --curve "$c" --samples idle.json -o p > plot.out 2>&1)
-	ok "$([ -s "$tmp/p-curves.png" ] && [ -s "$tmp/p-timeline.png" ] &&
+	[ -s "$tmp/p-curves.png" ] && [ -s "$tmp/p-timeline.png" ] &&
 		grep -q 'sustainable peak' "$tmp/p-curves.svg" &&
 		grep -q '1:1, prefetch unchanged' "$tmp/p-curves.svg" &&
-		grep -q 'latency' "$tmp/p-timeline.svg" && echo 1)" \
-		"plot draws the curves, their peaks and the probe's samples in SVG and PNG" "$tmp/plot.out"
+		grep -q 'latency' "$tmp/p-timeline.svg"
+	ok "plot draws the curves, their peaks and the probe's samples in SVG and PNG" $? "$(cat "$tmp/plot.out")"
 	printf '%s\n' '{"socket":0,"time_ns":1000000000,"total_gbps":1.5,"load_miss_real_latency_ns":160}' \
 		'{"socket":1,"time_ns":1000000000,"total_gbps":9,"load_miss_real_latency_ns":900}' \
 		'{"socket":0,"time_ns":2000000000,"total_gbps":2.5,"load_miss_real_latency_ns":170}' > "$tmp/watch.json"
 	(cd "$tmp" && "$bin" plot --curve "$c" --samples watch.json -o w --format svg > plot.out 2>&1)
-	ok "$([ -s "$tmp/w-timeline.svg" ] && [ ! -e "$tmp/w-curves.png" ] &&
-		grep -c '^w-' "$tmp/plot.out" | grep -qx 2 && echo 1)" \
-		"plot reads a watch -j recording (its socket only), --format svg" "$tmp/plot.out"
+	[ -s "$tmp/w-timeline.svg" ] && [ ! -e "$tmp/w-curves.png" ] &&
+		grep -c '^w-' "$tmp/plot.out" | grep -qx 2
+	ok "plot reads a watch -j recording (its socket only), --format svg" $? "$(cat "$tmp/plot.out")"
 	echo '{"socket": 0, "time_ns": ' > "$tmp/broken.json"
 	t 6 "not a JSON object" plot --curve "$c" --samples "$tmp/broken.json" -o "$tmp/b"
 	t 1 "option '--format'" plot --curve "$c" --format gif
 else
-	echo "ok - plot # SKIP gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
+	skip "plot" "gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
 fi
 
 # A sample is 8 x 512 chased loads: its CPU time is those loads' time
 # and little more, whatever the machine's latency. The median sample's
 # cost is at most 3 x what its loads' median latency accounts for at the
 # 50 ms interval (a busy host inflates single samples, not the median)
-ok "$(jq -s -e 'all(.[]; .counter_free and .cost_cpu_percent > 0) and
+jq -s -e 'all(.[]; .counter_free and .cost_cpu_percent > 0) and
 	([.[].cost_cpu_percent] | sort | .[length / 2 | floor]) <
 	3 * 100 * 4096 * ([.[].latency_ns] | sort | .[length / 2 | floor]) / 50e6' \
-	"$tmp/idle.json" > /dev/null && echo 1)" \
-	"probe: every sample is labelled counter-free and carries its own cost, at most 3 x its loads' time" "$tmp/idle.json"
-[ "$failed" = 0 ]
+	"$tmp/idle.json" > /dev/null
+ok "probe: every sample is labelled counter-free and carries its own cost, at most 3 x its loads' time" $? "$(cat "$tmp/idle.json")"
+tap_end

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# calib_plan.sh - calibrate's plan for machines this one is not (TAP "ok -"
-# lines), through the sysfs test hook MEMDIAG_TEST_SYSFS_CPU and --plan,
+# calib_plan.sh - calibrate's plan for machines this one is not (TAP),
+# through the sysfs test hook MEMDIAG_TEST_SYSFS_CPU and --plan,
 # which measures nothing:
 #  - 16, 64 and 192 CPUs with a last-level cache of 32 MiB, 300 MiB, 1.5
 #    GiB, and AMD-like CCXs (eight 32 MiB caches in one socket): every
@@ -16,17 +16,7 @@ set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok() { # cond name [diagnostics file]
-	if [ "$1" = 1 ]; then
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-		[ -n "${3:-}" ] && sed 's/^/#   /' "$3"
-	fi
-}
+. "$(dirname "$0")/../../selftests/tap.sh"
 
 # fake DIR SOCKETS CPUS_PER_SOCKET LLC CPUS_PER_LLC: cpuN/topology and
 # cpuN/cache/index{0,1} (L1d 48K, the LLC); LLC "" lists no cache
@@ -79,7 +69,7 @@ for s in plan:
 print("\n".join(bad[:8]))
 sys.exit(1 if bad else 0)
 PY
-	ok $((! $?)) "$1" "$tmp/why"
+	ok "$1" $? "$(cat "$tmp/why")"
 }
 
 plan() { # DIR ARGS...: calibrate --plan -j on the fake machine
@@ -107,39 +97,34 @@ check "192 CPUs, two sockets of 1.5 GiB LLC" "$tmp/plan.json" $((1536 << 20))
 
 # the text plan names what each point sweeps, before anything is pinned
 MEMDIAG_TEST_SYSFS_CPU=$tmp/m16 "$bin" calibrate --plan --quick > "$tmp/out" 2>&1
-r=0
-grep -q "swept/point" "$tmp/out" && grep -q "traffic pool 1202 MiB" "$tmp/out" && r=1
-ok $r "the text plan states the pool and the bytes swept per point" "$tmp/out"
+grep -q "swept/point" "$tmp/out" && grep -q "traffic pool 1202 MiB" "$tmp/out"
+ok "the text plan states the pool and the bytes swept per point" $? "$(cat "$tmp/out")"
 
 # too little memory: refused with the numbers, nothing printed or stored
 MEMDIAG_TEST_SYSFS_CPU=$tmp/m192 "$bin" calibrate --plan --max-memory 4G \
 	> "$tmp/out" 2> "$tmp/err"
 rc=$?
-r=0
 [ "$rc" = 7 ] && [ ! -s "$tmp/out" ] &&
 	grep -q "the traffic needs 6[0-9][0-9][0-9] MiB (4 x the socket's 1536 MiB" "$tmp/err" &&
-	grep -q -- "--max-memory allows 4096 MiB" "$tmp/err" && r=1
-ok $r "a budget under 4 x the LLC is refused (exit 7) with the bytes it needs" "$tmp/err"
+	grep -q -- "--max-memory allows 4096 MiB" "$tmp/err"
+ok "a budget under 4 x the LLC is refused (exit 7) with the bytes it needs" $? "$(cat "$tmp/err")"
 MEMDIAG_TEST_SYSFS_CPU=$tmp/m192 "$bin" calibrate --max-memory 4G \
 	--curve "$tmp/c.json" > "$tmp/out" 2> "$tmp/err"
 rc=$?
-r=0
-[ "$rc" = 7 ] && [ ! -e "$tmp/c.json" ] && r=1
-ok $r "... and a real run stores nothing" "$tmp/err"
+[ "$rc" = 7 ] && [ ! -e "$tmp/c.json" ]
+ok "... and a real run stores nothing" $? "$(cat "$tmp/err")"
 
 # no cache in sysfs: 8 MiB per CPU assumed, and said
 fake "$tmp/none" 1 16 "" 16
 plan "$tmp/none"
-r=0
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["plan"][0]; sys.exit(not (s["llc_assumed"] and s["llc_bytes"] == 16 * 8 << 20 and s["llc_ratio_min"] >= 4))' \
-	"$tmp/plan.json" && r=1
-ok $r "no cache listed: 8 MiB per CPU assumed, the plan says so" "$tmp/plan.json"
+	"$tmp/plan.json"
+ok "no cache listed: 8 MiB per CPU assumed, the plan says so" $? "$(cat "$tmp/plan.json")"
 
 # bad values
 "$bin" calibrate --plan --max-memory 12Q > "$tmp/out" 2> "$tmp/err"
 rc=$?
-r=0
-[ "$rc" = 1 ] && grep -q "option '--max-memory': '12Q' is not a size" "$tmp/err" && r=1
-ok $r "--max-memory 12Q is refused naming the option" "$tmp/err"
+[ "$rc" = 1 ] && grep -q "option '--max-memory': '12Q' is not a size" "$tmp/err"
+ok "--max-memory 12Q is refused naming the option" $? "$(cat "$tmp/err")"
 
-[ "$failed" = 0 ]
+tap_end

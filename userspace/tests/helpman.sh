@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# helpman.sh - --help and the man page cannot drift apart (TAP "ok - "
-# lines): every command of "memdiagctl --help" has its section in
-# memdiagctl(8) and the reverse; every long option of "memdiagctl CMD
+# helpman.sh - --help and the man page cannot drift apart (TAP): every
+# command of "memdiagctl --help" has its section in memdiagctl(8) and the
+# reverse; every long option of "memdiagctl CMD
 # --help" is in that command's section and every option the section
 # describes (.TP .BR \-\-name) is in CMD's --help; the same for the global
 # options and the OPTIONS section; the commands marked as working without
@@ -12,18 +12,9 @@
 set -u
 bin=$1
 man=$2
-failed=0
 tmp_help=$(mktemp)
 trap 'rm -f "$tmp_help"' EXIT
-ok() { # cond name [detail]
-	if [ "$1" = 1 ]; then
-		echo "ok - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $2"
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
-	fi
-}
+. "$(dirname "$0")/../../selftests/tap.sh"
 
 # The man page's section .SS NAME (or .SH NAME), up to the next .SS/.SH.
 section() { # macro name
@@ -42,11 +33,14 @@ opts_man_items() {
 
 cmds=$("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
 man_cmds=$(awk '/^\.SH COMMANDS/ { on = 1; next } on && /^\.SH/ { exit } on && $1 == ".SS" { print $2 }' "$man")
-ok "$([ -n "$cmds" ] && echo 1)" "--help lists commands"
+[ -n "$cmds" ]
+ok "--help lists commands" $?
 missing=$(comm -23 <(echo "$cmds" | sort) <(echo "$man_cmds" | sort))
-ok "$([ -z "$missing" ] && echo 1)" "every command of --help has a section in the man page" "missing: $missing"
+[ -z "$missing" ]
+ok "every command of --help has a section in the man page" $? "missing: $missing"
 missing=$(comm -13 <(echo "$cmds" | sort) <(echo "$man_cmds" | sort))
-ok "$([ -z "$missing" ] && echo 1)" "every command the man page describes is in --help" "missing: $missing"
+[ -z "$missing" ]
+ok "every command the man page describes is in --help" $? "missing: $missing"
 
 # the commands marked '*' (they work without the module) in --help are
 # those the man page lists after "marks them with *" in COMMANDS
@@ -54,14 +48,14 @@ h=$("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on &&
 m=$(awk '/^\.SH COMMANDS/ { on = 1; next } on && $1 == ".SS" { exit }
 	on && list && $1 == ".BR" { print $2 } on && $1 == ".BR" && $2 == "*" { list = 1 }' "$man" |
 	tr -d ',.' | sort)
-ok "$([ -n "$h" ] && [ "$h" = "$m" ] && echo 1)" "the commands --help marks '*' (no module needed) are those COMMANDS in the man page lists" \
-	"$(diff <(echo "$h") <(echo "$m"))"
+[ -n "$h" ] && [ "$h" = "$m" ]
+ok "the commands --help marks '*' (no module needed) are those COMMANDS in the man page lists" $? "$(diff <(echo "$h") <(echo "$m"))"
 
 # global options: those under "Options:" in --help
 h=$("$bin" --help | awk '/^Options:/ { on = 1; next } on && /^$/ { exit } on' | opts_help)
 m=$(section .SH OPTIONS | opts_man_items)
-ok "$([ "$h" = "$m" ] && echo 1)" "the global options of --help are those of OPTIONS in the man page" \
-	"$(diff <(echo "$h") <(echo "$m"))"
+[ "$h" = "$m" ]
+ok "the global options of --help are those of OPTIONS in the man page" $? "$(diff <(echo "$h") <(echo "$m"))"
 
 # The "--opt ARG" pairs of a usage text on stdin (help's or the man
 # synopsis's, macros stripped), one a line, sorted: an option with the
@@ -103,22 +97,22 @@ man_synopsis() { # command
 for c in $cmds; do
 	# a --help that fails (or prints nothing) must not pass as "no options"
 	if ! "$bin" "$c" --help > "$tmp_help" 2>&1 || ! [ -s "$tmp_help" ]; then
-		ok 0 "$c --help runs and prints its options" "$(cat "$tmp_help")"
+		not_ok "$c --help runs and prints its options" "$(cat "$tmp_help")"
 		continue
 	fi
 	h=$(opts_help < "$tmp_help" | grep -vxE -- '--(json|pretty|help)')
 	all=$(section .SS "$c" | opts_man)
 	items=$(section .SS "$c" | opts_man_items | grep -vxE -- '--(json|pretty|help)')
 	missing=$(comm -23 <(echo "$h") <(echo "$all"))
-	ok "$([ -z "$missing" ] && echo 1)" "$c: every option of its --help is in its man section" \
-		"missing: $missing"
+	[ -z "$missing" ]
+	ok "$c: every option of its --help is in its man section" $? "missing: $missing"
 	missing=$(comm -13 <(echo "$h") <(echo "$items"))
-	ok "$([ -z "$missing" ] && echo 1)" "$c: every option its man section describes is in its --help" \
-		"missing: $missing"
+	[ -z "$missing" ]
+	ok "$c: every option its man section describes is in its --help" $? "missing: $missing"
 	# the usage lines (up to the first empty line) and the synopsis
 	h=$(sed '/^$/q' "$tmp_help" | opt_pairs)
 	m=$(man_synopsis "$c" | opt_pairs)
-	ok "$([ "$h" = "$m" ] && echo 1)" "$c: its --help's usage lines and its man synopsis give the same options, with the same arguments" \
-		"$(diff <(echo "$h") <(echo "$m"))"
+	[ "$h" = "$m" ]
+	ok "$c: its --help's usage lines and its man synopsis give the same options, with the same arguments" $? "$(diff <(echo "$h") <(echo "$m"))"
 done
-[ "$failed" = 0 ]
+tap_end

@@ -12,8 +12,8 @@ nothp=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 
 # jq_ok FILTER NAME: the last -j output ($tmp/out) satisfies FILTER
 jq_ok() {
-	ok "$(jq -e "$1" "$tmp/out" > /dev/null 2>&1 && echo 1)" "$2" \
-		"$tmp/out" "$tmp/err"
+	jq -e "$1" "$tmp/out" > /dev/null 2>&1
+	ok "$2" $? "$(cat "$tmp/out" "$tmp/err")"
 }
 
 # CPU 0's last-level cache in bytes, from sysfs (the highest level listed)
@@ -28,7 +28,7 @@ for d in /sys/devices/system/cpu/cpu0/cache/index*; do
 	[ "$l" -ge "$best" ] && best=$l llc=$s
 done
 if [ "$llc" = 0 ]; then
-	echo "ok - # SKIP sysfs lists no cache for CPU 0: no DRAM size to test"
+	skip "run latency's pages at a DRAM size" "sysfs lists no cache for CPU 0: no DRAM size to test"
 	exit 0
 fi
 # a DRAM working set: twice the cache, whole MiB
@@ -62,7 +62,7 @@ while kill -0 "$pid" 2> /dev/null; do
 done
 wait "$pid"
 if [ -z "$seen" ]; then
-	ok 0 "run latency --size ${mib}M: its working set seen resident in smaps_rollup" "$tmp/err"
+	not_ok "run latency --size ${mib}M: its working set seen resident in smaps_rollup" "$(cat "$tmp/err")"
 else
 	# the page size that maps most of the buffer, as smaps counts it
 	if [ $((seen * 1024 * 2)) -gt "$size" ]; then want=$huge; else want=$base; fi
@@ -71,8 +71,8 @@ else
 	case $mode in
 	always|madvise)
 		# the default asks for huge pages: here the kernel gives them
-		ok "$([ "$want" = "$huge" ] && echo 1)" \
-			"run latency --size ${mib}M (THP $mode): huge pages by default, per smaps ($seen kB)" "$tmp/out"
+		[ "$want" = "$huge" ]
+		ok "run latency --size ${mib}M (THP $mode): huge pages by default, per smaps ($seen kB)" $? "$(cat "$tmp/out")"
 		if grep -qw hypervisor /proc/cpuinfo; then
 			# a guest's huge pages: the host's page size is unknown
 			jq_ok ".pages == \"auto\" and .results[0].requested_page_size_bytes == $huge and
@@ -96,12 +96,12 @@ jq_ok ".pages == \"4k\" and .hugepages_requested == false and
 	(.warnings | map(select(test(\"hugepages\"))) | length == 0)" \
 	"run latency --pages 4k --size 16K,${mib}M: base pages, page walks only at ${mib}M, no warning"
 "$bin" run latency --pages 4k --size "${mib}M" --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
-ok "$(grep -Eq "^${mib}M .* 4K +4K +yes +1\$" "$tmp/out" && grep -q ' asked  walks ' "$tmp/out" && echo 1)" \
-	"run latency --pages 4k (text): the row says 4K pages, 4K asked, walks yes" "$tmp/out"
+grep -Eq "^${mib}M .* 4K +4K +yes +1\$" "$tmp/out" && grep -q ' asked  walks ' "$tmp/out"
+ok "run latency --pages 4k (text): the row says 4K pages, 4K asked, walks yes" $? "$(cat "$tmp/out")"
 "$bin" run latency --csv --pages 4k --size 16K --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
-ok "$(head -1 "$tmp/out" | grep -q ',pages_from,requested_page_size_bytes,page_walks,' &&
-	tail -1 "$tmp/out" | grep -q ",$base,false," && echo 1)" \
-	"run latency --csv --pages 4k: requested_page_size_bytes and page_walks columns" "$tmp/out"
+head -1 "$tmp/out" | grep -q ',pages_from,requested_page_size_bytes,page_walks,' &&
+	tail -1 "$tmp/out" | grep -q ",$base,false,"
+ok "run latency --csv --pages 4k: requested_page_size_bytes and page_walks columns" $? "$(cat "$tmp/out")"
 
 # --hugepages is --pages huge; --pages huge asks at every size
 "$bin" -j run latency --hugepages --size 16K --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
@@ -117,10 +117,10 @@ if [ "$huge" -gt 0 ] && "$nothp" true 2> /dev/null; then
 		(.warnings | map(select(test(\"^hugepages asked for but not granted: latency ${mib}M: 0% of its memory is in huge pages - this process has transparent hugepages disabled .*; its latency includes page walks\"))) | length == 1)" \
 		"run latency --size ${mib}M with THP disabled: asked huge, got base pages, page walks, warned"
 	"$nothp" "$bin" run latency --size "${mib}M" --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
-	ok "$(grep -Eq "^${mib}M .* 4K +2M +yes +1\$" "$tmp/out" && echo 1)" \
-		"run latency --size ${mib}M with THP disabled (text): 4K pages, 2M asked, walks yes" "$tmp/out"
+	grep -Eq "^${mib}M .* 4K +2M +yes +1\$" "$tmp/out"
+	ok "run latency --size ${mib}M with THP disabled (text): 4K pages, 2M asked, walks yes" $? "$(cat "$tmp/out")"
 else
-	echo "ok - # SKIP huge pages refused: no THP here or no prctl"
+	skip "run latency with THP disabled" "huge pages refused: no THP here or no prctl"
 fi
 
-[ "$failed" = 0 ]
+tap_end

@@ -16,17 +16,17 @@
 . "$(dirname "$0")/tap.sh"
 
 if [ "$(nproc)" -lt 2 ]; then
-	echo "ok - loaded-latency against calibrate # SKIP one CPU: nothing to load the memory from"
+	skip "loaded-latency against calibrate" "one CPU: nothing to load the memory from"
 	exit 0
 fi
 
 obj=$(dirname "$bin")/run/loaded_latency.o
 if [ -r "$obj" ] && command -v nm > /dev/null; then
-	ok "$(nm -u "$obj" | grep -qw calib_run &&
-	      ! nm "$bin" | grep -qw loaded_latency_run && echo 1)" \
-		"run loaded-latency measures through calib_run(), calibrate's sweep"
+	nm -u "$obj" | grep -qw calib_run &&
+	      ! nm "$bin" | grep -qw loaded_latency_run
+	ok "run loaded-latency measures through calib_run(), calibrate's sweep" $?
 else
-	echo "ok - run loaded-latency measures through calib_run() # SKIP no $obj or nm"
+	skip "run loaded-latency measures through calib_run()" "no $obj or nm"
 fi
 
 # compare: 0 when every delay of $tmp/ll.json agrees with $tmp/show.json,
@@ -61,6 +61,7 @@ for try in 1 2 3; do
 		break
 	fi
 done
-ok "$agree" "loaded-latency agrees with calibrate at delays 0, 200, 20000 (within max(10 %, 3 x CoV))" \
-	"$tmp/err"
-[ "$failed" = 0 ]
+[ "$agree" = 1 ]
+ok "loaded-latency agrees with calibrate at delays 0, 200, 20000 (within max(10 %, 3 x CoV))" $? \
+	"$(cat "$tmp/err")"
+tap_end

@@ -19,15 +19,15 @@ refused() {
 	shift 2
 	"$bin" run "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	ok "$([ $rc = "$want" ] && [ ! -s "$tmp/out" ] &&
-		grep -qF -- "$text" "$tmp/err" && echo 1)" \
-		"run $* -> exit $want (got $rc), \"$text\"" "$tmp/err" "$tmp/out"
+	[ $rc = "$want" ] && [ ! -s "$tmp/out" ] &&
+		grep -qF -- "$text" "$tmp/err"
+	ok "run $* -> exit $want (got $rc), \"$text\"" $? "$(cat "$tmp/err" "$tmp/out")"
 }
 
 # jq_ok FILTER NAME: the last -j output ($tmp/out) satisfies FILTER
 jq_ok() {
-	ok "$([ -s "$tmp/out" ] && jq -e "$1" "$tmp/out" > /dev/null 2>&1 && echo 1)" "$2" \
-		"$tmp/out" "$tmp/err"
+	[ -s "$tmp/out" ] && jq -e "$1" "$tmp/out" > /dev/null 2>&1
+	ok "$2" $? "$(cat "$tmp/out" "$tmp/err")"
 }
 
 # two nodes of one CPU each and a third with memory only; CPUs 0 and 1
@@ -82,8 +82,8 @@ jq_ok '.cpus == [1] and .threads == 1' "run latency --node 1 (fake: CPU 1) -> on
 "$bin" -j run read-delay --socket 1 --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
 jq_ok '.cpus == [1]' "run read-delay --socket 1 (fake: CPU 1) -> on CPU 1"
 "$bin" -j run loaded-latency --socket 0 --reps 1 > "$tmp/out" 2> "$tmp/err"
-ok "$(grep -q "needs at least 2 threads" "$tmp/err" && echo 1)" \
-	"run loaded-latency --socket 0 (one CPU) -> its default of every CPU is that socket's one" "$tmp/err"
+grep -q "needs at least 2 threads" "$tmp/err"
+ok "run loaded-latency --socket 0 (one CPU) -> its default of every CPU is that socket's one" $? "$(cat "$tmp/err")"
 
 # --membind 1, a node this kernel does not have: the memory stays on node
 # 0, and the result says so (move_pages) with a warning
@@ -106,13 +106,13 @@ jq_ok '[.results[] | .ns_per_load > 0 and .threads == 1] | all' \
 jq_ok '.cpus == [0,1] and .threads == 1 and ([.results[] | .memory_node] | all(. == 0))' \
 	"run latency --matrix -> one thread on the first CPU of each node; memory_node: where the pages are (0: the fake nodes have none)"
 "$bin" run latency --matrix --size 64K --reps 1 > "$tmp/out" 2> "$tmp/err"
-ok "$(grep -q '^idle latency, ns per load (rows: CPU node, columns: memory node)' "$tmp/out" &&
+grep -q '^idle latency, ns per load (rows: CPU node, columns: memory node)' "$tmp/out" &&
 	grep -Eq '^ +node +0 +1 +2$' "$tmp/out" &&
-	[ "$(grep -Ec '^ +[01]( +[0-9]+\.[0-9]){3}$' "$tmp/out")" = 2 ] && echo 1)" \
-	"run latency --matrix -> the text matrix, 2 rows x 3 columns" "$tmp/out"
+	[ "$(grep -Ec '^ +[01]( +[0-9]+\.[0-9]){3}$' "$tmp/out")" = 2 ]
+ok "run latency --matrix -> the text matrix, 2 rows x 3 columns" $? "$(cat "$tmp/out")"
 "$bin" run latency --matrix --size 64K --reps 1 --csv > "$tmp/out" 2> "$tmp/err"
-ok "$([ "$(wc -l < "$tmp/out")" = 7 ] && head -1 "$tmp/out" | grep -q ',cpu_node,memory_node,' && echo 1)" \
-	"run latency --matrix --csv -> a header and 6 rows with cpu_node, memory_node" "$tmp/out"
+[ "$(wc -l < "$tmp/out")" = 7 ] && head -1 "$tmp/out" | grep -q ',cpu_node,memory_node,'
+ok "run latency --matrix --csv -> a header and 6 rows with cpu_node, memory_node" $? "$(cat "$tmp/out")"
 
 # Ctrl-C during the matrix (the test hook raises SIGINT once 2 cells are
 # measured): those 2, valid JSON, exit 130
@@ -121,12 +121,12 @@ MEMDIAG_TEST_SIGINT_AFTER=2 "$bin" -j run latency --matrix --size 16K --reps 1 \
 rc=$?
 jq_ok '[.results[] | [.membind, .ns_per_load > 0]] == [[0,true],[1,true]]' \
 	"run latency --matrix: Ctrl-C after 2 cells -> those 2 cells, valid JSON"
-ok "$([ $rc = 130 ] && grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err" && echo 1)" \
-	"run latency --matrix: Ctrl-C -> exit 130 (got $rc), says so" "$tmp/err"
+[ $rc = 130 ] && grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err"
+ok "run latency --matrix: Ctrl-C -> exit 130 (got $rc), says so" $? "$(cat "$tmp/err")"
 MEMDIAG_TEST_SIGINT_AFTER=2 "$bin" run latency --matrix --size 16K --reps 1 \
 	> "$tmp/out" 2> "$tmp/err"
-ok "$(grep -Eq '^ +0 +[0-9.]+ +[0-9.]+ +-$' "$tmp/out" && grep -Eq '^ +1 +- +- +-$' "$tmp/out" && echo 1)" \
-	"run latency --matrix: Ctrl-C -> the text matrix has the 2 cells and '-' for the rest" "$tmp/out"
+grep -Eq '^ +0 +[0-9.]+ +[0-9.]+ +-$' "$tmp/out" && grep -Eq '^ +1 +- +- +-$' "$tmp/out"
+ok "run latency --matrix: Ctrl-C -> the text matrix has the 2 cells and '-' for the rest" $? "$(cat "$tmp/out")"
 unset MEMDIAG_TEST_SYSFS_NODE MEMDIAG_TEST_SYSFS_CPU
 
 # this host's own nodes: bound memory is where it was bound
@@ -135,8 +135,8 @@ jq_ok '.membind == 0 and .results[0].cpu_node == 0 and .results[0].memory_node =
 	(.warnings | map(select(test("membind"))) | length == 0)' \
 	"run read-delay --node 0 --membind 0 -> cpu_node 0, memory_node 0, no warning"
 "$bin" run latency --membind 0 --size 16K --reps 1 > "$tmp/out" 2> "$tmp/err"
-ok "$(grep -q ', memory bound to node 0, on node 0,' "$tmp/out" && echo 1)" \
-	"run latency --membind 0 -> the head says where the memory is" "$tmp/out"
+grep -q ', memory bound to node 0, on node 0,' "$tmp/out"
+ok "run latency --membind 0 -> the head says where the memory is" $? "$(cat "$tmp/out")"
 
 # --hugepages: what was granted, and the warning when it was not
 "$bin" -j run latency --hugepages --size 16K --reps 1 > "$tmp/out" 2> "$tmp/err"
@@ -242,4 +242,4 @@ MEMDIAG_TEST_THP_ENABLED=$tmp/thp "$bin" -j run latency --hugepages --size 16K -
 jq_ok '.warnings | map(select(test("latency 16K: 0% of its memory is in huge pages - transparent hugepages are \"never\" here"))) | length == 1' \
 	"run latency --hugepages with THP \"never\" -> the warning names it"
 
-[ "$failed" = 0 ]
+tap_end

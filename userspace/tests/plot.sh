@@ -47,11 +47,9 @@ for cmd in "probe -c 1" "plot" "calibrate --show" "watch --count 1" \
 		timeout -s TERM 10 "$bin" $cmd --curve "$tmp/${f%%:*}.json" \
 			> "$tmp/out" 2> "$tmp/err"
 		rc=$?
-		ok "$([ $rc = 6 ] && grep -qF "$tmp/${f%%:*}.json: " "$tmp/err" &&
-			! grep -q "module is not loaded\|serving\|waiting" "$tmp/err" &&
-			echo 1)" \
-			"${cmd%% --textfile*} --curve ${f#*:}: exit 6 naming the file (got $rc)" \
-			"$tmp/err"
+		[ $rc = 6 ] && grep -qF "$tmp/${f%%:*}.json: " "$tmp/err" &&
+			! grep -q "module is not loaded\|serving\|waiting" "$tmp/err"
+		ok "${cmd%% --textfile*} --curve ${f#*:}: exit 6 naming the file (got $rc)" $? "$(cat "$tmp/err")"
 	done
 done
 
@@ -59,30 +57,29 @@ done
 XDG_STATE_HOME=$tmp/state HOME=$tmp/home "$bin" calibrate --show > "$tmp/out" 2> "$tmp/err"
 rc=$?
 if [ -e /var/lib/memdiag/curve.json ]; then
-	echo "ok - calibrate --show without a curve # SKIP /var/lib/memdiag/curve.json exists"
+	skip "calibrate --show without a curve" "/var/lib/memdiag/curve.json exists"
 else
-	ok "$([ $rc = 6 ] && grep -q "no curve in .*/var/lib/memdiag/curve.json" "$tmp/err" &&
+	[ $rc = 6 ] && grep -q "no curve in .*/var/lib/memdiag/curve.json" "$tmp/err" &&
 		[ "$(grep -o 'curve' "$tmp/err" | wc -l)" -le 3 ] &&
-		! grep -q "no curve: no curve\|no stored curve: no curve" "$tmp/err" && echo 1)" \
-		"calibrate --show without a curve: says where it looked, once" "$tmp/err"
+		! grep -q "no curve: no curve\|no stored curve: no curve" "$tmp/err"
+	ok "calibrate --show without a curve: says where it looked, once" $? "$(cat "$tmp/err")"
 fi
 
 # -- calibrate --curve in a missing directory: refused at once, no folder
 "$bin" calibrate --quick --curve "$tmp/typo/dir/c.json" > "$tmp/out" 2> "$tmp/err"
 rc=$?
-ok "$([ $rc = 6 ] && [ ! -e "$tmp/typo" ] && grep -q "$tmp/typo/dir" "$tmp/err" &&
-	! grep -q "about .* s in all" "$tmp/err" && echo 1)" \
-	"calibrate --curve MISSING/DIR/FILE: exit 6 before measuring, no directory made (got $rc)" \
-	"$tmp/err"
+[ $rc = 6 ] && [ ! -e "$tmp/typo" ] && grep -q "$tmp/typo/dir" "$tmp/err" &&
+	! grep -q "about .* s in all" "$tmp/err"
+ok "calibrate --curve MISSING/DIR/FILE: exit 6 before measuring, no directory made (got $rc)" $? "$(cat "$tmp/err")"
 
 # -- stale: named by --show and by plot
 "$bin" calibrate --show --curve "$tmp/c.json" > "$tmp/out" 2> "$tmp/err"
-ok "$([ $? = 0 ] && grep -q "$tmp/c.json: curve is stale" "$tmp/err" && echo 1)" \
-	"calibrate --show of another machine's curve names it stale" "$tmp/err"
+[ $? = 0 ] && grep -q "$tmp/c.json: curve is stale" "$tmp/err"
+ok "calibrate --show of another machine's curve names it stale" $? "$(cat "$tmp/err")"
 
 if ! command -v gnuplot > /dev/null; then
-	echo "ok - plot # SKIP gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
-	[ "$failed" = 0 ]
+	skip "plot" "gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)"
+	tap_end
 	exit
 fi
 
@@ -101,24 +98,24 @@ PY
 "$bin" plot --curve "$tmp/c.json" --samples "$tmp/probe.json" \
 	--format svg -o "$tmp/p" > "$tmp/out" 2> "$tmp/err"
 rc=$?
-ok "$([ $rc = 0 ] && [ -s "$tmp/p-curves.svg" ] && [ -s "$tmp/p-timeline.svg" ] && echo 1)" \
-	"plot --samples: exit 0, both pictures (got $rc)" "$tmp/err"
-ok "$([ $rc = 0 ] && ! grep -qi "warning" "$tmp/err" && echo 1)" \
-	"plot: no gnuplot warning (an all-zero series has a range of its own)" "$tmp/err"
-ok "$(grep -q "curve is stale" "$tmp/err" && grep -q "STALE" "$tmp/p-curves.svg" && echo 1)" \
-	"plot of a stale curve: a note, and STALE in the picture's title" "$tmp/err"
-ok "$(grep -q "1 of 5 records of socket 0 skipped" "$tmp/err" && echo 1)" \
-	"plot: the records without the numbers are counted and said" "$tmp/err"
-ok "$(grep -q "estimated bandwidth" "$tmp/p-timeline.svg" &&
+[ $rc = 0 ] && [ -s "$tmp/p-curves.svg" ] && [ -s "$tmp/p-timeline.svg" ]
+ok "plot --samples: exit 0, both pictures (got $rc)" $? "$(cat "$tmp/err")"
+[ $rc = 0 ] && ! grep -qi "warning" "$tmp/err"
+ok "plot: no gnuplot warning (an all-zero series has a range of its own)" $? "$(cat "$tmp/err")"
+grep -q "curve is stale" "$tmp/err" && grep -q "STALE" "$tmp/p-curves.svg"
+ok "plot of a stale curve: a note, and STALE in the picture's title" $? "$(cat "$tmp/err")"
+grep -q "1 of 5 records of socket 0 skipped" "$tmp/err"
+ok "plot: the records without the numbers are counted and said" $? "$(cat "$tmp/err")"
+grep -q "estimated bandwidth" "$tmp/p-timeline.svg" &&
 	grep -q "bandwidth estimated" "$tmp/p-curves.svg" &&
-	! grep -q ">bandwidth (GB/s)<" "$tmp/p-timeline.svg" && echo 1)" \
-	"plot: probe samples are labelled as estimates" "$tmp/p-timeline.svg"
-ok "$(grep -q "error bars" "$tmp/p-curves.svg" && echo 1)" \
-	"plot: the curves' picture says what its error bars are"
+	! grep -q ">bandwidth (GB/s)<" "$tmp/p-timeline.svg"
+ok "plot: probe samples are labelled as estimates" $? "$(cat "$tmp/p-timeline.svg")"
+grep -q "error bars" "$tmp/p-curves.svg"
+ok "plot: the curves' picture says what its error bars are" $?
 # the first curve (the one with the bent-back point): every line segment
 # of its group goes rightwards (error bars are vertical), so the line runs
 # in bandwidth order, not in the order of measurement
-ok "$(python3 - "$tmp/p-curves.svg" <<'PY' && echo 1
+python3 - "$tmp/p-curves.svg" <<'PY'
 import re, sys
 svg = open(sys.argv[1]).read()
 g = svg.split('id="gnuplot_plot_1"', 1)[1].split('id="gnuplot_plot_2"', 1)[0]
@@ -133,6 +130,6 @@ for d in re.findall(r"d='([^']*)'", g):
         prev = x
 assert segs >= 4, segs
 PY
-)" "plot: a curve's line is drawn in bandwidth order"
+ok "plot: a curve's line is drawn in bandwidth order" $?
 
-[ "$failed" = 0 ]
+tap_end

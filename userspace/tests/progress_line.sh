@@ -9,7 +9,7 @@
 . "$(dirname "$0")/tap.sh"
 
 if ! command -v script > /dev/null 2>&1; then
-	echo "ok - # SKIP no script(1) (util-linux): no terminal to draw on"
+	skip "the progress line" "no script(1) (util-linux): no terminal to draw on"
 	exit 0
 fi
 esc=$(printf '\033')
@@ -29,30 +29,30 @@ drawn() {
 
 on_tty "$tmp/run.tty" "$bin" run stream --size 4M --reps 2 --min-time 0.2 \
 	-j '>' "$tmp/run.json"
-ok "$(drawn "$tmp/run.tty" 'stream: phase [1-4]/4 [a-z]*, repetition' && echo 1)" \
-	"run stream -j > FILE on a terminal: the progress line is drawn on standard error" "$tmp/run.tty"
-ok "$(jq -e '.results | length == 4' "$tmp/run.json" > /dev/null 2>&1 &&
-	! grep -q "$esc" "$tmp/run.json" && echo 1)" \
-	"run stream -j > FILE: the file is the JSON, no progress in it" "$tmp/run.json"
+drawn "$tmp/run.tty" 'stream: phase [1-4]/4 [a-z]*, repetition'
+ok "run stream -j > FILE on a terminal: the progress line is drawn on standard error" $? "$(cat "$tmp/run.tty")"
+jq -e '.results | length == 4' "$tmp/run.json" > /dev/null 2>&1 &&
+	! grep -q "$esc" "$tmp/run.json"
+ok "run stream -j > FILE: the file is the JSON, no progress in it" $? "$(cat "$tmp/run.json")"
 "$bin" run stream --size 4M --reps 2 --min-time 0.2 -j > "$tmp/run2.json" 2> "$tmp/run2.err"
-ok "$(! grep -q "$esc" "$tmp/run2.err" && ! grep -q 'repetition' "$tmp/run2.err" && echo 1)" \
-	"run stream with standard error in a file: no progress line" "$tmp/run2.err"
+! grep -q "$esc" "$tmp/run2.err" && ! grep -q 'repetition' "$tmp/run2.err"
+ok "run stream with standard error in a file: no progress line" $? "$(cat "$tmp/run2.err")"
 
 if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
-	echo "ok - # SKIP one CPU: calibrate has no generator to show progress of"
-	[ "$failed" = 0 ]
+	skip "calibrate's progress line" "one CPU: calibrate has no generator to show progress of"
+	tap_end
 	exit
 fi
 on_tty "$tmp/cal.tty" "$bin" calibrate --quick --mix read --curve "$tmp/c.json" \
 	-j '>' "$tmp/cal.json"
 # the last bar is kept: a newline right after its 100 %
-ok "$(drawn "$tmp/cal.tty" 'socket 0, prefetch unchanged \[#*\.*\] *[0-9]*%' &&
-	grep -a -q "\[#*\] 100%  *[0-9]* s left$(printf '\r')\{0,1\}\$" "$tmp/cal.tty" && echo 1)" \
-	"calibrate -j > FILE on a terminal: the same progress line, its last bar kept" "$tmp/cal.tty"
-ok "$(jq -e '.sockets' "$tmp/cal.json" > /dev/null 2>&1 && ! grep -q "$esc" "$tmp/cal.json" && echo 1)" \
-	"calibrate -j > FILE: the file is the JSON, no progress in it" "$tmp/cal.json"
+drawn "$tmp/cal.tty" 'socket 0, prefetch unchanged \[#*\.*\] *[0-9]*%' &&
+	grep -a -q "\[#*\] 100%  *[0-9]* s left$(printf '\r')\{0,1\}\$" "$tmp/cal.tty"
+ok "calibrate -j > FILE on a terminal: the same progress line, its last bar kept" $? "$(cat "$tmp/cal.tty")"
+jq -e '.sockets' "$tmp/cal.json" > /dev/null 2>&1 && ! grep -q "$esc" "$tmp/cal.json"
+ok "calibrate -j > FILE: the file is the JSON, no progress in it" $? "$(cat "$tmp/cal.json")"
 "$bin" calibrate --quick --mix read --curve "$tmp/c2.json" -j > "$tmp/cal2.json" 2> "$tmp/cal2.err"
-ok "$(! grep -q "$esc" "$tmp/cal2.err" && ! grep -q 's left' "$tmp/cal2.err" && echo 1)" \
-	"calibrate with standard error in a file: no progress line" "$tmp/cal2.err"
+! grep -q "$esc" "$tmp/cal2.err" && ! grep -q 's left' "$tmp/cal2.err"
+ok "calibrate with standard error in a file: no progress line" $? "$(cat "$tmp/cal2.err")"
 
-[ "$failed" = 0 ]
+tap_end

@@ -9,8 +9,16 @@ bin=$1
 unit=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the TAP lines (selftests/tap.sh) are kept in $results, to print after
+# the plan; a failed check shows what memdiagctl printed
 results=$tmp/results
 : > "$results"
+. "$(dirname "$0")/../../selftests/tap.sh"
+tap_out=$results
+tap_on_fail() {
+	diag stdout "$tmp/out"
+	diag stderr "$tmp/err"
+}
 
 # fake_host DIR [nomodule] [no-proc-modules] [disabled] [hypervisor]
 # [no-headers]: a stand-in for "/" as host_reach.c reads it
@@ -63,17 +71,10 @@ t() {
 	fi
 	name="memdiagctl $* -> exit $want, std$stream has \"$text\""
 	if [ -z "$why" ]; then
-		echo "ok - $name" >> "$results"
+		ok "$name"
 	else
-		echo "not ok - $name" >> "$results"
-		echo "#   $why" >> "$results"
-		diag stdout "$tmp/out"
-		diag stderr "$tmp/err"
+		not_ok "$name" "${why#; }"
 	fi
-}
-
-skip() { # name reason
-	echo "ok - $1 # SKIP $2" >> "$results"
 }
 
 t_timeout=
@@ -218,14 +219,8 @@ done
 # the suffixes people type, all binary (likwid-bench's and MLC's MB)
 for sz in 65536:64K 65536:64kB 65536:64KiB 65536:64KB 1572864:1.5M 1572864:1.5MiB 1572864:1.5MB 4608:4.5K; do
 	"$bin" -j run latency --size "${sz#*:}" --reps 1 --min-time 0 > "$tmp/out" 2> "$tmp/err"
-	name="run latency --size ${sz#*:} -> size_bytes ${sz%%:*}"
-	if grep -q "\"size_bytes\":${sz%%:*}," "$tmp/out"; then
-		echo "ok - $name" >> "$results"
-	else
-		echo "not ok - $name" >> "$results"
-		diag stdout "$tmp/out"
-		diag stderr "$tmp/err"
-	fi
+	grep -q "\"size_bytes\":${sz%%:*}," "$tmp/out"
+	ok "run latency --size ${sz#*:} -> size_bytes ${sz%%:*}" $?
 done
 t 1 err "memdiagctl: run: option '--size': '1k2' is not a size" run latency --size 1k2
 t 1 err "memdiagctl: run: option '--size': '16K,,1M' is not a list of sizes" run latency --size 16K,,1M
@@ -351,16 +346,6 @@ MEMDIAG_TEST_HIDE_CPU=avx
 t 1 err "memdiagctl: run: option '--variant': avx-prefetch needs avx, which this CPU lacks: use naive, sse or sse-prefetch: $rh" run transpose --variant naive,avx-prefetch
 unset MEMDIAG_TEST_HIDE_CPU
 
-# ok NAME CONDITION-STATUS: one TAP row from the last command's outcome
-ok() { # name status [diagnostic file]
-	if [ "$2" -eq 0 ]; then
-		echo "ok - $1" >> "$results"
-	else
-		echo "not ok - $1" >> "$results"
-		diag stdout "$tmp/out"
-		diag stderr "$tmp/err"
-	fi
-}
 # jvals KEY: the numbers (or true/false/null) of "KEY": in $tmp/out, one a line
 jvals() {
 	grep -oE "\"$1\":[^,}]*" "$tmp/out" | sed 's/^[^:]*://'
@@ -965,14 +950,8 @@ ok "make run's closing text on a Zen 1: every supported processor (Zen 2 to 5 to
 # A full disk must not pass for success.
 "$bin" --help > /dev/full 2> "$tmp/err"
 rc=$?
-name="memdiagctl --help >/dev/full -> exit 6, stderr has \"cannot write output\""
-if [ "$rc" -eq 6 ] && grep -qF "memdiagctl: cannot write output: No space left on device" "$tmp/err"; then
-	echo "ok - $name" >> "$results"
-else
-	echo "not ok - $name" >> "$results"
-	echo "#   exit $rc" >> "$results"
-	diag stderr "$tmp/err"
-fi
+[ "$rc" -eq 6 ] && grep -qF "memdiagctl: cannot write output: No space left on device" "$tmp/err"
+ok "memdiagctl --help >/dev/full -> exit 6, stderr has \"cannot write output\"" $? "exit $rc"
 
 # The unit tests are a kselftest harness binary: its numbered results
 # become "ok - unit NAME" lines here (numbered below with the others), its
@@ -981,14 +960,11 @@ fi
 rc=$?
 sed -E -e '/^TAP version /d' -e '/^1\.\.[0-9]+$/d' \
 	-e 's/^(ok|not ok) [0-9]+ /\1 - unit /' "$tmp/unit" >> "$results"
-name="unit tests ran to completion (exit $rc)"
-if grep -q '^# Totals: ' "$tmp/unit" && [ ! -s "$tmp/unit.err" ]; then
-	echo "ok - $name" >> "$results"
-else
-	echo "not ok - $name" >> "$results"
-	diag stderr "$tmp/unit.err"
-fi
+grep -q '^# Totals: ' "$tmp/unit" && [ ! -s "$tmp/unit.err" ]
+ok "unit tests ran to completion (exit $rc)" $? "$(cat "$tmp/unit.err")"
 
-echo "1..$(grep -cE '^(ok|not ok) - ' "$results")"
-awk '/^(ok|not ok) - / { n++; sub(/ - /, " " n " - ") } { print }' "$results"
+# the plan first, then every line numbered in order (ok's numbers
+# skipped the unit tests' lines)
+echo "1..$(grep -cE '^(ok|not ok)( [0-9]+)? - ' "$results")"
+awk '/^(ok|not ok)( [0-9]+)? - / { n++; sub(/( [0-9]+)? - /, " " n " - ") } { print }' "$results"
 ! grep -q '^not ok' "$results"

@@ -13,13 +13,14 @@
 py() {
 	script=$1
 	shift
-	python3 -c "$script" "$@" > "$tmp/py" 2>&1 && echo 1
+	python3 -c "$script" "$@" > "$tmp/py" 2>&1
 }
 
 # the metadata of run -j: every key, the values this machine has
 "$bin" run latency --size 16K,32K --reps 2 --min-time 0 -j > "$tmp/run.json" 2> "$tmp/err"
-ok "$([ $? = 0 ] && echo 1)" "run -j: exit 0" "$tmp/err"
-ok "$(py 'import json, os, sys
+[ $? = 0 ]
+ok "run -j: exit 0" $? "$(cat "$tmp/err")"
+py 'import json, os, sys
 m = json.load(open(sys.argv[1]))["meta"]
 want = {"hostname": os.uname().nodename, "kernel_release": os.uname().release,
         "machine": os.uname().machine,
@@ -36,14 +37,14 @@ datetime.datetime.strptime(m["date"], "%Y-%m-%dT%H:%M:%SZ")
 model = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
          if l.startswith("model name")]
 assert m["cpu_model"] == (model[0] if model else None), m["cpu_model"]
-' "$tmp/run.json" "$bin")" \
-	"run -j: meta has host, CPU model, kernel, version, commit, date, argv" \
-	"$tmp/run.json" "$tmp/py"
+' "$tmp/run.json" "$bin"
+ok "run -j: meta has host, CPU model, kernel, version, commit, date, argv" $? "$(cat "$tmp/run.json" "$tmp/py")"
 
 # --csv: the same values as -j, one header row, a row per result
 "$bin" run latency --size 16K,32K --reps 2 --min-time 0 --csv > "$tmp/run.csv" 2> "$tmp/err"
-ok "$([ $? = 0 ] && echo 1)" "run --csv: exit 0" "$tmp/err"
-ok "$(py 'import csv, json, sys
+[ $? = 0 ]
+ok "run --csv: exit 0" $? "$(cat "$tmp/err")"
+py 'import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))
 doc = json.load(open(sys.argv[2]))
 head, body = rows[0], rows[1:]
@@ -74,20 +75,20 @@ for row, res in zip(body, doc["results"]):
         assert got[k] == w, (k, got[k], w)
     assert float(got["ns_per_load"]) > 0
 assert [r[head.index("size_bytes")] for r in body] == ["16384", "32768"]
-' "$tmp/run.csv" "$tmp/run.json")" \
-	"run --csv: a header, one row per -j result, -j's columns and values (head.reps beside reps)" \
-	"$tmp/run.csv" "$tmp/py"
+' "$tmp/run.csv" "$tmp/run.json"
+ok "run --csv: a header, one row per -j result, -j's columns and values (head.reps beside reps)" $? "$(cat "$tmp/run.csv" "$tmp/py")"
 "$bin" run latency --csv -j > "$tmp/out" 2> "$tmp/err"
-ok "$([ $? = 1 ] && grep -q "options '--csv' and '--json' exclude each other" "$tmp/err" && [ ! -s "$tmp/out" ] && echo 1)" \
-	"run --csv -j: a usage error, nothing on stdout" "$tmp/err"
+[ $? = 1 ] && grep -q "options '--csv' and '--json' exclude each other" "$tmp/err" && [ ! -s "$tmp/out" ]
+ok "run --csv -j: a usage error, nothing on stdout" $? "$(cat "$tmp/err")"
 
 # stat -j carries the same metadata
 "$bin" stat -j -- true 2> "$tmp/stat.json"
-ok "$(py 'import json, sys
+py 'import json, sys
 m = json.load(open(sys.argv[1]))["meta"]
 assert m["argv"][1:] == ["stat", "-j", "--", "true"], m["argv"]
 assert m["hostname"] and m["memdiag_commit"] and m["date"]
-' "$tmp/stat.json")" "stat -j: meta with the exact argv" "$tmp/stat.json" "$tmp/py"
+' "$tmp/stat.json"
+ok "stat -j: meta with the exact argv" $? "$(cat "$tmp/stat.json" "$tmp/py")"
 
 # interrupt AFTER OUT ARGS...: run ARGS in the background, SIGINT after
 # AFTER seconds; rc is its exit status (SIGKILL, 137, when it still runs
@@ -116,43 +117,44 @@ interrupt() {
 # 16K takes under a second on a quiet machine (7 s at load 9 on 2 CPUs);
 # 64M's 100 repetitions 20 s or more.
 interrupt 10 "$tmp/int.json" latency --size 16K,64M --reps 100 --min-time 0 -j
-ok "$([ $rc = 130 ] && echo 1)" "run: Ctrl-C exits 130 (got $rc)" "$tmp/err"
-ok "$(py 'import json, sys
+[ $rc = 130 ]
+ok "run: Ctrl-C exits 130 (got $rc)" $? "$(cat "$tmp/err")"
+py 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert [r["size_bytes"] for r in d["results"]] == [16384], d["results"]
 assert d["results"][0]["ns_per_load"] > 0
 assert d["interrupted"] is True, d["interrupted"]
 assert any(w.startswith("interrupted: ") for w in d["warnings"]), d["warnings"]
-' "$tmp/int.json")" "run: Ctrl-C prints the size finished, valid JSON, \"interrupted\": true and the warning" \
-	"$tmp/int.json" "$tmp/py"
-ok "$(grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err" && echo 1)" \
-	"run: Ctrl-C says what was printed" "$tmp/err"
+' "$tmp/int.json"
+ok "run: Ctrl-C prints the size finished, valid JSON, \"interrupted\": true and the warning" $? "$(cat "$tmp/int.json" "$tmp/py")"
+grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err"
+ok "run: Ctrl-C says what was printed" $? "$(cat "$tmp/err")"
 
 # --csv cut short (the test hook: SIGINT after the first size): each row
 # says so in its "interrupted" column
 MEMDIAG_TEST_SIGINT_AFTER=1 "$bin" run latency --size 16K,32K --reps 2 \
 	--min-time 0 --csv > "$tmp/int.csv" 2> "$tmp/err"
 rc=$?
-ok "$([ $rc = 130 ] && py 'import csv, sys
+[ $rc = 130 ] && py 'import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 assert len(rows) == 2, rows
 assert dict(zip(rows[0], rows[1]))["interrupted"] == "true", rows
-' "$tmp/int.csv")" "run --csv: Ctrl-C after a size: its row has interrupted true (got $rc)" \
-	"$tmp/int.csv" "$tmp/err" "$tmp/py"
-ok "$(py 'import csv, sys
+' "$tmp/int.csv"
+ok "run --csv: Ctrl-C after a size: its row has interrupted true (got $rc)" $? "$(cat "$tmp/int.csv" "$tmp/err" "$tmp/py")"
+py 'import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 assert all(dict(zip(rows[0], r))["interrupted"] == "false" for r in rows[1:])
-' "$tmp/run.csv")" "run --csv: a whole run's rows have interrupted false" \
-	"$tmp/run.csv" "$tmp/py"
+' "$tmp/run.csv"
+ok "run --csv: a whole run's rows have interrupted false" $? "$(cat "$tmp/run.csv" "$tmp/py")"
 
 # a kernel of one measurement (about 2 minutes): the head and no
 # results, still JSON
 interrupt 2 "$tmp/int1.json" read-delay --size 256M --reps 1000 -j
-ok "$([ $rc = 130 ] && py 'import json, sys
+[ $rc = 130 ] && py 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["results"] == [] and d["kernel"] == "read-delay"
 assert d["interrupted"] is True
-' "$tmp/int1.json")" "run read-delay: Ctrl-C: valid JSON without results, exit 130 (got $rc)" \
-	"$tmp/int1.json" "$tmp/err" "$tmp/py"
+' "$tmp/int1.json"
+ok "run read-delay: Ctrl-C: valid JSON without results, exit 130 (got $rc)" $? "$(cat "$tmp/int1.json" "$tmp/err" "$tmp/py")"
 
-[ "$failed" = 0 ]
+tap_end

@@ -13,38 +13,36 @@
 py() {
 	script=$1
 	shift
-	python3 -c "$script" "$@" > "$tmp/py" 2>&1 && echo 1
+	python3 -c "$script" "$@" > "$tmp/py" 2>&1
 }
 
 # a 16K chase is some milliseconds a repetition: 0.3 s takes many
 "$bin" run latency --size 16K --reps 1 --min-time 0.3 -j > "$tmp/mt.json" 2> "$tmp/err"
-ok "$([ $? = 0 ] && py 'import json, sys
+[ $? = 0 ] && py 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["reps"] == 1 and d["min_time_s"] == 0.3, (d["reps"], d["min_time_s"])
 r = d["results"][0]
 assert r["timed_s"] >= 0.3, r["timed_s"]
 assert r["reps"] >= 2, r["reps"]
-' "$tmp/mt.json")" \
-	"run latency --min-time 0.3: the row was timed 0.3 s or more, over the reps it says" \
-	"$tmp/mt.json" "$tmp/err" "$tmp/py"
+' "$tmp/mt.json"
+ok "run latency --min-time 0.3: the row was timed 0.3 s or more, over the reps it says" $? "$(cat "$tmp/mt.json" "$tmp/err" "$tmp/py")"
 "$bin" run latency --size 16K --reps 3 --min-time 0 -j > "$tmp/mt0.json" 2> "$tmp/err"
-ok "$([ $? = 0 ] && py 'import json, sys
+[ $? = 0 ] && py 'import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 # the count is the property: a time bound would depend on the load
 assert r["reps"] == 3 and r["timed_s"] > 0, (r["reps"], r["timed_s"])
-' "$tmp/mt0.json")" "run latency --min-time 0 --reps 3: exactly 3 reps" \
-	"$tmp/mt0.json" "$tmp/err" "$tmp/py"
+' "$tmp/mt0.json"
+ok "run latency --min-time 0 --reps 3: exactly 3 reps" $? "$(cat "$tmp/mt0.json" "$tmp/err" "$tmp/py")"
 "$bin" run latency --size 16K --reps 2 --min-time 300ms > "$tmp/out" 2> "$tmp/err"
-ok "$(grep -q "at least 2 reps and 0.3 s timed per result (median shown)" "$tmp/out" &&
-      grep -Eq "^16K .* [0-9]+$" "$tmp/out" && echo 1)" \
-	"run latency --min-time 300ms (text): the head says both bounds, the row its reps" \
-	"$tmp/out" "$tmp/err"
+grep -q "at least 2 reps and 0.3 s timed per result (median shown)" "$tmp/out" &&
+      grep -Eq "^16K .* [0-9]+$" "$tmp/out"
+ok "run latency --min-time 300ms (text): the head says both bounds, the row its reps" $? "$(cat "$tmp/out" "$tmp/err")"
 for bad in "x:is not a duration" "3601:is out of range" "-1:is not a duration"; do
 	"$bin" run latency --min-time "${bad%%:*}" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	ok "$([ $rc = 1 ] && grep -q "option '--min-time': '${bad%%:*}' ${bad#*:}" "$tmp/err" &&
-	      [ ! -s "$tmp/out" ] && echo 1)" \
-		"run --min-time ${bad%%:*}: a usage error naming the option (exit $rc)" "$tmp/err"
+	[ $rc = 1 ] && grep -q "option '--min-time': '${bad%%:*}' ${bad#*:}" "$tmp/err" &&
+	      [ ! -s "$tmp/out" ]
+	ok "run --min-time ${bad%%:*}: a usage error naming the option (exit $rc)" $? "$(cat "$tmp/err")"
 done
 
 # --timing whole (kernels/repeat.c): the head names the timing; each
@@ -58,41 +56,39 @@ rc=$?
 "$bin" run read-delay --size 64K --reps 2 --min-time 0.05 -j \
 	> "$tmp/rep.json" 2>> "$tmp/err"
 rc=$((rc + $?))
-ok "$([ $rc = 0 ] && py 'import json, sys
+[ $rc = 0 ] && py 'import json, sys
 w, d = (json.load(open(f)) for f in sys.argv[1:3])
 assert (w["timing"], d["timing"]) == ("whole", "repetition")
 r, q = w["results"][0], d["results"][0]
 assert r["reps"] == 2 and r["parts_per_rep"] > 1, r
 assert q["parts_per_rep"] == 1, q
 assert r["thread_wait_fraction"] is None, r
-' "$tmp/wh.json" "$tmp/rep.json")" \
-	"run read-delay --timing whole: named, exactly --reps runs of many calls (the default: one)" \
-	"$tmp/wh.json" "$tmp/err" "$tmp/py"
+' "$tmp/wh.json" "$tmp/rep.json"
+ok "run read-delay --timing whole: named, exactly --reps runs of many calls (the default: one)" $? "$(cat "$tmp/wh.json" "$tmp/err" "$tmp/py")"
 if [ "$(nproc)" -ge 2 ]; then
 	"$bin" run stream --size 64K --threads 2 --reps 2 --min-time 0.05 \
 		--timing whole -j > "$tmp/wh2.json" 2> "$tmp/err"
-	ok "$([ $? = 0 ] && py 'import json, sys
+	[ $? = 0 ] && py 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["timing"] == "whole"
 for r in d["results"]:
 	assert r["reps"] == 2 and r["verified"], r
 	assert 0 <= r["thread_wait_fraction"] < 1, r
-' "$tmp/wh2.json")" \
-		"run stream --threads 2 --timing whole: every op exactly --reps runs, verified, its end wait a share" \
-		"$tmp/wh2.json" "$tmp/err" "$tmp/py"
+' "$tmp/wh2.json"
+	ok "run stream --threads 2 --timing whole: every op exactly --reps runs, verified, its end wait a share" $? "$(cat "$tmp/wh2.json" "$tmp/err" "$tmp/py")"
 else
-	echo "ok - run stream --threads 2 --timing whole # SKIP one CPU"
+	skip "run stream --threads 2 --timing whole" "one CPU"
 fi
 "$bin" run stream --size 64K --reps 2 --min-time 0 --timing whole \
 	> "$tmp/out" 2> "$tmp/err"
-ok "$([ $? = 0 ] && grep -q "each a whole run of at least 0 s (median shown), whole timing" "$tmp/out" && echo 1)" \
-	"run stream --timing whole (text): the head names the timing" "$tmp/out" "$tmp/err"
+[ $? = 0 ] && grep -q "each a whole run of at least 0 s (median shown), whole timing" "$tmp/out"
+ok "run stream --timing whole (text): the head names the timing" $? "$(cat "$tmp/out" "$tmp/err")"
 for k in latency loaded-latency stencil transpose; do
 	"$bin" run "$k" --timing whole > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	ok "$([ $rc = 1 ] && grep -q "option '--timing': kernel '$k' cannot be timed whole" "$tmp/err" &&
-	      [ ! -s "$tmp/out" ] && echo 1)" \
-		"run $k --timing whole: refused, naming why (exit $rc)" "$tmp/err"
+	[ $rc = 1 ] && grep -q "option '--timing': kernel '$k' cannot be timed whole" "$tmp/err" &&
+	      [ ! -s "$tmp/out" ]
+	ok "run $k --timing whole: refused, naming why (exit $rc)" $? "$(cat "$tmp/err")"
 done
 
 # sigint KERNEL NAME FIRST ARGS...: a Ctrl-C once the first measurement is
@@ -103,16 +99,15 @@ sigint() {
 	MEMDIAG_TEST_SIGINT_AFTER=1 "$bin" run "$kern" --reps 2 --min-time 0 -j "$@" \
 		> "$tmp/int.json" 2> "$tmp/err"
 	rc=$?
-	ok "$([ $rc = 130 ] && grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err" &&
+	[ $rc = 130 ] && grep -q "interrupted: the results finished before Ctrl-C are printed" "$tmp/err" &&
 	      ! grep -q "$kern failed" "$tmp/err" && py 'import json, sys
 d = json.load(open(sys.argv[1]))
 rows = [str(r[sys.argv[2]]) for r in d["results"]]
 assert rows == [sys.argv[3]], rows
 assert d["results"][0]["reps"] == 2
 assert d["results"][0]["verified"] in (True, None)
-' "$tmp/int.json" "$key" "$first")" \
-		"run $kern: Ctrl-C after the first row prints it alone, valid JSON, exit 130 (got $rc)" \
-		"$tmp/int.json" "$tmp/err" "$tmp/py"
+' "$tmp/int.json" "$key" "$first"
+	ok "run $kern: Ctrl-C after the first row prints it alone, valid JSON, exit 130 (got $rc)" $? "$(cat "$tmp/int.json" "$tmp/err" "$tmp/py")"
 }
 
 sigint stream op copy --size 1M
@@ -121,4 +116,4 @@ sigint stencil variant jacobi-threaded --size 64K --model-gbps 10 \
 	--variant jacobi-threaded,gs-threaded
 sigint transpose variant naive --size 256K --variant naive,sse
 
-[ "$failed" = 0 ]
+tap_end

@@ -16,11 +16,10 @@ mkdir -p "$tmp/bare/proc/self"
 echo "25 1 0:22 / /sys rw - sysfs sysfs rw" > "$tmp/bare/proc/self/mountinfo"
 MEMDIAG_TEST_HOST_ROOT=$tmp/bare "$bin" top --count 1 > "$tmp/out" 2> "$tmp/err"
 rc=$?
-ok "$([ $rc = 7 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+[ $rc = 7 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
 	grep -q "no per-group numbers on this host: resctrl is not mounted" "$tmp/err" &&
-	grep -q "top shows each pod's GB/s" "$tmp/err" && echo 1)" \
-	"top: no resctrl: exit 7 and one line saying why and what it would show (exit $rc)" \
-	"$tmp/err"
+	grep -q "top shows each pod's GB/s" "$tmp/err"
+ok "top: no resctrl: exit 7 and one line saying why and what it would show (exit $rc)" $? "$(cat "$tmp/err")"
 
 # The fake host: two L3 domains on two sockets, cgroup2 with two pods and
 # a service, one thread each (tids 101, 102, 103).
@@ -92,11 +91,10 @@ MEMDIAG_TEST_HOST_ROOT=$R "$bin" top -j --count 3 > "$tmp/out" 2> "$tmp/err"
 rc=$?
 rm -f "$R/run"
 wait $kpid
-ok "$([ $rc = 0 ] && [ "$(wc -l < "$tmp/out")" = 6 ] && echo 1)" \
-	"top -j --count 3: exit 0, a line per socket and interval (exit $rc)" \
-	"$tmp/out" "$tmp/err"
-ok "$(grep -q "no socket count, so no 'unattributed'" "$tmp/err" && echo 1)" \
-	"top: without the module the missing socket count is said once" "$tmp/err"
+[ $rc = 0 ] && [ "$(wc -l < "$tmp/out")" = 6 ]
+ok "top -j --count 3: exit 0, a line per socket and interval (exit $rc)" $? "$(cat "$tmp/out" "$tmp/err")"
+grep -q "no socket count, so no 'unattributed'" "$tmp/err"
+ok "top: without the module the missing socket count is said once" $? "$(cat "$tmp/err")"
 last=$(grep '"socket":0' "$tmp/out" | tail -1)
 check=$(printf '%s\n' "$last" | python3 -c '
 import json, sys
@@ -113,11 +111,10 @@ ok = ok and rows + d["other_bytes"] == d["groups_bytes"]
 ok = ok and d["socket_bytes"] is None if "socket_bytes" in d else ok
 print(1 if ok else 0, a, b, c, d["other_bytes"], d["groups_bytes"])
 ' 2>&1)
-ok "$([ "${check%% *}" = 1 ] && echo 1)" \
-	"top: pod A 3x pod B 2x cron.service, rows + other = every control group ($check)" \
-	"$tmp/out"
-ok "$(! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q . && echo 1)" \
-	"top: its groups removed at exit, the killed run's swept" "$tmp/err"
+[ "${check%% *}" = 1 ]
+ok "top: pod A 3x pod B 2x cron.service, rows + other = every control group ($check)" $? "$(cat "$tmp/out")"
+! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q .
+ok "top: its groups removed at exit, the killed run's swept" $? "$(cat "$tmp/err")"
 
 # nobody reads only: no group made, the threads in 'other'
 if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
@@ -125,11 +122,11 @@ if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
 	MEMDIAG_TEST_HOST_ROOT=$R setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		"$bin" top -j --count 1 > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	ok "$([ $rc = 0 ] && ! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q . &&
-		grep -q '"groups":\[\]' "$tmp/out" && echo 1)" \
-		"top as nobody: reads, writes nothing (exit $rc)" "$tmp/out" "$tmp/err"
+	[ $rc = 0 ] && ! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q . &&
+		grep -q '"groups":\[\]' "$tmp/out"
+	ok "top as nobody: reads, writes nothing (exit $rc)" $? "$(cat "$tmp/out" "$tmp/err")"
 else
-	echo "ok - # SKIP top as nobody: not root, or no user nobody"
+	skip "top as nobody" "not root, or no user nobody"
 fi
 
 # a killed top leaves its groups; the next one sweeps them
@@ -145,8 +142,8 @@ left=$(ls -d "$RC"/mon_groups/memdiag-$tpid-* 2>/dev/null | wc -l)
 MEMDIAG_TEST_HOST_ROOT=$R "$bin" top -j --count 1 > /dev/null 2> "$tmp/err"
 rm -f "$R/run"
 wait $kpid
-ok "$([ "$left" -ge 1 ] && ! ls -d "$RC"/mon_groups/memdiag-$tpid-* 2>/dev/null | grep -q . && echo 1)" \
-	"top: a killed run's $left groups are swept by the next" "$tmp/err"
+[ "$left" -ge 1 ] && ! ls -d "$RC"/mon_groups/memdiag-$tpid-* 2>/dev/null | grep -q .
+ok "top: a killed run's $left groups are swept by the next" $? "$(cat "$tmp/err")"
 
 # stat -- CMD: the command starts in its own group, its bytes are the
 # group's, and the group is gone after
@@ -163,11 +160,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))["own"]
 print(sum(s["bytes"] for s in d["sockets"]) if d["source"] == "mbm" else 0)
 ' "$tmp/out" 2>&1)
-ok "$([ $rc = 0 ] && [ "${own:-0}" -ge 2097152 ] 2>/dev/null &&
+[ $rc = 0 ] && [ "${own:-0}" -ge 2097152 ] 2>/dev/null &&
 	grep -qx "$(cat "$tmp/pid")" "$R/seen" &&
-	! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q . && echo 1)" \
-	"stat -- CMD: the command's pid in its group before it ran, its own bytes ($own), the group removed" \
-	"$tmp/out" "$tmp/pid" "$R/seen"
+	! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q .
+ok "stat -- CMD: the command's pid in its group before it ran, its own bytes ($own), the group removed" $? "$(cat "$tmp/out" "$tmp/pid" "$R/seen")"
 
 # a group that vanishes mid-run is no error; resctrl unmounted mid-run
 # stops top with the reason, exit 7
@@ -180,10 +176,9 @@ sleep 1.5
 flock "$RC" sh -c "rm -rf '$CG/system.slice/cron.service' $RC/mon_groups/memdiag-$tpid-*"
 wait $tpid
 rc=$?
-ok "$([ $rc = 0 ] && [ "$(wc -l < "$tmp/out")" = 8 ] &&
-	! tail -n 2 "$tmp/out" | grep -q cron.service && echo 1)" \
-	"top: a group that vanishes mid-run leaves the later rows, no error (exit $rc)" \
-	"$tmp/out" "$tmp/err"
+[ $rc = 0 ] && [ "$(wc -l < "$tmp/out")" = 8 ] &&
+	! tail -n 2 "$tmp/out" | grep -q cron.service
+ok "top: a group that vanishes mid-run leaves the later rows, no error (exit $rc)" $? "$(cat "$tmp/out" "$tmp/err")"
 MEMDIAG_TEST_HOST_ROOT=$R "$bin" top -j --count 4 > "$tmp/out" 2> "$tmp/err" &
 tpid=$!
 sleep 1.5
@@ -195,26 +190,26 @@ rm -f "$R/run"
 wait $kpid
 mkdir -p "$CG/system.slice/cron.service"
 echo 103 > "$CG/system.slice/cron.service/cgroup.threads"
-ok "$([ $rc = 7 ] && grep -q "stopped: the groups cannot be sampled any more" "$tmp/err" && echo 1)" \
-	"top: resctrl unmounted mid-run: stopped with the reason, exit 7 (exit $rc)" "$tmp/err"
+[ $rc = 7 ] && grep -q "stopped: the groups cannot be sampled any more" "$tmp/err"
+ok "top: resctrl unmounted mid-run: stopped with the reason, exit 7 (exit $rc)" $? "$(cat "$tmp/err")"
 
 # validate --groups needs the module beside resctrl: said, nothing left
 MEMDIAG_TEST_HOST_ROOT=$R "$bin" validate --groups > "$tmp/out" 2> "$tmp/err"
 rc=$?
-ok "$([ $rc = 2 ] && grep -q "cannot validate MBM against the memory controllers" "$tmp/err" &&
-	! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q . && echo 1)" \
-	"validate --groups with resctrl but no module: exit 2, said, no group left (exit $rc)" "$tmp/err"
+[ $rc = 2 ] && grep -q "cannot validate MBM against the memory controllers" "$tmp/err" &&
+	! ls -d "$RC"/mon_groups/memdiag-* 2>/dev/null | grep -q .
+ok "validate --groups with resctrl but no module: exit 2, said, no group left (exit $rc)" $? "$(cat "$tmp/err")"
 MEMDIAG_TEST_HOST_ROOT=$tmp/bare "$bin" validate --groups > "$tmp/out" 2> "$tmp/err"
 rc=$?
-ok "$([ $rc = 7 ] && grep -q "cannot validate MBM: resctrl is not mounted" "$tmp/err" && echo 1)" \
-	"validate --groups without resctrl: exit 7, said (exit $rc)" "$tmp/err"
+[ $rc = 7 ] && grep -q "cannot validate MBM: resctrl is not mounted" "$tmp/err"
+ok "validate --groups without resctrl: exit 7, said (exit $rc)" $? "$(cat "$tmp/err")"
 
 # bad options change nothing
 for a in "--by team" "--interval 500ms" "--top 0" "--socket x" "extra"; do
 	# shellcheck disable=SC2086
 	MEMDIAG_TEST_HOST_ROOT=$R "$bin" top $a > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	ok "$([ $rc = 1 ] && grep -q "top --help" "$tmp/err" && echo 1)" \
-		"top $a: a usage error (exit $rc)" "$tmp/err"
+	[ $rc = 1 ] && grep -q "top --help" "$tmp/err"
+	ok "top $a: a usage error (exit $rc)" $? "$(cat "$tmp/err")"
 done
-[ "$failed" = 0 ]
+tap_end
