@@ -320,6 +320,28 @@ read -r -t 30 l <&"${G[0]}"
 check "group-get do of a cgroup that never ran: ENOENT (got: $l)" \
 	test "${l%% *} ${l#* }" != "" -a "${l%% *}" = error -a "$(echo "$l" | cut -d' ' -f2)" = 2
 
+# validate --groups without MBM: the core estimate against the memory
+# controllers, its read loop pinned on the CPU validate runs on (CPU 0,
+# as this script) in a cgroup of its own, with the prefetchers off (where
+# it is judged) and on (its gap shown). Told the same 2 GB/s for socket
+# 0's reads and CPU 0's fills it must pass; told 1 GB/s of fills, fail.
+set_rates 0 2000 0 0 0 0 0
+echo 2000 > $dbg/cpu0/offcore_read_mbps
+"$ctl" -j validate --groups > /tmp/vg.json 2> /tmp/vg.err
+rc=$?
+echo "# validate --groups: exit $rc, $(jq -c '[.runs[] | {prefetch, diff_percent, pass}]' /tmp/vg.json 2> /dev/null)"
+check "validate --groups, fills = reads: exit 0, prefetchers off judged PASS, on shown (exit $rc)" \
+	sh -c "[ $rc = 0 ] && jq -e '.source == \"core_estimate\" and .runs[0].prefetch == \"off\" and .runs[0].pass == true and
+		.runs[1].prefetch == \"on\" and .runs[1].pass == null' /tmp/vg.json > /dev/null || { cat /tmp/vg.err; false; }"
+echo 1000 > $dbg/cpu0/offcore_read_mbps
+"$ctl" -j validate --groups > /tmp/vg.json 2> /tmp/vg.err
+rc=$?
+echo "# validate --groups: exit $rc, $(jq -c '[.runs[] | {prefetch, diff_percent, pass}]' /tmp/vg.json 2> /dev/null)"
+check "validate --groups, fills half the reads: exit 8, FAIL said (exit $rc)" \
+	sh -c "[ $rc = 8 ] && jq -e '.runs[0].pass == false' /tmp/vg.json > /dev/null && grep -q FAIL /tmp/vg.err"
+echo 0 > $dbg/cpu0/offcore_read_mbps
+set_rates 0 0 0 0 0 0 0
+
 # The session ends with its socket: the accounting stops.
 exec {G[1]}>&-
 wait "$G_PID" 2>/dev/null

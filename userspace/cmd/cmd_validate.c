@@ -169,8 +169,11 @@ void cmd_validate_usage(FILE *f)
 	      "                   selftest: a 250 MB read loop pinned on this CPU in\n"
 	      "                   a monitoring group of its own for 5 seconds, the\n"
 	      "                   first dropped; the means must agree within 8 %\n"
-	      "                   (on an otherwise idle socket). Needs root, resctrl\n"
-	      "                   with MBM and the module (exit 3, 7, 2)\n",
+	      "                   (on an otherwise idle socket). Without MBM, the\n"
+	      "                   module's core estimate the same way, with the\n"
+	      "                   prefetchers off (judged) and on (its gap shown).\n"
+	      "                   Needs root, resctrl with MBM or the module's\n"
+	      "                   estimate, and the module (exit 3, 7, 2)\n",
 	      f);
 	cli_opts_usage(f, CLI_OPT_ALL, 16,
 		       "{\"checks\": [...], \"pass\": BOOL}");

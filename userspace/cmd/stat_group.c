@@ -39,26 +39,26 @@ static bool open_mbm(struct stat_group *sg)
 	return true;
 }
 
-/* The core estimate over the counters' connection; false with sg->why. */
-static bool open_core(struct stat_group *sg, struct run_counters *c)
+bool stat_group_open_core(struct stat_group *sg, struct nl *nl,
+			  const struct nl_family *fam, const uint32_t *id,
+			  size_t n)
 {
 	char why[ATTR_WHY], mbm[ATTR_WHY];
 	size_t s;
 
-	if (!c || !c->on)
-		return false;	/* no module: sg->why says why no MBM */
-	if (stat_core_open(&sg->core, &c->nl, &c->fam, why, sizeof(why))) {
+	if (stat_core_open(&sg->core, nl, fam, why, sizeof(why))) {
 		memcpy(mbm, sg->why, sizeof(mbm));
 		snprintf(sg->why, sizeof(sg->why),
 			 "no resctrl MBM (%.90s), and no core estimate: %.180s",
 			 mbm, why);
 		return false;
 	}
-	/* attr's sockets: those the module lists */
-	sg->rc.nr_socket = c->nr_sock < RC_MAX_SOCKETS ? c->nr_sock :
-			   RC_MAX_SOCKETS;
+	sg->source = ATTR_SOURCE_CORE_ESTIMATE;
+	sg->on = true;
+	/* the sockets: those the caller names */
+	sg->rc.nr_socket = n < RC_MAX_SOCKETS ? n : RC_MAX_SOCKETS;
 	for (s = 0; s < sg->rc.nr_socket; s++)
-		sg->rc.socket_id[s] = c->sock_id[s];
+		sg->rc.socket_id[s] = id[s];
 	return true;
 }
 
@@ -74,10 +74,28 @@ void stat_group_open(struct stat_group *sg, struct run_counters *c)
 		sg->open = false;
 	}
 	memset(&sg->rc, 0, sizeof(sg->rc));
-	if (open_core(sg, c)) {
-		sg->source = ATTR_SOURCE_CORE_ESTIMATE;
-		sg->on = true;
+	/* no module: sg->why says why no MBM */
+	if (c && c->on)
+		stat_group_open_core(sg, &c->nl, &c->fam, c->sock_id,
+				     c->nr_sock);
+}
+
+int stat_group_delta(struct stat_group *sg, uint64_t *bytes)
+{
+	uint64_t now[RC_MAX_SOCKETS];
+	size_t s;
+	int ret;
+
+	if (sg->source == ATTR_SOURCE_MBM)
+		return rc_read_group(&sg->rc, sg->gs.g[sg->g].dir,
+				     sg->gs.g[sg->g].state, bytes, &sg->rs);
+	ret = stat_core_read(&sg->core, sg->rc.socket_id, sg->rc.nr_socket,
+			     now, sg->why, sizeof(sg->why));
+	for (s = 0; !ret && s < sg->rc.nr_socket; s++) {
+		bytes[s] = now[s] - sg->last[s];
+		sg->last[s] = now[s];
 	}
+	return ret;
 }
 
 static int find_self(pid_t tid, int g, void *arg)

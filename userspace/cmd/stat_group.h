@@ -30,6 +30,7 @@ struct stat_group {
 	int g;			/* the group, in gs */
 	bool read;		/* its bytes were read at the end */
 	uint64_t bytes[RC_MAX_SOCKETS];
+	uint64_t last[RC_MAX_SOCKETS];	/* the core estimate's last read */
 	struct rc_read_stats rs;
 };
 
@@ -39,6 +40,19 @@ struct stat_group {
  * (@c NULL: MBM only); else why not.
  */
 void stat_group_open(struct stat_group *sg, struct run_counters *c);
+/*
+ * Only the core estimate, over @nl (a session of its own), for the
+ * sockets @id; false with sg->why (which says why no MBM beforehand).
+ */
+bool stat_group_open_core(struct stat_group *sg, struct nl *nl,
+			  const struct nl_family *fam, const uint32_t *id,
+			  size_t n);
+/*
+ * The group's bytes per socket (sg->rc.socket_id's) since the last call,
+ * the first since it was made: 0, or -errno (sg->why says why for the
+ * core estimate).
+ */
+int stat_group_delta(struct stat_group *sg, uint64_t *bytes);
 /*
  * stat_child_start()'s hook, between the fork and the exec: make the
  * group under stat's own control group and put @pid in it. Never fails

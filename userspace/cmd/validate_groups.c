@@ -6,6 +6,11 @@
  * monitoring group of its own for five seconds; each second the group's
  * bytes and the socket's are read; the first second is dropped and the
  * means must agree within 8 % on an otherwise idle socket.
+ *
+ * Without MBM the module's core estimate is checked the same way, the
+ * loop in a cgroup of its own (stat_core.c), once with the prefetchers
+ * off, where it must agree, and once with them on, where the gap is what
+ * it misses (the L2 prefetchers' fills) and is shown, not judged.
  */
 
 #include <math.h>
@@ -16,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calib_cmd.h"
 #include "mbm_judge.h"
 #include "stat.h"
 #include "stat_group.h"
@@ -54,7 +60,7 @@ static size_t socket_index(const struct resctrl *r, int id)
 /* Five seconds of both counts; the loop stopped. An exit code. */
 static int measure(const char *cmd, struct stat_group *sg,
 		   struct top_socket_src *ts, int cpu, int socket,
-		   double *mbm, double *imc)
+		   double *own, double *imc)
 {
 	char cpus[16], why[300];
 	/* execvp() takes char *const[]: words of our own, not literals */
@@ -64,6 +70,7 @@ static int measure(const char *cmd, struct stat_group *sg,
 	     seconds[] = "30";
 	char *argv[] = { exe, run, kernel, threads, one, cpus_opt, cpus,
 			 size_opt, size, time_opt, seconds, NULL };
+	uint64_t bytes[RC_MAX_SOCKETS];
 	struct stat_child ch;
 	size_t s = socket_index(&sg->rc, socket), i;
 
@@ -77,21 +84,19 @@ static int measure(const char *cmd, struct stat_group *sg,
 		kill(ch.pid, SIGTERM);
 		stat_child_wait(&ch, -1);
 		stat_child_close(&ch);
-		cli_err(cmd, "cannot validate MBM", "%s", sg->why);
+		cli_err(cmd, "cannot validate the groups' bytes", "%s", sg->why);
 		return MDC_EXIT_UNAVAILABLE;
 	}
+	stat_group_delta(sg, bytes);	/* the baselines */
 	top_socket_sample(ts);
 	for (i = 0; i < VG_SECONDS; i++) {
 		const struct snap_judged *j;
-		uint64_t bytes[RC_MAX_SOCKETS] = { 0 }, sb = 0;
-		struct stat_group *g = sg;
+		uint64_t sb = 0;
 
 		sleep(1);
-		rc_read_group(&g->rc, g->gs.g[g->g].dir, g->gs.g[g->g].state,
-			      bytes, &g->rs);
+		own[i] = stat_group_delta(sg, bytes) ? NAN : (double)bytes[s];
 		top_socket_sample(ts);
 		j = top_socket_get(ts, (uint32_t)socket);
-		mbm[i] = (double)bytes[s];
 		imc[i] = j && top_socket_bytes(j, &sb) ? (double)sb : NAN;
 	}
 	kill(ch.pid, SIGTERM);
@@ -100,36 +105,57 @@ static int measure(const char *cmd, struct stat_group *sg,
 	return MDC_EXIT_OK;
 }
 
-static int show(const char *cmd, const struct opts *o, const double *mbm,
-		const double *imc, int cpu, int socket)
+/*
+ * One run's seconds and judgment into @p's open object; whether it
+ * passed. @judged false: the gap is shown, not judged.
+ */
+static bool show_run(struct printer *p, const char *own_name,
+		     const double *own, const double *imc, bool judged)
+{
+	double diff;
+	bool pass = mbm_judge(own, imc, VG_SECONDS, MBM_JUDGE_DROP,
+			      MBM_JUDGE_TOLERANCE_PCT, &diff);
+	char key[32];
+	size_t i;
+
+	snprintf(key, sizeof(key), "%s_bytes", own_name);
+	print_textf(p, "second  %-8s  imc_GB\n", own_name);
+	print_open_array(p, "seconds");
+	for (i = 0; i < VG_SECONDS; i++) {
+		print_open_object(p, NULL);
+		print_uint(p, PRINT_ANY, "second", "%6u", (unsigned int)i + 1);
+		verdict_num(p, key, "  %8.3f", "  %8s", own[i] / 1e9);
+		verdict_num(p, "imc_bytes", "  %8.3f", "  %8s", imc[i] / 1e9);
+		print_bool(p, PRINT_ANY, "dropped", "%s\n", i < MBM_JUDGE_DROP);
+		print_close_object(p);
+	}
+	print_close_array(p);
+	print_textf(p, "|%s - IMC| / IMC: ", own_name);
+	verdict_num(p, "diff_percent", "%.1f %%", "%s", diff);
+	print_double(p, PRINT_ANY, "tolerance_percent", " (tolerance %g %%)",
+		     MBM_JUDGE_TOLERANCE_PCT);
+	if (!judged) {
+		print_string(p, PRINT_JSON, "pass", "%s", NULL);
+		print_textf(p, ": not judged\n");
+		return true;
+	}
+	print_bool(p, PRINT_JSON, "pass", "%s", pass);
+	print_textf(p, ": %s\n", pass ? "PASS" : "FAIL");
+	return pass;
+}
+
+static int show_mbm(const char *cmd, const struct opts *o, const double *mbm,
+		    const double *imc, int cpu, int socket)
 {
 	struct printer p;
-	double diff;
-	bool pass = mbm_judge(mbm, imc, VG_SECONDS, MBM_JUDGE_DROP,
-			      MBM_JUDGE_TOLERANCE_PCT, &diff);
-	size_t i;
+	bool pass;
 	int rc;
 
 	print_init(&p, stdout, o->json, o->pretty);
 	print_open_object(&p, NULL);
 	print_uint(&p, PRINT_ANY, "cpu", "read loop on CPU %u", (unsigned int)cpu);
 	print_uint(&p, PRINT_ANY, "socket", ", socket %u\n", (unsigned int)socket);
-	print_textf(&p, "second  mbm_GB    imc_GB\n");
-	print_open_array(&p, "seconds");
-	for (i = 0; i < VG_SECONDS; i++) {
-		print_open_object(&p, NULL);
-		print_uint(&p, PRINT_ANY, "second", "%6u", (unsigned int)i + 1);
-		verdict_num(&p, "mbm_bytes", "  %8.3f", "  %8s", mbm[i] / 1e9);
-		verdict_num(&p, "imc_bytes", "  %8.3f", "  %8s", imc[i] / 1e9);
-		print_bool(&p, PRINT_ANY, "dropped", "%s\n", i < MBM_JUDGE_DROP);
-		print_close_object(&p);
-	}
-	print_close_array(&p);
-	verdict_num(&p, "diff_percent", "|MBM - IMC| / IMC: %.1f %%", "|MBM - IMC| / IMC: %s", diff);
-	print_double(&p, PRINT_ANY, "tolerance_percent", " (tolerance %g %%)",
-		     MBM_JUDGE_TOLERANCE_PCT);
-	print_bool(&p, PRINT_JSON, "pass", "%s", pass);
-	print_textf(&p, ": %s\n", pass ? "PASS" : "FAIL");
+	pass = show_run(&p, "mbm", mbm, imc, true);
 	print_close_object(&p);
 	rc = cli_output_end(cmd, &p);
 	if (rc == MDC_EXIT_OK && !pass)
@@ -138,41 +164,132 @@ static int show(const char *cmd, const struct opts *o, const double *mbm,
 	return rc != MDC_EXIT_OK ? rc : pass ? MDC_EXIT_OK : MDC_EXIT_VALIDATE;
 }
 
+/* The prefetcher states the core estimate is checked in. */
+struct core_run {
+	const char *prefetch;	/* off, on, unchanged */
+	bool judged;
+	double own[VG_SECONDS], imc[VG_SECONDS];
+};
+
+/* Run the loop in each state (prefetchers put back after). An exit code. */
+static int core_runs(const char *cmd, struct stat_group *sg,
+		     struct top_socket_src *ts, int cpu, int socket,
+		     struct core_run *r, size_t *nr)
+{
+	struct calib_pf *pf = NULL;
+	char why[256];
+	size_t i;
+	int rc = MDC_EXIT_OK, rrc;
+
+	*nr = 1;
+	r[0] = (struct core_run){ .prefetch = "unchanged" };
+	if (!calib_pf_can(cmd, why, sizeof(why)))
+		cli_err(cmd, "note", "the prefetchers stay as they are, so the core estimate is not judged: %s",
+			why);
+	else if (calib_pf_open(cmd, CALIB_PF_ALL, &pf) == MDC_EXIT_OK) {
+		r[0] = (struct core_run){ .prefetch = "off", .judged = true };
+		r[1] = (struct core_run){ .prefetch = "on" };
+		*nr = 2;
+	}
+	for (i = 0; i < *nr && rc == MDC_EXIT_OK; i++) {
+		if (pf)
+			rc = calib_pf_set(cmd, pf, i == 1);
+		if (rc == MDC_EXIT_OK)
+			rc = measure(cmd, sg, ts, cpu, socket, r[i].own,
+				     r[i].imc);
+	}
+	if (pf) {
+		rrc = calib_pf_close(cmd, pf);	/* puts back what it found */
+		if (rc == MDC_EXIT_OK)
+			rc = rrc;
+	}
+	return rc;
+}
+
+static int show_core(const char *cmd, const struct opts *o,
+		     const struct core_run *r, size_t nr, int cpu, int socket)
+{
+	bool pass = true, judged = false;
+	struct printer p;
+	size_t i;
+	int rc;
+
+	print_init(&p, stdout, o->json, o->pretty);
+	print_open_object(&p, NULL);
+	print_uint(&p, PRINT_ANY, "cpu", "read loop on CPU %u", (unsigned int)cpu);
+	print_uint(&p, PRINT_ANY, "socket", ", socket %u", (unsigned int)socket);
+	print_string(&p, PRINT_ANY, "source", ", the module's %s (no resctrl MBM)\n",
+		     attr_source_name(ATTR_SOURCE_CORE_ESTIMATE));
+	print_open_array(&p, "runs");
+	for (i = 0; i < nr; i++) {
+		print_open_object(&p, NULL);
+		print_string(&p, PRINT_ANY, "prefetch", "prefetchers %s:\n",
+			     r[i].prefetch);
+		pass &= show_run(&p, "group", r[i].own, r[i].imc, r[i].judged);
+		judged |= r[i].judged;
+		print_close_object(&p);
+	}
+	print_close_array(&p);
+	print_close_object(&p);
+	rc = cli_output_end(cmd, &p);
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	if (!pass) {
+		cli_err(cmd, "FAIL", "with the prefetchers off, the core estimate and the memory controllers disagree by more than %g %% (on an otherwise idle socket)",
+			MBM_JUDGE_TOLERANCE_PCT);
+		return MDC_EXIT_VALIDATE;
+	}
+	return judged ? MDC_EXIT_OK : MDC_EXIT_UNAVAILABLE;
+}
+
 int validate_groups(const char *cmd, const struct opts *o)
 {
 	double mbm[VG_SECONDS], imc[VG_SECONDS];
+	struct core_run runs[2];
 	struct top_socket_src ts;
 	struct verdict_src vs;
 	struct stat_group sg;
-	int cpu = sched_getcpu(), socket, rc;
+	int cpu = sched_getcpu(), socket = cpu_socket(cpu), rc;
+	uint32_t id = (uint32_t)socket;
 	cpu_set_t one;
+	size_t nr;
 
-	stat_group_open(&sg, NULL);	/* MBM only */
-	if (!sg.on) {
-		cli_err(cmd, "cannot validate MBM", "%s", sg.why);
-		stat_group_close(&sg);
-		return geteuid() && sg.open ? MDC_EXIT_PERM : MDC_EXIT_UNAVAILABLE;
-	}
+	stat_group_open(&sg, NULL);	/* MBM first */
 	verdict_src_open(&vs, NULL);	/* unused: no verdict is shown */
 	top_socket_open(&ts, &vs);
 	if (!ts.on) {
-		cli_err(cmd, "cannot validate MBM against the memory controllers",
-			"%s", ts.why);
-		rc = MDC_EXIT_NO_MODULE;
+		if (sg.on)
+			cli_err(cmd, "cannot validate MBM against the memory controllers",
+				"%s", ts.why);
+		else
+			cli_err(cmd, "cannot validate MBM", "%s; nor the core estimate: %s",
+				sg.why, ts.why);
+		rc = sg.on ? MDC_EXIT_NO_MODULE : MDC_EXIT_UNAVAILABLE;
+		goto out;
+	}
+	if (!sg.on && !stat_group_open_core(&sg, &ts.nl, &ts.fam, &id, 1)) {
+		cli_err(cmd, "cannot validate the groups' bytes", "%s", sg.why);
+		rc = geteuid() ? MDC_EXIT_PERM : MDC_EXIT_UNAVAILABLE;
 		goto out;
 	}
 	/* stay on this CPU: the loop runs here, its socket is judged */
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	sched_setaffinity(0, sizeof(one), &one);
-	socket = cpu_socket(cpu);
-	rc = measure(cmd, &sg, &ts, cpu, socket, mbm, imc);
-	stat_group_end(&sg);
-	if (rc == MDC_EXIT_OK)
-		rc = show(cmd, o, mbm, imc, cpu, socket);
+	if (sg.source == ATTR_SOURCE_MBM) {
+		rc = measure(cmd, &sg, &ts, cpu, socket, mbm, imc);
+		stat_group_end(&sg);
+		if (rc == MDC_EXIT_OK)
+			rc = show_mbm(cmd, o, mbm, imc, cpu, socket);
+	} else {
+		rc = core_runs(cmd, &sg, &ts, cpu, socket, runs, &nr);
+		if (rc == MDC_EXIT_OK)
+			rc = show_core(cmd, o, runs, nr, cpu, socket);
+	}
 out:
+	/* first: the core estimate's session is on ts's connection */
+	stat_group_close(&sg);
 	top_socket_close(&ts);
 	verdict_src_close(&vs);
-	stat_group_close(&sg);
 	return rc;
 }
