@@ -214,7 +214,9 @@ sh -c "echo \$\$ > $ctr/cgroup.procs && exec taskset -c 2 $bin burn 10 0 /dev/nu
 podload=$!
 sleep 0.5
 # watch --group reads the same estimate beside each socket's row: cgroup
-# e alone on CPU 1 is its 3 GB/s (within 3 %: user-space intervals)
+# e alone on CPU 1 gets at least 90 % of its 3 GB/s (kernel threads,
+# PREEMPT_RT's interrupt threads among them, take the rest) and no more
+# than 3 % above it (user-space intervals)
 "$ctl" -j watch --all --group /md-e --interval 1s --count 3 > /tmp/watch.json 2> /tmp/watch.err
 wrow=$(jq -c -s '[.[] | select(.socket == 0)] | last | {group_gbps, group_source}' /tmp/watch.json 2> /dev/null)
 wg=$(echo "$wrow" | jq -r '.group_gbps // 0' 2> /dev/null)
@@ -247,9 +249,9 @@ check "export: memdiag_group_info gives the pod's uid" \
 check "export: at most K + 2 = 5 group series per socket" \
 	awk '/^memdiag_group_dram_bytes_total\{/ { match($0, /socket="[0-9]+"/); n[substr($0, RSTART, RLENGTH)]++ }
 		END { for (s in n) { print s, n[s]; if (n[s] > 5) bad = 1 } exit bad }' /tmp/prom.during
-check "watch --group /md-e: core_estimate, CPU 1's 3 GB/s within 3% (got ${wrow:-nothing})" \
+check "watch --group /md-e: core_estimate, 90 % to 103 % of CPU 1's 3 GB/s (got ${wrow:-nothing})" \
 	sh -c "[ \"\$(echo '$wrow' | jq -r .group_source)\" = core_estimate ] &&
-		awk -v g='${wg:-0}' 'BEGIN { exit !(g >= 2.91 && g <= 3.09) }' || { cat /tmp/watch.err; false; }"
+		awk -v g='${wg:-0}' 'BEGIN { exit !(g >= 2.7 && g <= 3.09) }' || { cat /tmp/watch.err; false; }"
 kill "$xp"
 wait "$xp" 2> /dev/null
 
