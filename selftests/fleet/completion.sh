@@ -47,13 +47,15 @@ same "commands are the command table" "$cmds" "$(complete_words '')"
 same "commands after a global option" "$cmds" "$(complete_words -j '')"
 
 # every long option of every getopt table in userspace/ (the global one
-# included; run's kernel options are rows of run_kopts[], the options every
-# command takes rows of opts.c's common[]), as --name
+# included; run's options are rows of options.c's run_copts[] and
+# run_kopts[], { .name = "x", ...}, the options every command takes rows
+# of opts.c's common[]), as --name
 longopts=$(find "$src" -name '*.c' -exec awk '
-	/struct (option|run_kopt|common_opt) [a-z_]*\[\] = \{/ { on = 1; next }
+	/struct (option|run_opt|common_opt) [a-z_]*\[\] = \{/ { on = 1; next }
 	on && /^[ \t]*\};/ { on = 0 }
-	on && match($0, /\{ "[a-z][a-z0-9-]*"/) {
-		print "--" substr($0, RSTART + 3, RLENGTH - 4) }' {} + | sort -u)
+	on && match($0, /\{ (\.name = )?"[a-z][a-z0-9-]*"/) {
+		w = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", w)
+		print "--" substr(w, 1, length(w) - 1) }' {} + | sort -u)
 offered=$(for c in $cmds; do complete_words "$c" --; done; complete_words --)
 offered=$(echo "$offered" | sort -u)
 same "every getopt long option is offered, and only those" "$longopts" "$offered"
