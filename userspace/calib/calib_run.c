@@ -31,7 +31,7 @@ struct cal_state {
 	const char *cmd;
 	const struct cal_args *a;
 	volatile sig_atomic_t *stop;
-	struct run_counters rc;
+	struct counters rc;
 	bool imc;		/* bandwidth from the counters */
 	double load_sec;	/* a chased and flushed load, measured */
 	double touch_sec;	/* first touch of a byte, measured */
@@ -104,8 +104,8 @@ static void cal_mark(void *arg, enum kern_mark m, unsigned int rep,
 	struct cal_state *st = arg;
 
 	if (st->imc)
-		run_counters_mark(&st->rc, m == KERN_MARK_BEGIN,
-				  rep * st->npt + phase);
+		counters_mark(&st->rc, m == KERN_MARK_BEGIN,
+			      rep * st->npt + phase);
 	if (m == KERN_MARK_END) {
 		st->done++;
 		if (st->tty && !*st->stop)
@@ -121,7 +121,7 @@ static void cal_mark(void *arg, enum kern_mark m, unsigned int rep,
 static void cal_use_imc(struct cal_state *st, size_t first, uint32_t sock,
 			struct calib_sample *s, size_t n)
 {
-	const struct rc_slot *sl;
+	const struct counters_slot *sl;
 	const struct snap *sum;
 	size_t i, j;
 
@@ -197,7 +197,7 @@ static int cal_one(struct cal_state *st, const struct calib_socket *so,
 	for (i = 0; i < n; i++)
 		label[i] = "point";
 	if (st->imc)
-		first = run_counters_next(&st->rc, n, label);
+		first = counters_next(&st->rc, n, label);
 	cfg.nthreads = (unsigned int)so->nr_cpu;
 	cfg.cpu = cpu;
 	cfg.reps = p->reps;
@@ -466,7 +466,7 @@ int calib_main(const char *cmd, const struct opts *o,
 	}
 	/* --plan measures nothing: no counters to open */
 	if (!a->plan_only)
-		run_counters_open(&st.rc);
+		counters_open(&st.rc);
 	st.imc = st.rc.on && st.rc.imc.available;
 	c.source = st.imc ? CURVE_SRC_IMC : CURVE_SRC_KERNEL;
 	if (!st.imc && !a->plan_only)
@@ -520,7 +520,7 @@ int calib_main(const char *cmd, const struct opts *o,
 	curve_fp_collect(&c.fp, live_pf);
 	rc = calib_store(cmd, a, o, &c);
 out:
-	run_counters_close(&st.rc);
+	counters_close(&st.rc);
 	for (i = 0; plan && i < nsel; i++)
 		calib_plan_free(&plan[i]);
 	free(plan);

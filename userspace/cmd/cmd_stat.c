@@ -273,7 +273,7 @@ static void print_command(struct printer *p, char **argv)
 
 static void print_result(const struct stat_cfg *s, const struct stat_child *ch,
 			 const struct stat_group *own,
-			 const struct run_counters *c, size_t slot,
+			 const struct counters *c, size_t slot,
 			 const struct stat_marker *m)
 {
 	uint64_t start_ns = (uint64_t)ch->start_real.tv_sec * 1000000000 +
@@ -305,19 +305,19 @@ static void print_result(const struct stat_cfg *s, const struct stat_child *ch,
 	/* what every count covers: the whole socket, not the command */
 	print_string(&p, PRINT_JSON, "scope", "%s", "socket");
 	print_textf(&p, "note: " SCOPE_NOTE "\n");
-	run_counters_json(&p, c, slot);
+	counters_json(&p, c, slot);
 	stat_marker_print(&p, m, c);
-	run_counters_text(&p, c, m->on ? "cmd/region" : "cmd");
+	counters_text(&p, c, m->on ? "cmd/region" : "cmd");
 	stat_group_print(&p, own, stat_child_elapsed(ch));
 	print_close_object(&p);
 	cli_output_end(s->cmd, &p);
 }
 
 static void print_csv(const struct stat_cfg *s, const struct stat_child *ch,
-		      const struct run_counters *c, size_t slot,
+		      const struct counters *c, size_t slot,
 		      const struct stat_marker *m)
 {
-	const char *reason = run_counters_reason(c, slot);
+	const char *reason = counters_reason(c, slot);
 	char *mhead = NULL, *mrow = NULL, *head = NULL, *lead = NULL;
 
 	/* the archive metadata of -j's "meta", as run --csv has it */
@@ -334,7 +334,7 @@ static void print_csv(const struct stat_cfg *s, const struct stat_child *ch,
 		cli_err(s->cmd, "out of memory", "%s", strerror(ENOMEM));
 		return;
 	}
-	run_counters_csv(s->out, c, slot, head, lead);
+	counters_csv(s->out, c, slot, head, lead);
 	free(head);
 	free(lead);
 	if (reason)
@@ -348,12 +348,12 @@ static void print_csv(const struct stat_cfg *s, const struct stat_child *ch,
 }
 
 /* Keep only --socket N; a usage error when the module has no such socket. */
-static int only_socket(const struct stat_cfg *s, struct run_counters *c)
+static int only_socket(const struct stat_cfg *s, struct counters *c)
 {
 	char list[256] = "";
 	size_t i, len = 0;
 
-	if (!s->one || !c->on || run_counters_only(c, s->socket) == 0)
+	if (!s->one || !c->on || counters_only(c, s->socket) == 0)
 		return MDC_EXIT_OK;
 	for (i = 0; i < c->nr_sock && len < sizeof(list); i++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%u",
@@ -366,7 +366,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 {
 	static const char *const labels[] = { "cmd" };
 	struct stat_cfg s = { .cmd = "stat" };
-	struct run_counters c;
+	struct counters c;
 	struct stat_child ch;
 	struct timeline t = { 0 };
 	struct stat_marker m = { 0 };
@@ -385,7 +385,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 	rc = cli_open_output(s.cmd, s.path, &s.out);
 	if (rc != MDC_EXIT_OK)
 		return rc;
-	run_counters_open(&c);
+	counters_open(&c);
 	stat_group_open(&own, &c);
 	c.span = "the command's lifetime";
 	if (c.on)
@@ -395,14 +395,14 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 		goto out;
 	if (s.interval_ms && c.on)
 		timeline_open(&t, &s);
-	slot = run_counters_next(&c, 1, labels);
+	slot = counters_next(&c, 1, labels);
 	if (s.marker && stat_marker_begin(&m, why, sizeof(why)) < 0) {
 		cli_err(s.cmd, "option '--marker'", "%s", why);
 		rc = MDC_EXIT_LOCAL;
 		goto out;
 	}
 	fflush(NULL);	/* nothing buffered may be written twice */
-	run_counters_mark(&c, true, 0);
+	counters_mark(&c, true, 0);
 	if (stat_child_start(&ch, s.argv, stat_group_attach, &own, why,
 			     sizeof(why)) < 0) {
 		cli_err(s.cmd, "cannot run the command", "%s", why);
@@ -410,7 +410,7 @@ int cmd_stat(const struct opts *gopts, int argc, char **argv)
 		goto out;
 	}
 	wait_command(&ch, &t, s.interval_ms);
-	run_counters_mark(&c, false, 0);
+	counters_mark(&c, false, 0);
 	stat_group_end(&own);
 	stat_child_close(&ch);
 	rc = ch.exit_code;
@@ -434,7 +434,7 @@ out:
 	stat_marker_end(&m);
 	timeline_close(&t);
 	stat_group_close(&own);
-	run_counters_close(&c);
+	counters_close(&c);
 	if (s.out != stderr &&
 	    cli_close_output(s.cmd, s.path, s.out, printed) != MDC_EXIT_OK &&
 	    rc == MDC_EXIT_OK)

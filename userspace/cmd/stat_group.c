@@ -62,7 +62,7 @@ bool stat_group_open_core(struct stat_group *sg, struct nl *nl,
 	return true;
 }
 
-void stat_group_open(struct stat_group *sg, struct run_counters *c)
+void stat_group_open(struct stat_group *sg, struct counters *c)
 {
 	*sg = (struct stat_group){ .g = -1 };
 	if (open_mbm(sg)) {

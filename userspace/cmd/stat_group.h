@@ -17,7 +17,7 @@
 #include "print.h"
 #include "stat_core.h"
 
-struct run_counters;
+struct counters;
 
 struct stat_group {
 	bool on;		/* a group is made for the command */
@@ -39,7 +39,7 @@ struct stat_group {
  * estimate over @c's connection when the module runs a session there
  * (@c NULL: MBM only); else why not.
  */
-void stat_group_open(struct stat_group *sg, struct run_counters *c);
+void stat_group_open(struct stat_group *sg, struct counters *c);
 /*
  * Only the core estimate, over @nl (a session of its own), for the
  * sockets @id; false with sg->why (which says why no MBM beforehand).

@@ -145,7 +145,7 @@ static void add_socket(struct stat_region *r, size_t i, struct json_object *s)
 }
 
 /* One region object of one process into @m. */
-static void add_region(struct stat_marker *m, const struct run_counters *c,
+static void add_region(struct stat_marker *m, const struct counters *c,
 		       struct json_object *o, const char *reason)
 {
 	struct json_object *name, *socks, *why, *s;
@@ -178,7 +178,7 @@ static void add_region(struct stat_marker *m, const struct run_counters *c,
 	}
 }
 
-static void read_line(struct stat_marker *m, const struct run_counters *c,
+static void read_line(struct stat_marker *m, const struct counters *c,
 		      const char *line)
 {
 	struct json_object *doc = json_tokener_parse(line), *regs, *why;
@@ -202,14 +202,14 @@ static void read_line(struct stat_marker *m, const struct run_counters *c,
 }
 
 /* Region @r's sums into its slot of @c. */
-static void fill_slot(struct stat_region *r, struct run_counters *c)
+static void fill_slot(struct stat_region *r, struct counters *c)
 {
 	const char *label[] = { r->name };
 	const struct snap **pa, **pb;
-	struct rc_slot *s;
+	struct counters_slot *s;
 	size_t i;
 
-	r->slot = run_counters_next(c, 1, label);
+	r->slot = counters_next(c, 1, label);
 	if (r->slot >= c->nr_slot)
 		return;
 	s = &c->slot[r->slot];
@@ -228,7 +228,7 @@ static void fill_slot(struct stat_region *r, struct run_counters *c)
 		pb[i] = r->have[i] ? &r->b[i] : NULL;
 	}
 	if (pa && pb)
-		run_counters_add(c, r->slot, pa, pb);
+		counters_add(c, r->slot, pa, pb);
 	free(pa);
 	free(pb);
 	/* the calls, and the time the library measured around them */
@@ -236,7 +236,7 @@ static void fill_slot(struct stat_region *r, struct run_counters *c)
 	s->timed = (double)r->time_ns / 1e9;
 }
 
-void stat_marker_read(struct stat_marker *m, struct run_counters *c)
+void stat_marker_read(struct stat_marker *m, struct counters *c)
 {
 	char *line = NULL;
 	size_t cap = 0, i;
@@ -255,7 +255,7 @@ void stat_marker_read(struct stat_marker *m, struct run_counters *c)
 }
 
 void stat_marker_print(struct printer *p, const struct stat_marker *m,
-		       const struct run_counters *c)
+		       const struct counters *c)
 {
 	const struct stat_region *r;
 	size_t i;
@@ -277,14 +277,14 @@ void stat_marker_print(struct printer *p, const struct stat_marker *m,
 		print_double(p, PRINT_ANY, "time_s", " %12.6f\n",
 			     (double)r->time_ns / 1e9);
 		print_u64(p, PRINT_JSON, "counted_calls", "%" PRIu64, r->counted);
-		run_counters_json(p, c, r->slot);
+		counters_json(p, c, r->slot);
 		print_close_object(p);
 	}
 	print_close_array(p);
 }
 
 int stat_marker_csv(FILE *f, const struct stat_marker *m,
-		    const struct run_counters *c)
+		    const struct counters *c)
 {
 	struct printer p;
 	char *buf = NULL;

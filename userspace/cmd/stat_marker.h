@@ -21,9 +21,9 @@
 struct stat_region {
 	char name[STAT_MARKER_NAME];
 	uint64_t calls, time_ns, counted;
-	char why[RUN_COUNTERS_REASON];	/* a process had no counters */
+	char why[COUNTERS_REASON];	/* a process had no counters */
 	size_t slot;
-	/* per socket of the run_counters, in c->sock_id order */
+	/* per socket of the counters, in c->sock_id order */
 	struct snap *a, *b;	/* zeros and epochs from; deltas, epochs to */
 	bool *have;
 };
@@ -44,20 +44,20 @@ struct stat_marker {
 int stat_marker_begin(struct stat_marker *m, char *why, size_t size);
 
 /* Read what CMD's processes wrote: a slot of @c per region. */
-void stat_marker_read(struct stat_marker *m, struct run_counters *c);
+void stat_marker_read(struct stat_marker *m, struct counters *c);
 
 /*
  * Into the current JSON object: "regions", one object per region (name,
  * calls, time_s, counted_calls, then counters or counters_reason as in
  * run); in text, a table of calls and time (the counter table, which
- * run_counters_text() prints, has a row per region and socket).
+ * counters_text() prints, has a row per region and socket).
  */
 void stat_marker_print(struct printer *p, const struct stat_marker *m,
-		       const struct run_counters *c);
+		       const struct counters *c);
 
 /* CSV: a header row and one row per region, the JSON's keys flattened. */
 int stat_marker_csv(FILE *f, const struct stat_marker *m,
-		    const struct run_counters *c);
+		    const struct counters *c);
 
 /* Remove the file, free everything. */
 void stat_marker_end(struct stat_marker *m);

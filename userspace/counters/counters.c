@@ -42,7 +42,7 @@
  */
 #define RUN_DF_TURN_MS 10
 
-const struct rc_counted rc_counted[] = {
+const struct counters_counted counters_counted[] = {
 	{ A(DRAM_READ_BYTES), GROUP_IMC },
 	{ A(DRAM_WRITE_BYTES), GROUP_IMC },
 	{ A(DRAM_RDWR_BYTES), GROUP_IMC },
@@ -56,11 +56,11 @@ const struct rc_counted rc_counted[] = {
 	{ A(OFFCORE_DRAM_READS), GROUP_CORE },
 };
 
-const size_t rc_nr_counted = ARRAY_SIZE(rc_counted);
+const size_t counters_nr_counted = ARRAY_SIZE(counters_counted);
 
-void rc_say(char *buf, size_t size, const char *fmt, ...)
-	    {
-	    va_list ap;
+void counters_say(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, size, fmt, ap);
@@ -79,7 +79,7 @@ static double now(void)
 /* ---- the session ---- */
 
 /* What the run needs of get-info's summary; -1 with c->reason set. */
-static int take_info(struct run_counters *c, const struct info_summary *sum)
+static int take_info(struct counters *c, const struct info_summary *sum)
 {
 	size_t i;
 
@@ -94,8 +94,8 @@ static int take_info(struct run_counters *c, const struct info_summary *sum)
 	c->nr_sock = sum->nr_socket ? sum->nr_socket :
 		     sum->have_nr_sockets ? sum->nr_sockets : 0;
 	if (!c->nr_sock) {
-		rc_say(c->reason, sizeof(c->reason),
-		       "the memdiag module lists no socket");
+		counters_say(c->reason, sizeof(c->reason),
+			     "the memdiag module lists no socket");
 		return -1;
 	}
 	c->sock_id = calloc(c->nr_sock, sizeof(*c->sock_id));
@@ -105,7 +105,7 @@ static int take_info(struct run_counters *c, const struct info_summary *sum)
 	c->have_end = calloc(c->nr_sock, sizeof(*c->have_end));
 	if (!c->sock_id || !c->begin || !c->end || !c->have_begin ||
 	    !c->have_end) {
-		rc_say(c->reason, sizeof(c->reason), "out of memory");
+		counters_say(c->reason, sizeof(c->reason), "out of memory");
 		return -1;
 	}
 	for (i = 0; i < c->nr_sock; i++)
@@ -114,7 +114,7 @@ static int take_info(struct run_counters *c, const struct info_summary *sum)
 }
 
 /* Whether nothing can count, and then why, as watch says it. */
-static bool nothing_counts(struct run_counters *c)
+static bool nothing_counts(struct counters *c)
 {
 	const struct info_cap_summary *cap[] = { &c->imc, &c->core, &c->offcore };
 	static const uint32_t id[] = {
@@ -140,11 +140,11 @@ static bool nothing_counts(struct run_counters *c)
 	return true;
 }
 
-static int snapshot(struct run_counters *c, struct snap *out, bool *have,
+static int snapshot(struct counters *c, struct snap *out, bool *have,
 		    char *why, size_t size);
 
 /* Whether any socket in @s (@have) counts through the Data Fabric. */
-static bool counts_df(const struct run_counters *c, const struct snap *s,
+static bool counts_df(const struct counters *c, const struct snap *s,
 		      const bool *have)
 {
 	size_t i, k;
@@ -167,7 +167,7 @@ static bool counts_df(const struct run_counters *c, const struct snap *s,
  * claimed). If that fails the run keeps the first: unmeasured_channels
  * then says what it costs.
  */
-static void df_turns(struct run_counters *c)
+static void df_turns(struct counters *c)
 {
 	struct cli_error err;
 	uint32_t id, mode;
@@ -184,7 +184,7 @@ static void df_turns(struct run_counters *c)
 	c->core_mode = mode;
 }
 
-void run_counters_open(struct run_counters *c)
+void counters_open(struct counters *c)
 {
 	struct info_summary sum;
 	struct cli_error err;
@@ -213,7 +213,7 @@ void run_counters_open(struct run_counters *c)
 	c->connected = false;
 }
 
-int run_counters_only(struct run_counters *c, uint32_t socket)
+int counters_only(struct counters *c, uint32_t socket)
 {
 	size_t i;
 
@@ -227,7 +227,7 @@ int run_counters_only(struct run_counters *c, uint32_t socket)
 	return -1;
 }
 
-void run_counters_close(struct run_counters *c)
+void counters_close(struct counters *c)
 {
 	struct cli_error err;
 	size_t i;
@@ -257,15 +257,15 @@ void run_counters_close(struct run_counters *c)
  * A channel counted for none of a slot's time is in the socket total only
  * as the module's estimate from before the slot (unmeasured_channels).
  */
-static void rc_chan_add(struct run_counters *c, struct rc_socket *rs,
-			const struct snap *a, const struct snap *b)
+static void counters_chan_add(struct counters *c, struct counters_socket *rs,
+			      const struct snap *a, const struct snap *b)
 {
 	size_t i, j;
 
 	for (i = 0; i < b->nr_chan; i++) {
 		const struct snap_chan *cb = &b->chan[i];
 
-		if (!cb->rdwr || cb->id >= RC_MAX_CHANNELS)
+		if (!cb->rdwr || cb->id >= COUNTERS_MAX_CHANNELS)
 			continue;
 		c->rdwr = true;
 		rs->chan_seen |= 1u << cb->id;
@@ -279,7 +279,7 @@ static void rc_chan_add(struct run_counters *c, struct rc_socket *rs,
 }
 
 struct dump {
-	struct run_counters *c;
+	struct counters *c;
 	struct snap *out;
 	bool *have;
 	bool bad;
@@ -306,7 +306,7 @@ static int dump_msg(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Read every socket now; -1 with @why set when that failed. */
-static int snapshot(struct run_counters *c, struct snap *out, bool *have,
+static int snapshot(struct counters *c, struct snap *out, bool *have,
 		    char *why, size_t size)
 {
 	struct dump d = { .c = c, .out = out, .have = have };
@@ -316,7 +316,7 @@ static int snapshot(struct run_counters *c, struct snap *out, bool *have,
 	memset(have, 0, c->nr_sock * sizeof(*have));
 	req = nl_msg_start(&c->nl, c->fam.id, MEMDIAG_CMD_SNAPSHOT,
 			   MEMDIAG_FAMILY_VERSION, NLM_F_DUMP);
-	/* the DF's channels: which of them a slot counted (rc_chan_add()) */
+	/* the DF's channels: which of them a slot counted (counters_chan_add()) */
 	mnl_attr_put(req, MEMDIAG_A_SNAPSHOT_CHANNELS, 0, NULL);
 	if (nl_exchange(&c->nl, req, dump_msg, &d, &e) < 0) {
 		struct cli_error err;
@@ -327,14 +327,14 @@ static int snapshot(struct run_counters *c, struct snap *out, bool *have,
 		return -1;
 	}
 	if (d.bad) {
-		rc_say(why, size, "a malformed snapshot from the memdiag module: %s",
-		       d.why);
+		counters_say(why, size, "a malformed snapshot from the memdiag module: %s",
+			     d.why);
 		return -1;
 	}
 	return 0;
 }
 
-static void slot_fail(struct rc_slot *s, const char *why)
+static void slot_fail(struct counters_slot *s, const char *why)
 {
 	if (s->failed)
 		return;
@@ -342,10 +342,10 @@ static void slot_fail(struct rc_slot *s, const char *why)
 	snprintf(s->why, sizeof(s->why), "%s", why);
 }
 
-size_t run_counters_next(struct run_counters *c, size_t n,
-			 const char *const *labels)
+size_t counters_next(struct counters *c, size_t n,
+		     const char *const *labels)
 {
-	struct rc_slot *slot;
+	struct counters_slot *slot;
 	size_t i, first;
 
 	if (!c)
@@ -358,7 +358,7 @@ size_t run_counters_next(struct run_counters *c, size_t n,
 		return first;	/* marks and prints find no slot: null */
 	c->slot = slot;
 	for (i = 0; i < n; i++) {
-		struct rc_slot *s = &c->slot[first + i];
+		struct counters_slot *s = &c->slot[first + i];
 		size_t k;
 
 		memset(s, 0, sizeof(*s));
@@ -376,10 +376,10 @@ size_t run_counters_next(struct run_counters *c, size_t n,
 	return first;
 }
 
-void run_counters_add(struct run_counters *c, size_t slot,
-		      const struct snap *const *a, const struct snap *const *b)
+void counters_add(struct counters *c, size_t slot,
+		  const struct snap *const *a, const struct snap *const *b)
 {
-	struct rc_slot *s;
+	struct counters_slot *s;
 	size_t i, k;
 	unsigned int g;
 
@@ -397,7 +397,7 @@ void run_counters_add(struct run_counters *c, size_t slot,
 	}
 	s->intervals++;
 	for (i = 0; i < c->nr_sock; i++) {
-		struct rc_socket *rs = &s->sock[i];
+		struct counters_socket *rs = &s->sock[i];
 		struct interval m;
 
 		if (!a[i] || !b[i]) {
@@ -410,8 +410,8 @@ void run_counters_add(struct run_counters *c, size_t slot,
 		for (g = 0; g < NR_GROUPS; g++)
 			if (rs->brk[g].why == BREAK_NONE)
 				rs->brk[g] = m.brk[g];
-		for (k = 0; k < rc_nr_counted; k++) {
-			unsigned int at = rc_counted[k].attr;
+		for (k = 0; k < counters_nr_counted; k++) {
+			unsigned int at = counters_counted[k].attr;
 			bool both = snap_has(a[i], at) && snap_has(b[i], at);
 
 			/* a counter missing once is unknown over the slot */
@@ -424,16 +424,16 @@ void run_counters_add(struct run_counters *c, size_t slot,
 			if (snap_has(&rs->sum, at))
 				rs->sum.v[at] += b[i]->v[at] - a[i]->v[at];
 		}
-		rc_chan_add(c, rs, a[i], b[i]);
+		counters_chan_add(c, rs, a[i], b[i]);
 		rs->started = true;
 	}
 }
 
-void run_counters_mark(struct run_counters *c, bool begin, unsigned int phase)
+void counters_mark(struct counters *c, bool begin, unsigned int phase)
 {
 	const struct snap **pa, **pb;
-	char why[RUN_COUNTERS_REASON];
-	struct rc_slot *s;
+	char why[COUNTERS_REASON];
+	struct counters_slot *s;
 	size_t slot, i;
 	double t;
 
@@ -473,15 +473,15 @@ void run_counters_mark(struct run_counters *c, bool begin, unsigned int phase)
 			pa[i] = c->have_begin[i] ? &c->begin[i] : NULL;
 			pb[i] = c->have_end[i] ? &c->end[i] : NULL;
 		}
-		run_counters_add(c, slot, pa, pb);
+		counters_add(c, slot, pa, pb);
 		s->timed += t - c->begun_at;
 	}
 	free(pa);
 	free(pb);
 }
 
-void run_counters_traffic(struct run_counters *c, size_t slot, uint64_t bytes,
-			  uint64_t read_bytes)
+void counters_traffic(struct counters *c, size_t slot, uint64_t bytes,
+		      uint64_t read_bytes)
 {
 	if (!c || slot >= c->nr_slot)
 		return;

@@ -5,14 +5,14 @@
  * after each timed phase, and per result the deltas summed over its phases.
  *
  * A result's counters live in a slot. A run function reserves slots with
- * run_counters_next() before it calls a kernel; the phase the harness
+ * counters_next() before it calls a kernel; the phase the harness
  * marks says which of them the snapshots count towards (phase p of that
  * kernel: slot first + p). Counters never fail a run: whatever is missing
  * is null with the reason.
  */
 
-#ifndef MEMDIAGCTL_RUN_COUNTERS_H
-#define MEMDIAGCTL_RUN_COUNTERS_H
+#ifndef MEMDIAGCTL_COUNTERS_H
+#define MEMDIAGCTL_COUNTERS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,10 +23,10 @@
 #include "nl.h"
 #include "print.h"
 
-#define RUN_COUNTERS_REASON 512
+#define COUNTERS_REASON 512
 
 /* What one socket counted over one slot. */
-struct rc_socket {
+struct counters_socket {
 	uint32_t id;
 	bool started;		/* @sum has its first interval */
 	bool missing;		/* absent from a snapshot: no values */
@@ -40,26 +40,26 @@ struct rc_socket {
 	uint32_t chan_seen, chan_counted;
 };
 
-/* DF channel ids rc_socket's masks hold */
-#define RC_MAX_CHANNELS 32
+/* DF channel ids counters_socket's masks hold */
+#define COUNTERS_MAX_CHANNELS 32
 
-struct rc_slot {
+struct counters_slot {
 	char label[32];
 	unsigned int intervals;	/* BEGIN..END pairs summed */
 	uint64_t ns;		/* their total length (module's clock) */
 	double timed;		/* seconds between the marks, inside that */
 	bool failed;		/* a snapshot failed: no counters */
-	char why[RUN_COUNTERS_REASON];
-	struct rc_socket *sock;	/* nr_sock of them */
+	char why[COUNTERS_REASON];
+	struct counters_socket *sock;	/* nr_sock of them */
 	/* the traffic the kernel computes, for the volume ratio */
 	bool have_traffic;
 	uint64_t traffic_bytes, traffic_read_bytes;
 };
 
-struct run_counters {
+struct counters {
 	bool on;		/* a session runs: marks take snapshots */
 	const char *span;	/* the text's name for a slot's span, or NULL */
-	char reason[RUN_COUNTERS_REASON];	/* why not, when !on */
+	char reason[COUNTERS_REASON];	/* why not, when !on */
 
 	/* the session */
 	struct nl nl;
@@ -90,7 +90,7 @@ struct run_counters {
 	size_t begin_slot;
 	double begun_at;	/* when the BEGIN mark returned */
 
-	struct rc_slot *slot;
+	struct counters_slot *slot;
 	size_t nr_slot;
 	size_t base;		/* slot of phase 0 of the running kernel */
 	bool have_base;
@@ -102,50 +102,50 @@ struct run_counters {
  * permission, nothing available and the module's reasons). Prints
  * nothing: the run goes on either way.
  */
-void run_counters_open(struct run_counters *c);
+void counters_open(struct counters *c);
 /*
- * Count only socket @socket (before run_counters_next()). -1 when the
+ * Count only socket @socket (before counters_next()). -1 when the
  * module lists no such socket; nothing changes then.
  */
-int run_counters_only(struct run_counters *c, uint32_t socket);
+int counters_only(struct counters *c, uint32_t socket);
 /* Stop the session, close the socket, free everything. */
-void run_counters_close(struct run_counters *c);
+void counters_close(struct counters *c);
 
 /*
  * Set up @n slots for the next kernel call, labelled @labels[i] (for
  * the text table), and route its phase p to the i == p one. Returns the
- * first slot's index (results print it with run_counters_json()).
+ * first slot's index (results print it with counters_json()).
  */
-size_t run_counters_next(struct run_counters *c, size_t n,
-			 const char *const *labels);
+size_t counters_next(struct counters *c, size_t n,
+		     const char *const *labels);
 
 /*
  * From kern_cfg.mark: take a snapshot of every socket; at @begin == false
  * add the deltas since the BEGIN one to the slot of @phase.
  */
-void run_counters_mark(struct run_counters *c, bool begin, unsigned int phase);
+void counters_mark(struct counters *c, bool begin, unsigned int phase);
 
 /*
  * The bytes the kernel moved over the whole slot (write-allocate
  * included) and the reads among them: enables the volume ratios.
  */
-void run_counters_traffic(struct run_counters *c, size_t slot, uint64_t bytes,
-			  uint64_t read_bytes);
+void counters_traffic(struct counters *c, size_t slot, uint64_t bytes,
+		      uint64_t read_bytes);
 
 /*
  * Into the current JSON object: "counters" (an object, or null) and
  * "counters_reason" (null, or why counters is null). @c may be NULL.
  */
-void run_counters_json(struct printer *p, const struct run_counters *c,
-		       size_t slot);
+void counters_json(struct printer *p, const struct counters *c,
+		   size_t slot);
 
 /*
  * The text table of every slot, per socket, under the kernel's table;
  * @what heads the label column ("op", "size"). Or the one line saying why
  * there are no counters.
  */
-void run_counters_text(struct printer *p, const struct run_counters *c,
-		       const char *what);
+void counters_text(struct printer *p, const struct counters *c,
+		   const char *what);
 
 /*
  * CSV: a header row and one row per socket of @slot (a null value is an
@@ -153,17 +153,17 @@ void run_counters_text(struct printer *p, const struct run_counters *c,
  * columns of the header and of every row (no trailing comma). Without
  * counters in @slot, one row of @lead and empty fields.
  */
-void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
-		      const char *lead_head, const char *lead);
+void counters_csv(FILE *f, const struct counters *c, size_t slot,
+		  const char *lead_head, const char *lead);
 
 /* Why @slot has no counters (NULL when it has). */
-const char *run_counters_reason(const struct run_counters *c, size_t slot);
+const char *counters_reason(const struct counters *c, size_t slot);
 
 /*
  * For the tests: add the interval from @a to @b (one snapshot per socket
  * each, in c->sock_id order; NULL entries: socket absent) to @slot.
  */
-void run_counters_add(struct run_counters *c, size_t slot,
-		      const struct snap *const *a, const struct snap *const *b);
+void counters_add(struct counters *c, size_t slot,
+		  const struct snap *const *a, const struct snap *const *b);
 
-#endif /* MEMDIAGCTL_RUN_COUNTERS_H */
+#endif /* MEMDIAGCTL_COUNTERS_H */

@@ -3,7 +3,7 @@
  * counters_print.c - the counters of "memdiagctl run" as output: the
  * metrics of counters_values.c as JSON inside each result and as the text
  * table under them (each socket's values through one function, each
- * metric's renderings in one row of rc_names[]), and as CSV.
+ * metric's renderings in one row of counters_names[]), and as CSV.
  */
 
 #include <inttypes.h>
@@ -20,24 +20,24 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A metric in every rendering: one row each, in the JSON's order. */
-static const struct rc_col {
+static const struct counters_col {
 	const char *key;	/* JSON and CSV */
 	const char *col;	/* text: the column's head, as the notes say */
 	int width, prec;	/* text: the cell's width and precision */
 	double scale;		/* text: the cell shows value / scale */
 	bool bytes;		/* an exact byte count: an integer in JSON */
-} rc_names[NR_RC_METRICS] = {
-	[RC_READ_BYTES] = { "read_bytes", "rd_MB", 10, 1, 1e6, true },
-	[RC_WRITE_BYTES] = { "write_bytes", "wr_MB", 10, 1, 1e6, true },
-	[RC_READ_GBPS] = { "read_gbps", "rd_GB/s", 8, 2, 1, false },
-	[RC_WRITE_GBPS] = { "write_gbps", "wr_GB/s", 8, 2, 1, false },
-	[RC_OFFCORE_BYTES] = { "offcore_read_bytes", "ocr_MB", 10, 1, 1e6,
+} counters_names[NR_COUNTERS_METRICS] = {
+	[COUNTERS_READ_BYTES] = { "read_bytes", "rd_MB", 10, 1, 1e6, true },
+	[COUNTERS_WRITE_BYTES] = { "write_bytes", "wr_MB", 10, 1, 1e6, true },
+	[COUNTERS_READ_GBPS] = { "read_gbps", "rd_GB/s", 8, 2, 1, false },
+	[COUNTERS_WRITE_GBPS] = { "write_gbps", "wr_GB/s", 8, 2, 1, false },
+	[COUNTERS_OFFCORE_BYTES] = { "offcore_read_bytes", "ocr_MB", 10, 1, 1e6,
 			       true },
-	[RC_L1M_LAT] = { "l1_miss_latency_cycles", "l1m_cyc", 8, 1, 1, false },
-	[RC_LMR_LAT] = { "load_miss_real_latency_cycles", "lmr_cyc", 8, 1, 1,
+	[COUNTERS_L1M_LAT] = { "l1_miss_latency_cycles", "l1m_cyc", 8, 1, 1, false },
+	[COUNTERS_LMR_LAT] = { "load_miss_real_latency_cycles", "lmr_cyc", 8, 1, 1,
 			 false },
-	[RC_RDWR_BYTES] = { "rdwr_bytes", "rdwr_MB", 10, 1, 1e6, true },
-	[RC_UNMEASURED] = { "unmeasured_channels", "unmeas", 6, 0, 1, false },
+	[COUNTERS_RDWR_BYTES] = { "rdwr_bytes", "rdwr_MB", 10, 1, 1e6, true },
+	[COUNTERS_UNMEASURED] = { "unmeasured_channels", "unmeas", 6, 0, 1, false },
 };
 
 /*
@@ -45,17 +45,18 @@ static const struct rc_col {
  * the order of json.rst (and of watch), so the order is the one thing the
  * two renderings of a socket do not share.
  */
-static const enum rc_metric rc_text_order[NR_RC_METRICS] = {
-	RC_READ_BYTES, RC_WRITE_BYTES, RC_RDWR_BYTES, RC_OFFCORE_BYTES,
-	RC_READ_GBPS, RC_WRITE_GBPS, RC_L1M_LAT, RC_LMR_LAT, RC_UNMEASURED,
+static const enum counters_metric counters_text_order[NR_COUNTERS_METRICS] = {
+	COUNTERS_READ_BYTES, COUNTERS_WRITE_BYTES, COUNTERS_RDWR_BYTES,
+	COUNTERS_OFFCORE_BYTES, COUNTERS_READ_GBPS, COUNTERS_WRITE_GBPS,
+	COUNTERS_L1M_LAT, COUNTERS_LMR_LAT, COUNTERS_UNMEASURED,
 };
 
 /* ---- output ---- */
 
 /* The notes under the table: each distinct reason once, with its columns. */
 struct notes {
-	char why[32][RUN_COUNTERS_REASON];
-	unsigned int cols[32];	/* bit per enum rc_metric */
+	char why[32][COUNTERS_REASON];
+	unsigned int cols[32];	/* bit per enum counters_metric */
 	size_t n;
 	bool more;
 };
@@ -90,10 +91,10 @@ static void json_u64(struct printer *p, const char *key, bool have, uint64_t v)
  * Metric @k of @v as each rendering shows it: its JSON value (null when
  * null), or its text cell ('-' when null).
  */
-static void metric_print(struct printer *p, const struct rc_values *v,
+static void metric_print(struct printer *p, const struct counters_values *v,
 			 unsigned int k)
 {
-	const struct rc_col *col = &rc_names[k];
+	const struct counters_col *col = &counters_names[k];
 
 	if (v->null[k]) {
 		print_string(p, PRINT_JSON, col->key, "%s", NULL);
@@ -112,34 +113,34 @@ static void metric_print(struct printer *p, const struct rc_values *v,
  * reasons of its nulls, or a row of the text table with the reasons
  * going to @ns, the notes under it.
  */
-static void socket_print(struct printer *p, const struct run_counters *c,
-			 const struct rc_slot *s, const struct rc_socket *rs,
+static void socket_print(struct printer *p, const struct counters *c,
+			 const struct counters_slot *s, const struct counters_socket *rs,
 			 struct notes *ns)
 {
-	char buf[RUN_COUNTERS_REASON + 32];
-	struct rc_values v;
+	char buf[COUNTERS_REASON + 32];
+	struct counters_values v;
 	unsigned int i, k;
 
-	rc_values(c, s, rs, &v);
+	counters_values(c, s, rs, &v);
 	print_open_object(p, NULL);
 	print_string(p, PRINT_TEXT, NULL, "%-8s", s->label);
 	print_uint(p, PRINT_ANY, "socket", " %4u", rs->id);
-	print_bool(p, PRINT_JSON, "valid", "%s", rc_socket_valid(rs));
+	print_bool(p, PRINT_JSON, "valid", "%s", counters_socket_valid(rs));
 	print_double(p, PRINT_TEXT, NULL, " %9.4f", (double)s->ns / 1e9);
-	for (i = 0; i < NR_RC_METRICS; i++) {
-		k = p->json ? i : rc_text_order[i];
-		if (rc_shown(c, k))
+	for (i = 0; i < NR_COUNTERS_METRICS; i++) {
+		k = p->json ? i : counters_text_order[i];
+		if (counters_shown(c, k))
 			metric_print(p, &v, k);
 	}
 	print_textf(p, "\n");
 	print_open_object(p, "null_reasons");
-	for (k = 0; k < NR_RC_METRICS; k++) {
-		if (!v.null[k] || !rc_shown(c, k))
+	for (k = 0; k < NR_COUNTERS_METRICS; k++) {
+		if (!v.null[k] || !counters_shown(c, k))
 			continue;
-		print_string(p, PRINT_JSON, rc_names[k].key, "%s", v.why[k]);
+		print_string(p, PRINT_JSON, counters_names[k].key, "%s", v.why[k]);
 		if (ns && !p->json) {
-			rc_say(buf, sizeof(buf), "socket %u: %s", rs->id,
-			       v.why[k]);
+			counters_say(buf, sizeof(buf), "socket %u: %s", rs->id,
+				     v.why[k]);
 			note(ns, k, buf);
 		}
 	}
@@ -147,12 +148,12 @@ static void socket_print(struct printer *p, const struct run_counters *c,
 	print_close_object(p);
 }
 
-void run_counters_json(struct printer *p, const struct run_counters *c,
-		       size_t slot)
+void counters_json(struct printer *p, const struct counters *c,
+		   size_t slot)
 {
-	const char *reason = rc_slot_reason(c, slot);
-	const struct rc_slot *s;
-	struct rc_totals t;
+	const char *reason = counters_slot_reason(c, slot);
+	const struct counters_slot *s;
+	struct counters_totals t;
 	bool valid = true;
 	size_t i;
 
@@ -165,8 +166,8 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
 	}
 	s = &c->slot[slot];
 	for (i = 0; i < c->nr_sock; i++)
-		valid &= rc_socket_valid(&s->sock[i]);
-	rc_totals(c, s, &t);
+		valid &= counters_socket_valid(&s->sock[i]);
+	counters_totals(c, s, &t);
 	print_open_object(p, "counters");
 	json_u64(p, "interval_ns", s->ns != 0, s->ns);
 	print_double(p, PRINT_JSON, "interval_s", "%f",
@@ -216,7 +217,7 @@ void run_counters_json(struct printer *p, const struct run_counters *c,
 }
 
 /* One row per socket of each slot; the nulls go to @ns. */
-static void text_rows(struct printer *p, const struct run_counters *c,
+static void text_rows(struct printer *p, const struct counters *c,
 		      const char *what, struct notes *ns)
 {
 	bool any = false;
@@ -224,21 +225,21 @@ static void text_rows(struct printer *p, const struct run_counters *c,
 	size_t i, j;
 
 	for (i = 0; i < c->nr_slot; i++)
-		any |= !rc_slot_reason(c, i);
+		any |= !counters_slot_reason(c, i);
 	if (any) {
 		print_textf(p, "counters over %s, per socket (MB: 10^6 bytes; cyc: core cycles):\n",
 			    c->span ? c->span : "the timed part");
 		print_textf(p, "%-8s %4s %9s", what, "sock", "time_s");
-		for (k = 0; k < NR_RC_METRICS; k++)
-			if (rc_shown(c, rc_text_order[k]))
+		for (k = 0; k < NR_COUNTERS_METRICS; k++)
+			if (counters_shown(c, counters_text_order[k]))
 				print_textf(p, " %*s",
-					    rc_names[rc_text_order[k]].width,
-					    rc_names[rc_text_order[k]].col);
+					    counters_names[counters_text_order[k]].width,
+					    counters_names[counters_text_order[k]].col);
 		print_textf(p, "\n");
 	}
 	for (i = 0; i < c->nr_slot; i++) {
-		const struct rc_slot *s = &c->slot[i];
-		const char *reason = rc_slot_reason(c, i);
+		const struct counters_slot *s = &c->slot[i];
+		const char *reason = counters_slot_reason(c, i);
 
 		if (reason) {
 			print_textf(p, "%-8s no counters: %s\n", s->label, reason);
@@ -250,31 +251,31 @@ static void text_rows(struct printer *p, const struct run_counters *c,
 }
 
 /* The volume ratio of each slot that knows its traffic. */
-static void text_volume(struct printer *p, const struct run_counters *c,
+static void text_volume(struct printer *p, const struct counters *c,
 			struct notes *ns)
 {
-	struct rc_totals t;
+	struct counters_totals t;
 	size_t i, n = 0;
 	bool any = false;
 
 	for (i = 0; i < c->nr_slot; i++)
-		any |= !rc_slot_reason(c, i) && c->slot[i].have_traffic;
+		any |= !counters_slot_reason(c, i) && c->slot[i].have_traffic;
 	if (!any)
 		return;
 	print_textf(p, "volume check (IMC read+write bytes / computed bytes with write-allocate):");
 	for (i = 0; i < c->nr_slot; i++) {
-		const struct rc_slot *s = &c->slot[i];
+		const struct counters_slot *s = &c->slot[i];
 
-		if (rc_slot_reason(c, i) || !s->have_traffic)
+		if (counters_slot_reason(c, i) || !s->have_traffic)
 			continue;
-		rc_totals(c, s, &t);
+		counters_totals(c, s, &t);
 		if (isnan(t.ratio))
 			print_textf(p, "%s %s -", n++ ? "," : "", s->label);
 		else
 			print_textf(p, "%s %s %.3f", n++ ? "," : "", s->label,
 				    t.ratio);
 		if (isnan(t.ratio) && ns)
-			note(ns, NR_RC_METRICS, t.why_ratio);
+			note(ns, NR_COUNTERS_METRICS, t.why_ratio);
 	}
 	print_textf(p, "\n");
 }
@@ -289,13 +290,13 @@ static void text_notes(struct printer *p, const struct notes *ns)
 		char cols[160] = "";
 		size_t len = 0, nc = 0;
 
-		for (k = 0; k <= NR_RC_METRICS; k++) {
+		for (k = 0; k <= NR_COUNTERS_METRICS; k++) {
 			if (!(ns->cols[i] & (1u << k)))
 				continue;
 			len += (size_t)snprintf(cols + len, sizeof(cols) - len,
 						"%s%s", nc++ ? ", " : "",
-						k < NR_RC_METRICS ?
-						rc_names[k].col : "volume check");
+						k < NR_COUNTERS_METRICS ?
+						counters_names[k].col : "volume check");
 			if (len >= sizeof(cols))
 				break;
 		}
@@ -305,8 +306,8 @@ static void text_notes(struct printer *p, const struct notes *ns)
 		print_textf(p, "note: more columns are '-' for other reasons; -j gives each one\n");
 }
 
-void run_counters_text(struct printer *p, const struct run_counters *c,
-		       const char *what)
+void counters_text(struct printer *p, const struct counters *c,
+		   const char *what)
 {
 	struct notes *ns;
 
@@ -314,7 +315,7 @@ void run_counters_text(struct printer *p, const struct run_counters *c,
 		return;
 	if (!c || !c->on) {
 		print_textf(p, "counters: unavailable: %s\n",
-			    rc_slot_reason(c, 0));
+			    counters_slot_reason(c, 0));
 		return;
 	}
 	ns = calloc(1, sizeof(*ns));
@@ -326,59 +327,59 @@ void run_counters_text(struct printer *p, const struct run_counters *c,
 }
 
 /* One CSV field: the value, or nothing for null. */
-static void csv_cell(FILE *f, const struct rc_values *v, unsigned int k)
+static void csv_cell(FILE *f, const struct counters_values *v, unsigned int k)
 {
 	if (v->null[k])
 		fputs(",", f);
-	else if (rc_names[k].bytes)
+	else if (counters_names[k].bytes)
 		fprintf(f, ",%" PRIu64, v->bytes[k]);
-	else if (k == RC_UNMEASURED)
+	else if (k == COUNTERS_UNMEASURED)
 		fprintf(f, ",%.0f", v->v[k]);
 	else
 		fprintf(f, ",%.4f", v->v[k]);
 }
 
-void run_counters_csv(FILE *f, const struct run_counters *c, size_t slot,
-		      const char *lead_head, const char *lead)
+void counters_csv(FILE *f, const struct counters *c, size_t slot,
+		  const char *lead_head, const char *lead)
 {
-	const struct rc_slot *s;
-	struct rc_values v;
+	const struct counters_slot *s;
+	struct counters_values v;
 	unsigned int k;
 	size_t i;
 
 	/* the JSON keys are the column names: one name per quantity */
 	fprintf(f, "%s%ssocket,valid,interval_ns", lead_head ? lead_head : "",
 		lead_head ? "," : "");
-	for (k = 0; k < NR_RC_METRICS; k++)
-		if (rc_shown(c, k))
-			fprintf(f, ",%s", rc_names[k].key);
+	for (k = 0; k < NR_COUNTERS_METRICS; k++)
+		if (counters_shown(c, k))
+			fprintf(f, ",%s", counters_names[k].key);
 	fputs("\n", f);
-	if (rc_slot_reason(c, slot)) {
+	if (counters_slot_reason(c, slot)) {
 		/* the lead columns still say something: every other is null */
 		fprintf(f, "%s%s,,", lead ? lead : "", lead ? "," : "");
-		for (k = 0; k < NR_RC_METRICS; k++)
-			if (rc_shown(c, k))
+		for (k = 0; k < NR_COUNTERS_METRICS; k++)
+			if (counters_shown(c, k))
 				fputs(",", f);
 		fputs("\n", f);
 		return;
 	}
 	s = &c->slot[slot];
 	for (i = 0; i < c->nr_sock; i++) {
-		rc_values(c, s, &s->sock[i], &v);
+		counters_values(c, s, &s->sock[i], &v);
 		fprintf(f, "%s%s%u,%s,", lead ? lead : "", lead ? "," : "",
 			s->sock[i].id,
-			rc_socket_valid(&s->sock[i]) ? "true" : "false");
+			counters_socket_valid(&s->sock[i]) ? "true" : "false");
 		if (s->ns)
 			fprintf(f, "%" PRIu64, s->ns);
-		for (k = 0; k < NR_RC_METRICS; k++)
-			if (rc_shown(c, k))
+		for (k = 0; k < NR_COUNTERS_METRICS; k++)
+			if (counters_shown(c, k))
 				csv_cell(f, &v, k);
 		fputs("\n", f);
 	}
 }
 
 /* Why @slot has no counters, or NULL: for a command that says it itself. */
-const char *run_counters_reason(const struct run_counters *c, size_t slot)
+const char *counters_reason(const struct counters *c, size_t slot)
 {
-	return rc_slot_reason(c, slot);
+	return counters_slot_reason(c, slot);
 }

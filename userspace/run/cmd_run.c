@@ -382,7 +382,7 @@ static void mark(void *arg, enum kern_mark m, unsigned int rep,
 		 unsigned int phase)
 {
 	(void)rep;	/* repetitions of a phase add up in one slot */
-	run_counters_mark(arg, m == KERN_MARK_BEGIN, phase);
+	counters_mark(arg, m == KERN_MARK_BEGIN, phase);
 }
 
 static void args_free(struct run_args *a)
@@ -438,7 +438,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 {
 	const char *cmd = "run";
 	struct opts o = *gopts;
-	struct run_counters counters;
+	struct counters counters;
 	struct run_progress prog;
 	struct kern_cfg cfg;
 	struct run_args a;
@@ -481,7 +481,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 		cfg.progress_arg = &prog;
 	}
 	/* before the kernel allocates: the session is not timed */
-	run_counters_open(&counters);
+	counters_open(&counters);
 	a.counters = &counters;
 	if (counters.on) {
 		cfg.mark = mark;
@@ -490,7 +490,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	out = csv_begin(&co, csv);
 	if (!out) {
 		cli_err(cmd, "out of memory", "%s", strerror(ENOMEM));
-		run_counters_close(&counters);
+		counters_close(&counters);
 		args_free(&a);
 		return MDC_EXIT_LOCAL;
 	}
@@ -506,7 +506,7 @@ int cmd_run(const struct opts *gopts, int argc, char **argv)
 	/* every kernel's, from its last run: --membind's check */
 	if (printed)
 		run_check_membind(&a, a.kernel->name);
-	run_counters_close(&counters);
+	counters_close(&counters);
 	args_free(&a);
 	orc = MDC_EXIT_OK;
 	if (printed) {	/* else the kernel failed: reported, nothing printed */

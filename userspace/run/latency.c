@@ -75,7 +75,7 @@ static int latency_main(const char *cmd, struct printer *p,
 	run_progress_plan(cfg, (unsigned int)a->nr_size, work);
 	for (i = 0; i < a->nr_size; i++) {
 		run_fmt_size(sz, sizeof(sz), a->size[i]);
-		slot[i] = run_counters_next(a->counters, 1, label);
+		slot[i] = counters_next(a->counters, 1, label);
 		run_progress_what(cfg, sz);
 		c.hugepages = run_latency_huge(a, a->size[i]);
 		if (latency_run(&c, a->size[i], &r[i], err, sizeof(err))) {
@@ -104,7 +104,7 @@ static int latency_main(const char *cmd, struct printer *p,
 	print_close_array(p);
 	print_double(p, PRINT_ANY, "tsc_ghz", "cycles: TSC cycles at %.3f GHz\n",
 		     ghz > 0 ? ghz : NAN);
-	run_counters_text(p, a->counters, "size");
+	counters_text(p, a->counters, "size");
 	return MDC_EXIT_OK;
 }
 

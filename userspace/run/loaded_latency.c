@@ -261,7 +261,7 @@ static void ll_print(struct printer *p, const struct run_args *a,
 	/* the chase always asks for huge pages, as calibrate's does */
 	huge.hugepages = true;
 	run_check_hugepages(&huge, pg, "loaded-latency's chase");
-	run_counters_text(p, a->counters, "delay");
+	counters_text(p, a->counters, "delay");
 	print_double(p, PRINT_ANY, "tsc_ghz",
 		     "ns/load, p90, p99: the chase's segments; GB/s: the generators' own bytes, traffic: with the chase's, over each repeat's time; cycles: TSC cycles at %.3f GHz\n",
 		     ghz > 0 ? ghz : NAN);
@@ -346,7 +346,7 @@ static int loaded_latency_main(const char *cmd, struct printer *p,
 	st.ndelay = n;
 	st.per = pl.npt / n;
 	/* each delay is a phase of the run: a slot each */
-	slot = run_counters_next(a->counters, n, lp);
+	slot = counters_next(a->counters, n, lp);
 	/* one run: its time left is the whole run's */
 	run_progress_plan(cfg, 1, NULL);
 	s = ll_measure(cmd, cfg, &pl, &st, &pg);

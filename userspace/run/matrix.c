@@ -125,7 +125,7 @@ static int matrix_measure(const char *cmd, const struct run_args *a,
 			fprintf(stderr, "latency matrix: cell %zu/%zu: CPU node %u (CPU %d), memory node %u\n",
 				k + 1, m->nc * m->nm, m->cnode[i], m->cpu[i],
 				m->mnode[j]);
-		m->slot[k] = run_counters_next(a->counters, 1, lab);
+		m->slot[k] = counters_next(a->counters, 1, lab);
 		run_progress_what(&c, label);
 		node = -1;
 		mem = -1;
@@ -226,7 +226,7 @@ static void matrix_print(struct printer *p, const struct run_args *a,
 	matrix_text(p, m);
 	print_double(p, PRINT_ANY, "tsc_ghz", "cycles: TSC cycles at %.3f GHz\n",
 		     ghz > 0 ? ghz : NAN);
-	run_counters_text(p, a->counters, "cell");
+	counters_text(p, a->counters, "cell");
 }
 
 int run_latency_matrix(const char *cmd, struct printer *p,

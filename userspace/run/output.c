@@ -81,7 +81,7 @@ static void print_nodes(struct printer *p, const struct run_args *a)
  * counters), and in text a line when they are the simulator's, so that no
  * simulated count passes for a hardware one. Times and GB/s stay real.
  */
-static void print_platform(struct printer *p, const struct run_counters *c)
+static void print_platform(struct printer *p, const struct counters *c)
 {
 	bool known = c->on && c->have_platform;
 
@@ -163,7 +163,7 @@ void run_result_open(struct printer *p, const struct run_args *a,
 void run_result_close(struct printer *p, const struct run_args *a,
 		      size_t slot)
 {
-	run_counters_json(p, a->counters, slot);
+	counters_json(p, a->counters, slot);
 	print_close_object(p);
 }
 

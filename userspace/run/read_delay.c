@@ -48,7 +48,7 @@ static int read_delay_main(const char *cmd, struct printer *p,
 	size_t slot;
 
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
-	slot = run_counters_next(a->counters, 1, label);
+	slot = counters_next(a->counters, 1, label);
 	run_check_llc(a->size[0], "the read-delay array");
 	/* one run: its time left is the whole run's */
 	run_progress_plan(cfg, 1, NULL);
@@ -76,7 +76,7 @@ static int read_delay_main(const char *cmd, struct printer *p,
 	print_u64(p, PRINT_JSON, "records", "%" PRIu64, r.records);
 	run_result_close(p, a, slot);
 	print_close_array(p);
-	run_counters_text(p, a->counters, "size");
+	counters_text(p, a->counters, "size");
 	return MDC_EXIT_OK;
 }
 

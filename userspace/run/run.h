@@ -55,7 +55,7 @@ struct run_args {
 	int *node;
 	int *mem_node;
 	/* the memdiag counters around each timed phase (never NULL) */
-	struct run_counters *counters;
+	struct counters *counters;
 };
 
 /* A comma list option's values (--delay 0,20,50). */
@@ -122,10 +122,10 @@ int run_param_gbps(const struct run_param *row, const char *arg, void *dst,
  * One kernel of "memdiagctl run". run() runs it with @cfg, then prints
  * the head (run_print_head()) and a "results" array, one object per
  * result between run_result_open() and run_result_close() (which adds
- * its counters), then the counter table (run_counters_text()), and sets
+ * its counters), then the counter table (counters_text()), and sets
  * *printed once anything is printed; it returns an MDC_EXIT_* code,
  * reporting errors itself. Before each kernel call it reserves the
- * counter slots of that call's phases with run_counters_next().
+ * counter slots of that call's phases with counters_next().
  */
 struct run_kernel {
 	const char *name;

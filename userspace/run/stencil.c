@@ -300,7 +300,7 @@ static int stencil_measure(const char *cmd, const struct run_args *a,
 			 stencil_method_name[v / 2],
 			 stencil_schedule_name[v % 2]);
 		lp = st->label[v];
-		st->slot[v] = run_counters_next(a->counters, 1, &lp);
+		st->slot[v] = counters_next(a->counters, 1, &lp);
 		run_progress_what(&st->c, lp);
 		if (stencil_run(&st->c, &st->prm, &st->r[v], err,
 				sizeof(err))) {
@@ -425,7 +425,7 @@ static int stencil_main(const char *cmd, struct printer *p,
 	print_textf(p, "B/LUP: memory traffic per update in the paper's model (a load and a store\n"
 		    "per pass, and the write-allocate of a second grid); GB/s = MLUP/s x B/LUP;\n"
 		    "model = bandwidth / B/LUP (MLUP/s); verified: bitwise equal to serial sweeps\n");
-	run_counters_text(p, a->counters, "variant");
+	counters_text(p, a->counters, "variant");
 	if (!all_ok) {
 		cli_err(cmd, "stencil results failed validation",
 			"a variant differs from the serial sweeps: see the output");

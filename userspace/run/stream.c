@@ -123,7 +123,7 @@ static void stream_print(struct printer *p, const struct run_args *a,
 	print_bool(p, PRINT_TEXT, NULL, "verified: %s", r->verified);
 	print_textf(p, " (average relative error a %.3g, b %.3g, c %.3g; limit 1e-13)\n",
 		    r->avg_rel_err[0], r->avg_rel_err[1], r->avg_rel_err[2]);
-	run_counters_text(p, a->counters, "op");
+	counters_text(p, a->counters, "op");
 }
 
 static int stream_main(const char *cmd, struct printer *p,
@@ -140,7 +140,7 @@ static int stream_main(const char *cmd, struct printer *p,
 	if (stream_isa(cmd, &o.isa))
 		return MDC_EXIT_USAGE;
 	/* phase op of the harness is op: its counters are slot + op */
-	slot = run_counters_next(a->counters, STREAM_NR_OPS, stream_op_name);
+	slot = counters_next(a->counters, STREAM_NR_OPS, stream_op_name);
 	run_check_llc(3 * a->size[0], "stream's three arrays");
 	/* one run: its time left is the whole run's */
 	run_progress_plan(cfg, 1, NULL);
@@ -152,11 +152,11 @@ static int stream_main(const char *cmd, struct printer *p,
 	if (!r.done)	/* Ctrl-C before the first op was measured */
 		return MDC_EXIT_OK;
 	for (op = 0; op < r.done; op++)
-		run_counters_traffic(a->counters, slot + op,
-				     r.traffic_bytes[op] * r.timed[op].reps *
-				     r.timed[op].parts,
-				     r.traffic_read_bytes[op] * r.timed[op].reps *
-				     r.timed[op].parts);
+		counters_traffic(a->counters, slot + op,
+				 r.traffic_bytes[op] * r.timed[op].reps *
+				 r.timed[op].parts,
+				 r.traffic_read_bytes[op] * r.timed[op].reps *
+				 r.timed[op].parts);
 	stream_print(p, a, &o, &r, slot);
 	*printed = true;
 	if (r.verified)

@@ -147,7 +147,7 @@ static int tp_measure(const char *cmd, const struct run_args *a,
 			labels[nm] = label[nm];
 			nm++;
 		}
-		t->slot[i] = run_counters_next(a->counters, nm, labels);
+		t->slot[i] = counters_next(a->counters, nm, labels);
 		if (throughput_run(cfg, a->size[i], t->w, t->mixes, t->ghz,
 				   &t->r[i], err, sizeof(err))) {
 			if (run_interrupted)
@@ -236,7 +236,7 @@ static int throughput_main(const char *cmd, struct printer *p,
 		snprintf(row, sizeof(row), "throughput %s", sz);
 		run_check_hugepages(a, &t.r[i].pages, row);
 	}
-	run_counters_text(p, a->counters, "size/mix");
+	counters_text(p, a->counters, "size/mix");
 	return MDC_EXIT_OK;
 }
 

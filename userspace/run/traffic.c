@@ -59,7 +59,7 @@ static int traffic_main(const char *cmd, struct printer *p,
 		;
 	run_fmt_size(sz, sizeof(sz), a->size[0]);
 	run_check_llc(a->size[0], "the traffic array");
-	slot = run_counters_next(a->counters, 1, label);
+	slot = counters_next(a->counters, 1, label);
 	/* one run: its time left is the whole run's */
 	run_progress_plan(cfg, 1, NULL);
 	if (traffic_run(cfg, a->size[0], run_list_first(&o->delay),
@@ -89,7 +89,7 @@ static int traffic_main(const char *cmd, struct printer *p,
 	print_string(p, PRINT_JSON, "verified", "%s", NULL);
 	run_result_close(p, a, slot);
 	print_close_array(p);
-	run_counters_text(p, a->counters, "size");
+	counters_text(p, a->counters, "size");
 	return MDC_EXIT_OK;
 }
 

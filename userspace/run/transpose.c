@@ -163,7 +163,7 @@ static int transpose_main(const char *cmd, struct printer *p,
 	for (v = 0; v < TR_NR_VARIANTS; v++)
 		if (variants & (1u << v))
 			labels[nv++] = tr_variant_name[v];
-	first = run_counters_next(a->counters, nv, labels);
+	first = counters_next(a->counters, nv, labels);
 	/* a run each, the same bytes moved (naive's untimed one shows none) */
 	run_progress_plan(cfg, nv, NULL);
 	for (v = 0, nv = 0; v < TR_NR_VARIANTS; v++)
@@ -197,7 +197,7 @@ static int transpose_main(const char *cmd, struct printer *p,
 	run_pages_miss_check(a, &miss, what);
 	print_bool(p, PRINT_TEXT, NULL, "verified: %s", !*failed);
 	print_textf(p, " (naive against the definition, every other variant element for element against naive)\n");
-	run_counters_text(p, a->counters, "variant");
+	counters_text(p, a->counters, "variant");
 	if (!*failed)
 		return MDC_EXIT_OK;
 	cli_err(cmd, "transpose results failed validation", "%s: see the output",

@@ -23,7 +23,7 @@
 #include "unit_prefetch.c"
 #include "unit_watch.c"
 #include "unit_watch_chan.c"
-#include "unit_run_counters.c"
+#include "unit_counters.c"
 #include "unit_run_warn.c"
 #include "unit_run_progress.c"
 #include "unit_barrier.c"

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-/* unit_run_counters.c - unit tests: the counters around "run" (counters/counters.c) and the harness's marks. */
+/*
+ * unit_counters.c - unit tests: the counters around "run"
+ * (counters/counters.c) and the harness's marks.
+ */
 
 #include "helpers.h"
 #include "units.h"
 #include "../../kernels/simd.h"
 
-/* the unit: "unit.bin -f run_counters" runs its tests alone */
-FIXTURE(run_counters) {};
-FIXTURE_SETUP(run_counters) {}
-FIXTURE_TEARDOWN(run_counters) {}
+/* the unit: "unit.bin -f counters" runs its tests alone */
+FIXTURE(counters) {};
+FIXTURE_SETUP(counters) {}
+FIXTURE_TEARDOWN(counters) {}
 
-/* A run_counters as run_counters_open() leaves it, without a module. */
-static void rc_setup(struct __test_metadata *_metadata,
-		     struct run_counters *c, size_t nr_sock)
+/* A struct counters as counters_open() leaves it, without a module. */
+static void ctr_setup(struct __test_metadata *_metadata,
+		      struct counters *c, size_t nr_sock)
 {
 	size_t i;
 
@@ -29,9 +32,9 @@ static void rc_setup(struct __test_metadata *_metadata,
 }
 
 /* The JSON of @slot's result object, or of the text table (@what). */
-static char *rc_out(struct __test_metadata *_metadata,
-		    const struct run_counters *c, size_t slot, bool json,
-		    const char *what)
+static char *ctr_out(struct __test_metadata *_metadata,
+		     const struct counters *c, size_t slot, bool json,
+		     const char *what)
 {
 	struct printer p;
 	struct buf b;
@@ -40,9 +43,9 @@ static char *rc_out(struct __test_metadata *_metadata,
 	print_init(&p, b.f, json, false);
 	print_open_object(&p, NULL);
 	if (json)
-		run_counters_json(&p, c, slot);
+		counters_json(&p, c, slot);
 	else
-		run_counters_text(&p, c, what);
+		counters_text(&p, c, what);
 	print_close_object(&p);
 	if (print_end(&p) != 0)
 		ok(false, "run counters: output ends cleanly");
@@ -50,35 +53,35 @@ static char *rc_out(struct __test_metadata *_metadata,
 	return b.data;
 }
 
-static void rc_add_pair(struct run_counters *c, size_t slot,
-			const struct snap *a, const struct snap *b)
+static void ctr_add_pair(struct counters *c, size_t slot,
+			 const struct snap *a, const struct snap *b)
 {
 	const struct snap *pa[2] = { &a[0], &a[1] };
 	const struct snap *pb[2] = { &b[0], &b[1] };
 
-	run_counters_add(c, slot, pa, pb);
+	counters_add(c, slot, pa, pb);
 }
 
 /* Long: one scenario, its checks in the order the behaviour unfolds. */
-TEST_F(run_counters, run_counters)
+TEST_F(counters, counters)
 {
 	static const char *const labels[] = { "copy", "scale" };
-	struct run_counters c;
+	struct counters c;
 	struct snap a[2], b[2], e[2];
 	size_t slot;
 	char *out;
 
-	rc_setup(_metadata, &c, 2);
-	slot = run_counters_next(&c, 2, labels);
+	ctr_setup(_metadata, &c, 2);
+	slot = counters_next(&c, 2, labels);
 	ok(slot == 0 && c.nr_slot == 2, "run counters: two slots for two phases");
 	/* copy: the canned second twice over (two repetitions) */
 	canned_pair(0, &a[0], &b[0]);
 	canned_pair(1, &a[1], &b[1]);
-	rc_add_pair(&c, 0, a, b);
-	rc_add_pair(&c, 0, a, b);
+	ctr_add_pair(&c, 0, a, b);
+	ctr_add_pair(&c, 0, a, b);
 	/* 2 x (25.6 + 6.4 + 80 + 20) GB = 264 GB; 2 x (19.2 + 32) GB offcore */
-	run_counters_traffic(&c, 0, 240000000000, 51200000000);
-	out = rc_out(_metadata, &c, 0, true, NULL);
+	counters_traffic(&c, 0, 240000000000, 51200000000);
+	out = ctr_out(_metadata, &c, 0, true, NULL);
 	has_str(out, "\"counters\":{\"interval_ns\":2000000000,\"interval_s\":2,\"timed_s\":null,\"intervals\":2,\"valid\":true,"
 		"\"read_bytes\":211200000000,\"write_bytes\":52800000000,"
 		"\"offcore_read_bytes\":102400000000,\"traffic_bytes\":240000000000,"
@@ -98,12 +101,12 @@ TEST_F(run_counters, run_counters)
 	free(out);
 
 	/* scale: socket 0's IMC restarts during the second interval */
-	rc_add_pair(&c, 1, a, b);
+	ctr_add_pair(&c, 1, a, b);
 	e[0] = b[0];
 	e[1] = b[1];
 	snap_set(&e[0], SA(IMC_EPOCH), 2);
-	rc_add_pair(&c, 1, a, e);
-	out = rc_out(_metadata, &c, 1, true, NULL);
+	ctr_add_pair(&c, 1, a, e);
+	out = ctr_out(_metadata, &c, 1, true, NULL);
 	has_str(out, "\"valid\":false,\"read_bytes\":null,\"write_bytes\":null,"
 		"\"offcore_read_bytes\":102400000000,\"null_reasons\":{\"read_bytes\":"
 		"\"socket 0: imc-epoch changed from 1 to 2 during the run (the counters were reset or reprogrammed), so the interval is invalid\"",
@@ -116,7 +119,7 @@ TEST_F(run_counters, run_counters)
 		"run counters: ... and socket 1 unaffected");
 	free(out);
 
-	out = rc_out(_metadata, &c, 0, false, "op");
+	out = ctr_out(_metadata, &c, 0, false, "op");
 	has_str(out, "op       sock    time_s      rd_MB      wr_MB     ocr_MB  rd_GB/s  wr_GB/s  l1m_cyc  lmr_cyc\n"
 		"copy        0    2.0000    51200.0    12800.0    38400.0    25.60     6.40    300.0    200.0\n"
 		"copy        1    2.0000   160000.0    40000.0    64000.0    80.00    20.00    500.0    400.0\n"
@@ -129,22 +132,22 @@ TEST_F(run_counters, run_counters)
 	free(out);
 
 	/* a slot nothing marked, and one beyond the reserved ones */
-	slot = run_counters_next(&c, 1, NULL);
-	out = rc_out(_metadata, &c, slot, true, NULL);
+	slot = counters_next(&c, 1, NULL);
+	out = ctr_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "\"counters\":null,\"counters_reason\":\"nothing was timed\"",
 		"run counters: a slot without intervals is null, with why");
 	free(out);
-	out = rc_out(_metadata, &c, 9, true, NULL);
+	out = ctr_out(_metadata, &c, 9, true, NULL);
 	has_str(out, "\"counters_reason\":\"counters were not read for this kernel\"",
 		"run counters: a result without a slot is null, with why");
 	free(out);
-	run_counters_close(&c);
+	counters_close(&c);
 
 	/* no core counters (core-mode none), an idle socket, a missing one */
-	rc_setup(_metadata, &c, 2);
+	ctr_setup(_metadata, &c, 2);
 	c.core_mode = MEMDIAG_CORE_MODE_NONE;
 	snprintf(c.core_mode_reason, sizeof(c.core_mode_reason), "no PMU here");
-	slot = run_counters_next(&c, 1, NULL);
+	slot = counters_next(&c, 1, NULL);
 	a[0] = snap_at(0, T0);
 	b[0] = snap_at(0, T0 + SEC / 2);
 	snap_imc(&a[0], 1, 1000, 0);
@@ -153,9 +156,9 @@ TEST_F(run_counters, run_counters)
 		const struct snap *pa[2] = { &a[0], NULL };
 		const struct snap *pb[2] = { &b[0], NULL };
 
-		run_counters_add(&c, slot, pa, pb);
+		counters_add(&c, slot, pa, pb);
 	}
-	out = rc_out(_metadata, &c, slot, true, NULL);
+	out = ctr_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "{\"socket\":0,\"valid\":true,\"read_bytes\":5000000000,"
 		"\"write_bytes\":0,\"read_gbps\":10,\"write_gbps\":0,"
 		"\"offcore_read_bytes\":null,\"l1_miss_latency_cycles\":null,"
@@ -167,11 +170,11 @@ TEST_F(run_counters, run_counters)
 	has_str(out, "\"null_reasons\":{\"read_bytes\":\"socket 1 was missing from a snapshot\"",
 		"run counters: ... and says so");
 	free(out);
-	run_counters_close(&c);
+	counters_close(&c);
 
 	/* counting, but no load missed the L1 */
-	rc_setup(_metadata, &c, 1);
-	slot = run_counters_next(&c, 1, NULL);
+	ctr_setup(_metadata, &c, 1);
+	slot = counters_next(&c, 1, NULL);
 	canned_pair(0, &a[0], &b[0]);
 	b[0].v[SA(L1_MISS)] = a[0].v[SA(L1_MISS)];
 	b[0].v[SA(LFB_HIT)] = a[0].v[SA(LFB_HIT)];
@@ -179,27 +182,27 @@ TEST_F(run_counters, run_counters)
 		const struct snap *pa[1] = { &a[0] };
 		const struct snap *pb[1] = { &b[0] };
 
-		run_counters_add(&c, slot, pa, pb);
+		counters_add(&c, slot, pa, pb);
 	}
-	out = rc_out(_metadata, &c, slot, true, NULL);
+	out = ctr_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "\"l1_miss_latency_cycles\":\"no load missed the L1 during the run\"",
 		"run counters: no L1 miss: the latencies are null, not 0");
 	free(out);
-	run_counters_close(&c);
+	counters_close(&c);
 
 	/* no session at all */
-	rc_setup(_metadata, &c, 1);
+	ctr_setup(_metadata, &c, 1);
 	c.on = false;
 	snprintf(c.reason, sizeof(c.reason), "the memdiag module is not loaded");
-	out = rc_out(_metadata, &c, 0, true, NULL);
+	out = ctr_out(_metadata, &c, 0, true, NULL);
 	is_str(out, "{\"counters\":null,\"counters_reason\":\"the memdiag module is not loaded\"}\n",
 	       "run counters: without a session, null and the reason");
 	free(out);
-	out = rc_out(_metadata, &c, 0, false, "size");
+	out = ctr_out(_metadata, &c, 0, false, "size");
 	is_str(out, "counters: unavailable: the memdiag module is not loaded\n",
 	       "run counters: without a session, one text line says why");
 	free(out);
-	run_counters_close(&c);
+	counters_close(&c);
 }
 
 /*
@@ -224,23 +227,23 @@ static struct snap snap_df(uint64_t t_ns, uint64_t rdwr, uint64_t ns_lo,
 }
 
 /* AMD's DF: the socket total, and the channels a slot did not count. */
-TEST_F(run_counters, run_counters_df)
+TEST_F(counters, counters_df)
 {
 	static const char *const labels[] = { "copy" };
-	struct run_counters c;
+	struct counters c;
 	struct snap a[1], b[1];
 	const struct snap *pa[1] = { &a[0] }, *pb[1] = { &b[0] };
 	size_t slot;
 	char *out;
 
-	rc_setup(_metadata, &c, 1);
-	slot = run_counters_next(&c, 1, labels);
+	ctr_setup(_metadata, &c, 1);
+	slot = counters_next(&c, 1, labels);
 	/* 6 GB in 0.5 s; channels 4-7 counted, 0-3 not */
 	a[0] = snap_df(T0, 1000, 7 * SEC, 7 * SEC);
 	b[0] = snap_df(T0 + SEC / 2, 1000 + 6000000000, 7 * SEC, 7 * SEC + SEC / 2);
-	run_counters_add(&c, slot, pa, pb);
-	run_counters_traffic(&c, slot, 5000000000, 3000000000);
-	out = rc_out(_metadata, &c, slot, true, NULL);
+	counters_add(&c, slot, pa, pb);
+	counters_traffic(&c, slot, 5000000000, 3000000000);
+	out = ctr_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "\"read_bytes\":null,\"write_bytes\":null,\"offcore_read_bytes\":null,"
 		"\"rdwr_bytes\":6000000000,\"unmeasured_channels\":4,"
 		"\"traffic_bytes\":5000000000,\"traffic_read_bytes\":3000000000,"
@@ -252,22 +255,22 @@ TEST_F(run_counters, run_counters_df)
 		"\"unmeasured_channels\":4,\"null_reasons\":{",
 		"run counters, DF: the socket's rdwr_bytes and unmeasured_channels");
 	free(out);
-	out = rc_out(_metadata, &c, slot, false, "op");
+	out = ctr_out(_metadata, &c, slot, false, "op");
 	has_str(out, "rd_MB      wr_MB    rdwr_MB     ocr_MB",
 		"run counters, DF: the text has an rdwr_MB column");
 	has_str(out, "volume check (IMC read+write bytes / computed bytes with write-allocate): copy 1.200",
 		"run counters, DF: the text volume check from rdwr_bytes");
 	free(out);
-	run_counters_close(&c);
+	counters_close(&c);
 
 	/* a fixed set: no socket total, said why; every channel counted */
-	rc_setup(_metadata, &c, 1);
-	slot = run_counters_next(&c, 1, NULL);
+	ctr_setup(_metadata, &c, 1);
+	slot = counters_next(&c, 1, NULL);
 	a[0] = snap_df(T0, 0, SEC, SEC);
 	b[0] = snap_df(T0 + SEC, 0, 2 * SEC, 2 * SEC);
-	run_counters_add(&c, slot, pa, pb);
-	run_counters_traffic(&c, slot, 5000000000, 3000000000);
-	out = rc_out(_metadata, &c, slot, true, NULL);
+	counters_add(&c, slot, pa, pb);
+	counters_traffic(&c, slot, 5000000000, 3000000000);
+	out = ctr_out(_metadata, &c, slot, true, NULL);
 	has_str(out, "\"rdwr_bytes\":null,\"unmeasured_channels\":0,",
 		"run counters, fixed DF set: rdwr_bytes null");
 	has_str(out, "\"rdwr_bytes\":\"socket 0: a fixed Data Fabric channel set (df-channels) counts some channels only: no socket total\"",
@@ -275,7 +278,7 @@ TEST_F(run_counters, run_counters_df)
 	has_str(out, "\"volume_ratio\":\"socket 0: a fixed Data Fabric channel set",
 		"run counters, fixed DF set: ... and no volume ratio, the same reason");
 	free(out);
-	run_counters_close(&c);
+	counters_close(&c);
 }
 
 /* What the marks saw of the threads. */
@@ -366,7 +369,7 @@ static void mk_mark(void *arg, enum kern_mark m, unsigned int rep,
 		mlog.begun = kern_now();
 }
 
-TEST_F(run_counters, harness_marks)
+TEST_F(counters, harness_marks)
 {
 	static const struct kern_ops ops = {
 		.setup = mk_setup, .body = mk_body, .teardown = mk_teardown,
@@ -418,7 +421,7 @@ static void tr_log_mark(void *arg, enum kern_mark m, unsigned int rep,
 		 m == KERN_MARK_BEGIN ? 'b' : 'e', rep, phase);
 }
 
-TEST_F(run_counters, transpose_marks)
+TEST_F(counters, transpose_marks)
 {
 	struct transpose_result r;
 	struct kern_cfg cfg;
