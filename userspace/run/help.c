@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "opts.h"
 #include "run/run.h"
 
@@ -86,7 +85,7 @@ static void usage_option(FILE *f, const struct run_opt *o)
 	fprintf(f, "%s\n", line);
 }
 
-void cmd_run_usage(FILE *f)
+void run_usage(FILE *f)
 {
 	size_t i;
 	int col;

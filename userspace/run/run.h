@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * run.h - "memdiagctl run": what cmd_run.c shares with the file of each
- * kernel (read_delay.c, stream.c, ...). The options every kernel takes are
- * in struct run_args; a kernel's own options are a struct of its own,
- * filled from its table of struct run_param rows, so that an option a
- * kernel has no row for is refused from the tables alone.
+ * run.h - "memdiagctl run": what cmd/cmd_run.c shares with the file of
+ * each kernel (read_delay.c, stream.c, ...). The options every kernel
+ * takes are in struct run_args; a kernel's own options are a struct of
+ * its own, filled from its table of struct run_param rows, so that an
+ * option a kernel has no row for is refused from the tables alone.
  */
 
 #ifndef MEMDIAGCTL_RUN_H
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../../kernels/kernel.h"
 #include "cli.h"
@@ -157,7 +158,7 @@ extern const struct run_kernel run_read_delay, run_stream, run_latency,
 	run_loaded_latency, run_stencil, run_throughput, run_transpose,
 	run_traffic;
 
-/* The kernels in the order --help lists them, and how many. */
+/* The kernels in the order --help lists them, and how many (kernels.c). */
 extern const struct run_kernel *const run_kernels[];
 extern const size_t run_nr_kernels;
 
@@ -211,6 +212,9 @@ int run_apply_params(const char *cmd, const struct run_kernel *k,
 void run_kernel_list(char *buf, size_t size,
 		     bool (*has)(const struct run_kernel *k, const void *arg),
 		     const void *arg);
+
+/* run --help (help.c): the usage line, the kernels and the options. */
+void run_usage(FILE *f);
 
 /*
  * One of @nr @names, or with @list a comma list of them, given to option

@@ -69,16 +69,14 @@ static void interrupted(struct printer *p,
 	run_warn("interrupted: the results finished before Ctrl-C are printed; the rest did not run");
 }
 
-/* The kernels, in the order --help lists them. */
-const struct run_kernel *const run_kernels[] = {
-	&run_read_delay, &run_stream, &run_latency, &run_loaded_latency,
-	&run_stencil, &run_throughput, &run_transpose, &run_traffic,
-};
-const size_t run_nr_kernels = sizeof(run_kernels) / sizeof(run_kernels[0]);
-
 void cmd_run_kernel_names(char *buf, size_t size)
 {
 	run_kernel_list(buf, size, NULL, NULL);
+}
+
+void cmd_run_usage(FILE *f)
+{
+	run_usage(f);
 }
 
 /* Everything parse_args() collects before the kernel is known. */
