@@ -8,19 +8,53 @@
  * Firmware tables are input: every read is bounded by its mapping.
  */
 #include <linux/kernel.h>
+#include <linux/bitfield.h>
 #include <linux/slab.h>
 #include <linux/pci.h>
 
 #include "memdiag.h"
 #include "imc.h"
 
+/* PCI extended capabilities: the next one's offset is all 12 bits */
 #define EXT_CAP_START		0x100
+#define EXT_CAP_NEXT		GENMASK(31, 20)
+
+/*
+ * The PMON discovery table (uncore_discovery.h): a DVSEC capability names
+ * the BAR holding it. The table is a global entry and one entry per unit,
+ * each a stride apart, both at least three qwords: the fields memdiag
+ * reads are below, by qword.
+ */
 #define DVSEC_CAP_ID		0x23	/* uncore_discovery.h */
 #define DVSEC_ID_REG		0x8
+#define DVSEC_ID_MASK		GENMASK(15, 0)
 #define DVSEC_ID_PMON		0x1
 #define DVSEC_BIR_REG		0xc
+#define DVSEC_BIR_MASK		GENMASK(2, 0)
 #define DISCOVERY_BAR0		0x10
-#define DISCOVERY_ACCESS_MMIO	1
+#define DISCOVERY_ENTRY_SIZE	(3 * sizeof(u64))
+/* the global entry's qword 0 */
+#define DISC_GLOBAL_STRIDE	GENMASK_ULL(15, 8)	/* in qwords */
+#define DISC_GLOBAL_MAX_UNITS	GENMASK_ULL(25, 16)
+/* a unit's qword 0 */
+#define DISC_UNIT_CTL_OFFSET	GENMASK_ULL(15, 8)	/* counter control 0 */
+#define DISC_UNIT_CTR_BITS	GENMASK_ULL(23, 16)
+#define DISC_UNIT_CTR_OFFSET	GENMASK_ULL(31, 24)	/* counter 0 */
+#define DISC_UNIT_ACCESS	GENMASK_ULL(63, 62)
+#define DISC_ACCESS_MMIO	1
+/* a unit's qword 1 is its box's address; qword 2: */
+#define DISC_UNIT_BOX_TYPE	GENMASK_ULL(15, 0)
+
+/*
+ * Ice Lake-SP: a memory controller's MMIO base is the socket's base
+ * (address bits 51:23) plus the controller's offset (address bits 22:12),
+ * each in a config register of the MC device (uncore_snbep.c
+ * SNR_IMC_MMIO_BASE_MASK, SNR_IMC_MMIO_MEM0_MASK).
+ */
+#define ICX_MMIO_BASE		GENMASK(28, 0)
+#define ICX_MMIO_BASE_SHIFT	23
+#define ICX_MMIO_MEM		GENMASK(10, 0)
+#define ICX_MMIO_MEM_SHIFT	12
 
 const struct memdiag_imc_desc *imc_desc;
 const struct memdiag_imc_box_type *imc_type;
@@ -261,8 +295,8 @@ static void find_mmio_boxes(void)
 
 			if (plat()->pci_read(&pci, imc_desc->mc_off_reg + 4 * mc, &off))
 				continue;
-			phys = ((u64)(base & 0x1fffffff) << 23) |
-			       ((u64)(off & 0x7ff) << 12);
+			phys = (u64)FIELD_GET(ICX_MMIO_BASE, base) << ICX_MMIO_BASE_SHIFT |
+			       (u64)FIELD_GET(ICX_MMIO_MEM, off) << ICX_MMIO_MEM_SHIFT;
 			if (!phys)
 				continue;
 			for (ch = 0; ch < imc_desc->chans_per_mc; ch++) {
@@ -315,7 +349,7 @@ static void parse_discovery(u64 phys, int socket)
 	void *map;
 	u64 q0;
 
-	map = plat()->mmio_map(phys, 3 * sizeof(u64));
+	map = plat()->mmio_map(phys, DISCOVERY_ENTRY_SIZE);
 	if (!map)
 		return;
 	q0 = read_q(map, 0);
@@ -325,9 +359,9 @@ static void parse_discovery(u64 phys, int socket)
 	 * unit's entry is three qwords, so a shorter stride is refused; the
 	 * field widths bound the mapping to 2 MiB.
 	 */
-	stride = ((q0 >> 8) & 0xff) * 8;
-	units = (q0 >> 16) & 0x3ff;
-	if (stride < 3 * sizeof(u64) || !units)
+	stride = FIELD_GET(DISC_GLOBAL_STRIDE, q0) * sizeof(u64);
+	units = FIELD_GET(DISC_GLOBAL_MAX_UNITS, q0);
+	if (stride < DISCOVERY_ENTRY_SIZE || !units)
 		return;
 
 	map = plat()->mmio_map(phys, (units + 1) * stride);
@@ -335,15 +369,17 @@ static void parse_discovery(u64 phys, int socket)
 		return;
 	for (i = 1; i <= units; i++) {
 		u64 u0 = read_q(map, i * stride);
-		u64 addr = read_q(map, i * stride + 8);
-		u64 u2 = read_q(map, i * stride + 16);
+		u64 addr = read_q(map, i * stride + sizeof(u64));
+		u64 u2 = read_q(map, i * stride + 2 * sizeof(u64));
+		unsigned int ctl0 = FIELD_GET(DISC_UNIT_CTL_OFFSET, u0);
+		unsigned int ctr0 = FIELD_GET(DISC_UNIT_CTR_OFFSET, u0);
 		struct imc_box *b;
 		void *box;
 
-		if ((u2 & 0xffff) != imc_desc->discovery_type ||
-		    (u0 >> 62) != DISCOVERY_ACCESS_MMIO || !addr ||
-		    ((u0 >> 16) & 0xff) != imc_type->ctr_bits ||
-		    !regs_fit((u0 >> 8) & 0xff, (u0 >> 24) & 0xff))
+		if (FIELD_GET(DISC_UNIT_BOX_TYPE, u2) != imc_desc->discovery_type ||
+		    FIELD_GET(DISC_UNIT_ACCESS, u0) != DISC_ACCESS_MMIO || !addr ||
+		    FIELD_GET(DISC_UNIT_CTR_BITS, u0) != imc_type->ctr_bits ||
+		    !regs_fit(ctl0, ctr0))
 			continue;
 		box = plat()->mmio_map(addr, imc_type->box_size);
 		if (!box)
@@ -354,8 +390,8 @@ static void parse_discovery(u64 phys, int socket)
 			continue;
 		}
 		b->map = box;
-		b->ctl0 = (u0 >> 8) & 0xff;
-		b->ctr0 = (u0 >> 24) & 0xff;
+		b->ctl0 = ctl0;
+		b->ctr0 = ctr0;
 	}
 	plat()->mmio_unmap(map);
 }
@@ -412,13 +448,13 @@ static void find_discovery_boxes(void)
 		for (ttl = 0; ttl < 64 && pos >= EXT_CAP_START; ttl++) {
 			if (plat()->pci_read(&pci, pos, &hdr) || !hdr || hdr == ~0u)
 				break;
-			if ((hdr & 0xffff) == DVSEC_CAP_ID &&
+			if (PCI_EXT_CAP_ID(hdr) == DVSEC_CAP_ID &&
 			    !plat()->pci_read(&pci, pos + DVSEC_ID_REG, &id) &&
-			    (id & 0xffff) == DVSEC_ID_PMON &&
+			    FIELD_GET(DVSEC_ID_MASK, id) == DVSEC_ID_PMON &&
 			    !plat()->pci_read(&pci, pos + DVSEC_BIR_REG, &bir) &&
-			    !bar_address(&pci, bir & 7, &phys))
+			    !bar_address(&pci, FIELD_GET(DVSEC_BIR_MASK, bir), &phys))
 				parse_discovery(phys, table_socket(&pci, &order));
-			pos = hdr >> 20;
+			pos = FIELD_GET(EXT_CAP_NEXT, hdr);
 		}
 		plat()->pci_put(&pci);
 	}

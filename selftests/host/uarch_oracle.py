@@ -313,4 +313,58 @@ for ours, theirs in [('DVSEC_CAP_ID', 'UNCORE_EXT_CAP_ID_DISCOVERY'),
     check(a is not None and a == b, 'imc.c %s equals uncore_discovery.h %s' % (ours, theirs),
           '%s vs %s' % (a, b))
 
+
+def genmask(text, name):
+    """The value of '#define NAME GENMASK(h, l)' (or GENMASK_ULL) in @text."""
+    m = re.search(r'#define\s+%s\s+GENMASK(?:_ULL)?\((\d+),\s*(\d+)\)' % name, text)
+    if not m:
+        return None
+    h, l = int(m.group(1)), int(m.group(2))
+    return ((1 << (h - l + 1)) - 1) << l
+
+
+def bitfields(text, struct):
+    """{field: mask} of the first qword of uncore_discovery.h's @struct,
+    from its 'u64 a : 8, b : 8, ...' bitfield list."""
+    m = re.search(r'struct %s \{.*?u64\s+table1;\s*struct \{\s*u64(.*?);' % struct,
+                  text, re.S)
+    fields, lo = {}, 0
+    for name, width in re.findall(r'(\w+)\s*:\s*(\d+)', m.group(1) if m else ''):
+        fields[name] = ((1 << int(width)) - 1) << lo
+        lo += int(width)
+    return fields
+
+
+# The discovery table's fields imc_find.c reads, against the kernel's
+# bitfields, and the masks of the DVSEC and of Ice Lake-SP's MMIO base.
+glob_f = bitfields(disc_h, 'uncore_global_discovery')
+unit_f = bitfields(disc_h, 'uncore_unit_discovery')
+for ours, theirs in [('DISC_GLOBAL_STRIDE', glob_f.get('stride')),
+                     ('DISC_GLOBAL_MAX_UNITS', glob_f.get('max_units')),
+                     ('DISC_UNIT_CTL_OFFSET', unit_f.get('ctl_offset')),
+                     ('DISC_UNIT_CTR_BITS', unit_f.get('bit_width')),
+                     ('DISC_UNIT_CTR_OFFSET', unit_f.get('ctr_offset')),
+                     ('DISC_UNIT_ACCESS', unit_f.get('access_type')),
+                     ('DVSEC_ID_MASK', define(disc_h, 'UNCORE_DISCOVERY_DVSEC_ID_MASK')),
+                     ('DVSEC_BIR_MASK', define(disc_h, 'UNCORE_DISCOVERY_DVSEC2_BIR_MASK')),
+                     ('ICX_MMIO_BASE', define(snbep, 'SNR_IMC_MMIO_BASE_MASK')),
+                     ('ICX_MMIO_MEM', define(snbep, 'SNR_IMC_MMIO_MEM0_MASK'))]:
+    a = genmask(imc_c, ours)
+    check(a is not None and a == theirs, 'imc_find.c %s is the kernel\'s field' % ours,
+          '%s vs %s' % (a and hex(a), theirs and hex(theirs)))
+box_type = re.search(r'u64\s+table3;\s*struct \{\s*u64\s+box_type\s*:\s*(\d+)',
+                     disc_h)
+check(box_type is not None and
+      genmask(imc_c, 'DISC_UNIT_BOX_TYPE') == (1 << int(box_type.group(1))) - 1,
+      "imc_find.c DISC_UNIT_BOX_TYPE is the kernel's box_type")
+access = re.search(r'enum uncore_access_type \{\s*UNCORE_ACCESS_MSR\s*=\s*0,\s*UNCORE_ACCESS_MMIO,',
+                   disc_h)
+check(access is not None and define(imc_c, 'DISC_ACCESS_MMIO') == 1,
+      'imc_find.c DISC_ACCESS_MMIO is UNCORE_ACCESS_MMIO (1)')
+for ours, mask in [('ICX_MMIO_BASE_SHIFT', 'SNR_IMC_MMIO_BASE_MASK'),
+                   ('ICX_MMIO_MEM_SHIFT', 'SNR_IMC_MMIO_MEM0_MASK')]:
+    m = re.search(r'%s\)?\s*<<\s*(\d+)' % mask, snbep)
+    check(m is not None and define(imc_c, ours) == int(m.group(1)),
+          'imc_find.c %s is the shift of uncore_snbep.c %s' % (ours, mask))
+
 tap.finish()
