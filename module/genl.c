@@ -148,24 +148,67 @@ static int memdiag_nl_pre_doit(const struct memdiag_genl_hook_ops *ops,
 	return 0;
 }
 
+/*
+ * The get-info reply at its largest, attribute by attribute as fill_info()
+ * and the put_*() helpers below write them; a string at the size of the
+ * buffer it comes from.
+ */
+#define ATTR_U32	nla_total_size(sizeof(u32))
+#define ATTR_U8		nla_total_size(sizeof(u8))
+#define ATTR_NEST	nla_total_size(0)
+#define ATTR_STR(buf)	nla_total_size(sizeof(buf))
+
+/* What get-info names the processor; set at load, never changed. */
+static const char *uarch_name(void)
+{
+	return memdiag.uarch ? memdiag.uarch->name : "unsupported";
+}
+
+/* put_socket() but its CPUs, which info_reply_size() counts once each */
+static size_t socket_size(void)
+{
+	size_t node = ATTR_NEST				/* SOCKET_DF_NODE */
+		      + ATTR_U32			/* DF_NODE_ID */
+		      + ATTR_U32;			/* DF_NODE_CHANNELS */
+
+	return ATTR_NEST				/* INFO_SOCKET */
+	       + ATTR_U32				/* SOCKET_ID */
+	       + ATTR_U32				/* SOCKET_PACKAGE_ID */
+	       + ATTR_U32				/* SOCKET_NUMA_NODES */
+	       + nla_total_size(MEMDIAG_REASON_LEN)	/* SOCKET_DF_NODES_REASON */
+	       + MEMDIAG_DF_MAX_NODES * node;
+}
+
+/* put_capability(): the reason, or (available) the smaller verified */
+static size_t capability_size(void)
+{
+	return ATTR_NEST				/* INFO_CAPABILITY */
+	       + ATTR_U32				/* CAPABILITY_ID */
+	       + ATTR_U8				/* CAPABILITY_AVAILABLE */
+	       + ATTR_STR(memdiag.caps[0].reason);	/* CAPABILITY_REASON */
+}
+
 static size_t info_reply_size(unsigned int sockets, unsigned int cpus)
 {
-	size_t sz;
+	const struct memdiag_state *st = &memdiag;
 
-	sz = 9 * nla_total_size(sizeof(u32)) +
-	     nla_total_size(sizeof(memdiag.ident.vendor)) +
-	     nla_total_size(sizeof(memdiag.ident.model_name)) +
-	     nla_total_size(32) + 2 * nla_total_size(MEMDIAG_REASON_LEN);
-	sz += sockets * (nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
-			 nla_total_size(MEMDIAG_REASON_LEN) +
-			 MEMDIAG_DF_MAX_NODES * (nla_total_size(0) +
-			 2 * nla_total_size(sizeof(u32))));
-	sz += cpus * nla_total_size(sizeof(u32));
-	sz += (MEMDIAG_CAPABILITY_MAX + 1) *
-	      (nla_total_size(0) + nla_total_size(sizeof(u32)) +
-	       nla_total_size(sizeof(u8)) +
-	       nla_total_size(MEMDIAG_REASON_LEN));
-	return sz;
+	return ATTR_U32					/* INFO_PROTO_VERSION */
+	       + ATTR_STR(st->ident.vendor)		/* INFO_VENDOR */
+	       + ATTR_U32				/* INFO_FAMILY */
+	       + ATTR_U32				/* INFO_MODEL */
+	       + ATTR_U32				/* INFO_STEPPING */
+	       + ATTR_STR(st->ident.model_name)		/* INFO_MODEL_NAME */
+	       + nla_total_size(strlen(uarch_name()) + 1) /* INFO_UARCH */
+	       + ATTR_STR(st->uarch_reason)		/* INFO_UARCH_REASON */
+	       + ATTR_U32				/* INFO_PLATFORM */
+	       + ATTR_U32				/* INFO_NR_SOCKETS */
+	       + ATTR_U32				/* INFO_TSC_KHZ */
+	       + ATTR_U32				/* INFO_CORE_MODE */
+	       + ATTR_STR(st->core_mode_reason)		/* INFO_CORE_MODE_REASON */
+	       + ATTR_U32			/* INFO_CORE_RESTORE_FAILED_CPUS */
+	       + sockets * socket_size()
+	       + cpus * ATTR_U32			/* SOCKET_CPU */
+	       + ARRAY_SIZE(st->caps) * capability_size();
 }
 
 /* AMD DF: the socket's channel -> node table, or why there is none */
@@ -252,8 +295,7 @@ static int fill_info(struct sk_buff *msg)
 	    nla_put_u32(msg, MEMDIAG_A_INFO_MODEL, id->model) ||
 	    nla_put_u32(msg, MEMDIAG_A_INFO_STEPPING, id->stepping) ||
 	    nla_put_string(msg, MEMDIAG_A_INFO_MODEL_NAME, id->model_name) ||
-	    nla_put_string(msg, MEMDIAG_A_INFO_UARCH,
-			   u ? u->name : "unsupported") ||
+	    nla_put_string(msg, MEMDIAG_A_INFO_UARCH, uarch_name()) ||
 	    (!u && nla_put_string(msg, MEMDIAG_A_INFO_UARCH_REASON,
 				  memdiag.uarch_reason)) ||
 	    nla_put_u32(msg, MEMDIAG_A_INFO_PLATFORM, memdiag.platform) ||
