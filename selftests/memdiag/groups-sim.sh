@@ -164,6 +164,13 @@ check "top: every row's source is core_estimate, and rows + other = the groups' 
 		(([.groups[].bytes] | add) + .other_bytes == .groups_bytes)" /tmp/top.json
 ax=$(jq -n "$last0 | ([.groups[] | select(.group | test(\"md-[ax]\$\")) | .bytes] | add) / .interval_s / 1e6" /tmp/top.json)
 check "top: md-a + md-x on CPU 1 = 3000 MB/s within 3% (got $ax)" within 3 "$ax" 3000
+# and its text table keeps the group names in one column, the longer
+# source name included
+"$ctl" top --by cgroup --interval 1 --count 1 > /tmp/top.txt 2> /tmp/top.err
+check "top text: every core_estimate row's group starts in the header's group column" \
+	awk '/GB\/s +share +source/ { col = index($0, "group"); next }
+		/core_estimate/ && col && !/ other \(/ { n++; if (index($0, $NF) != col) bad++ }
+		END { print n " rows, " bad + 0 " misaligned"; exit !(n > 0 && !bad) }' /tmp/top.txt
 for p in "${pids[@]}"; do kill "$p"; done
 # not a bare wait: the tool's coprocess runs on
 wait "${pids[@]}" 2>/dev/null
@@ -216,9 +223,11 @@ sleep 0.5
 # watch --group reads the same estimate beside each socket's row: cgroup
 # e alone on CPU 1 gets at least 90 % of its 3 GB/s (kernel threads,
 # PREEMPT_RT's interrupt threads among them, take the rest) and no more
-# than 3 % above it (user-space intervals)
-"$ctl" -j watch --all --group /md-e --interval 1s --count 3 > /tmp/watch.json 2> /tmp/watch.err
-wrow=$(jq -c -s '[.[] | select(.socket == 0)] | last | {group_gbps, group_source}' /tmp/watch.json 2> /dev/null)
+# than 3 % above it, in the mean of socket 0's rows: a row's seconds are
+# timed from user space, and a TCG guest delivers the read's cross-call
+# to a spinning vCPU up to ~100 ms late, which the next row gives back
+"$ctl" -j watch --all --group /md-e --interval 2s --count 3 > /tmp/watch.json 2> /tmp/watch.err
+wrow=$(jq -c -s '[.[] | select(.socket == 0)] | {group_gbps: ([.[].group_gbps] | add / length), rows: [.[].group_gbps], group_source: .[0].group_source}' /tmp/watch.json 2> /dev/null)
 wg=$(echo "$wrow" | jq -r '.group_gbps // 0' 2> /dev/null)
 sleep 0.5
 cp "$prom" /tmp/prom.during 2> /dev/null
@@ -249,7 +258,7 @@ check "export: memdiag_group_info gives the pod's uid" \
 check "export: at most K + 2 = 5 group series per socket" \
 	awk '/^memdiag_group_dram_bytes_total\{/ { match($0, /socket="[0-9]+"/); n[substr($0, RSTART, RLENGTH)]++ }
 		END { for (s in n) { print s, n[s]; if (n[s] > 5) bad = 1 } exit bad }' /tmp/prom.during
-check "watch --group /md-e: core_estimate, 90 % to 103 % of CPU 1's 3 GB/s (got ${wrow:-nothing})" \
+check "watch --group /md-e: core_estimate, 90 % to 103 % of CPU 1's 3 GB/s in the mean of 3 rows (got ${wrow:-nothing})" \
 	sh -c "[ \"\$(echo '$wrow' | jq -r .group_source)\" = core_estimate ] &&
 		awk -v g='${wg:-0}' 'BEGIN { exit !(g >= 2.7 && g <= 3.09) }' || { cat /tmp/watch.err; false; }"
 kill "$xp"

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/memdiag.h>
 
 #include "calib_cmd.h"
-#include "cmd.h"
 #include "names.h"
 #include "prefetch.h"
 

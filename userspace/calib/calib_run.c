@@ -21,7 +21,6 @@
 #include "calib_plan.h"
 #include "calib_show.h"
 #include "calib_store.h"
-#include "cmd.h"
 #include "cpulist.h"
 #include "progress_line.h"
 #include "counters/counters.h"

@@ -15,7 +15,6 @@
 
 #include "calib_show.h"
 #include "calib_store.h"
-#include "cmd.h"
 
 #ifndef MEMDIAGCTL_VERSION
 #define MEMDIAGCTL_VERSION "unknown"

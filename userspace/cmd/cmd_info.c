@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "cpulist.h"
 #include "df_nodes_show.h"
+#include "info_show.h"
 #include "names.h"
 #include "opts.h"
 

@@ -14,10 +14,14 @@
 #include <linux/memdiag.h>
 
 #include "cmd.h"
+#include "conn.h"
+#include "info_show.h"
 #include "names.h"
 #include "opts.h"
 #include "parse.h"
 #include "snapshot.h"
+#include "snapshot_collect.h"
+#include "snapshot_show.h"
 #include "snapshot_verdict.h"
 
 /*

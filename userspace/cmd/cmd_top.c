@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "opts.h"
 #include "parse.h"
 #include "stop.h"

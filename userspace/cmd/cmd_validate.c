@@ -32,6 +32,7 @@
 #include "opts.h"
 #include "parse.h"
 #include "validate.h"
+#include "validate_groups.h"
 
 extern char **environ;
 

@@ -22,6 +22,7 @@
 
 #include "cmd.h"
 #include "cpulist.h"
+#include "info_show.h"
 #include "names.h"
 #include "opts.h"
 #include "parse.h"

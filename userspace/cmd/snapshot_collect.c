@@ -12,8 +12,10 @@
 #include <linux/genetlink.h>
 #include <linux/memdiag.h>
 
+#include "cli.h"
 #include "cmd.h"
 #include "names.h"
+#include "snapshot_collect.h"
 static int collect_msg(const struct nlmsghdr *nlh, void *data)
 {
 	struct snapshot_collect *c = data;

@@ -12,10 +12,12 @@
 
 #include <linux/memdiag.h>
 
+#include "cli.h"
 #include "cmd.h"
 #include "df_nodes_show.h"
 #include "names.h"
 #include "snapshot.h"
+#include "snapshot_show.h"
 #include "snapshot_verdict.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,7 +12,8 @@
 #include <stdint.h>
 
 #include "attr.h"
-#include "cmd.h"
+#include "nl.h"
+#include "snapshot_collect.h"
 #include "snapshot_verdict.h"
 
 #define TOP_WHY 320

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "groups.h"
 #include "parse.h"
 #include "top.h"

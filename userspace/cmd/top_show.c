@@ -11,9 +11,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
+#include "cli.h"
 #include "top.h"
 
-#define GROUP_COLS 34	/* the columns before the group's name */
+/* the columns before the group's name, with a source column of 6 */
+#define GROUP_COLS 34
+
+/* The source column's width: one source per table, its name's length. */
+static int source_cols(const struct top_view *v)
+{
+	int n = (int)strlen(attr_source_name(v->source));
+
+	return n > 6 ? n : 6;
+}
 
 static double gbps(uint64_t bytes, double s)
 {
@@ -87,17 +98,20 @@ static void group_row(struct printer *p, const struct top_view *v,
 {
 	const struct cg_ident *id = &row->g->id;
 	char name[CG_KEY_MAX + 2];
+	unsigned int cols;
 
 	print_open_object(p, NULL);
 	verdict_num(p, "gbps", "%8.2f", "%8s", gbps(row->bytes, v->interval_s));
 	verdict_num(p, "share", "  %5.1f%%", "  %6s",
 		    100 * share((double)row->bytes, r));
-	print_string(p, PRINT_ANY, "source", "  %-6s",
+	print_textf(p, "  %-*s", source_cols(v), attr_source_name(v->source));
+	print_string(p, PRINT_JSON, "source", "%s",
 		     attr_source_name(v->source));
 	print_string(p, PRINT_ANY, "kind", "  %-9s", cg_kind_name(id->kind));
 	print_u64(p, PRINT_JSON, "bytes", "%" PRIu64, row->bytes);
+	cols = GROUP_COLS + source_cols(v) - 6;
 	fit(name, sizeof(name), row->g->key,
-	    v->width > GROUP_COLS ? v->width - GROUP_COLS : 0);
+	    v->width > cols ? v->width - cols : 0);
 	print_string(p, PRINT_TEXT, NULL, "  %s\n", name);
 	print_string(p, PRINT_JSON, "group", "%s", row->g->key);
 	if (id->pod_uid[0])
@@ -161,8 +175,8 @@ int top_show(const char *cmd, const struct top_view *v,
 	print_open_object(&p, NULL);
 	print_string(&p, PRINT_JSON, "by", "%s", cg_by_name(v->by));
 	socket_line(&p, v, r, j, socket_why);
-	print_textf(&p, "%8s  %6s  %-6s  %-9s  %s\n", "GB/s", "share",
-		    "source", "kind", "group");
+	print_textf(&p, "%8s  %6s  %-*s  %-9s  %s\n", "GB/s", "share",
+		    source_cols(v), "source", "kind", "group");
 	print_open_array(&p, "groups");
 	for (i = 0; i < r->nr_rows; i++)
 		group_row(&p, v, r, &r->rows[i]);
@@ -174,8 +188,8 @@ int top_show(const char *cmd, const struct top_view *v,
 		print_textf(&p, "%5.1f%%", 100 * share((double)r->other, r));
 	else
 		print_textf(&p, "%6s", "-");
-	print_textf(&p, "  %-6s  %-9s  other (%zu more groups, threads in none)\n",
-		    attr_source_name(v->source), "-",
+	print_textf(&p, "  %-*s  %-9s  other (%zu more groups, threads in none)\n",
+		    source_cols(v), attr_source_name(v->source), "-",
 		    r->nr_active - r->nr_rows);
 	if (v->json || any_note(a))
 		notes(&p, a);

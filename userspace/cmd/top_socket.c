@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
+#include "conn.h"
 #include "parse.h"
 #include "top.h"
 

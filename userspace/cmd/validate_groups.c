@@ -26,6 +26,7 @@
 #include "stat.h"
 #include "stat_group.h"
 #include "top.h"
+#include "validate_groups.h"
 
 #define VG_SECONDS 5
 

@@ -18,6 +18,7 @@
 #include <linux/genetlink.h>
 #include <linux/memdiag.h>
 
+#include "cli.h"
 #include "conn.h"
 #include "names.h"
 #include "counters/counters.h"

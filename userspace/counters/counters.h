@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd.h"
+#include "info.h"
 #include "metrics.h"
 #include "nl.h"
 #include "print.h"

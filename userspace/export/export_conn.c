@@ -19,7 +19,7 @@
 #include <linux/genetlink.h>
 #include <linux/memdiag.h>
 
-#include "cmd.h"
+#include "cli.h"
 #include "export_daemon.h"
 #include "names.h"
 #include "prefetch.h"

@@ -28,6 +28,7 @@ struct watch_group {
 	struct nl_family fam;
 	bool connected, session_on;
 	uint32_t session;
+	uint64_t read_ns;	/* the middle of the last read of it */
 };
 
 #define WATCH_GROUP_HEADER "  grp_GB/s  grp%"
