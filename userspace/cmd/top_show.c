@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli.h"
 #include "top.h"
 
 /* the columns before the group's name, with a source column of 6 */
