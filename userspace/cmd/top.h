@@ -27,6 +27,8 @@ struct top_socket_src {
 	bool connected, own;
 	uint32_t session;
 	uint32_t tsc_khz;
+	uint32_t sock_id[RC_MAX_SOCKETS];	/* get-info's sockets */
+	size_t nr_sock;
 	struct snapshot_collect prev;
 	struct verdict_src *vs;
 	struct snap_judged *j;	/* the last interval, per socket */

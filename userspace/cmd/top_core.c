@@ -40,42 +40,11 @@ static int core_read(void *ctx, struct attr_core_entry **e, size_t *n,
 	return 0;
 }
 
-static int id_cmp(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The sockets group-get names, in id order; 0 or -errno with @why. */
-static int sockets(struct top_core *c, uint32_t *id, size_t *nr, char *why,
-		   size_t size)
-{
-	struct attr_core_entry *e;
-	size_t n, i, k;
-	int ret = core_read(c, &e, &n, why, size);
-
-	if (ret)
-		return ret;
-	*nr = 0;
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < *nr && id[k] != e[i].socket; k++)
-			;
-		if (k == *nr && *nr < RC_MAX_SOCKETS)
-			id[(*nr)++] = e[i].socket;
-	}
-	free(e);
-	qsort(id, *nr, sizeof(*id), id_cmp);
-	return 0;
-}
-
 int top_core_open(struct top_core *c, struct top_socket_src *ts,
 		  struct attr *a, enum cg_by by, size_t max, char *why,
 		  size_t size)
 {
-	uint32_t id[RC_MAX_SOCKETS];
 	struct cli_error err;
-	size_t nr;
 	int ret;
 
 	*c = (struct top_core){ .ts = ts };
@@ -90,10 +59,9 @@ int top_core_open(struct top_core *c, struct top_socket_src *ts,
 		return -EOPNOTSUPP;
 	}
 	c->on = true;
-	ret = sockets(c, id, &nr, why, size);
-	if (!ret)
-		ret = attr_open_core(a, by, max, id, nr, core_read, c, why,
-				     size);
+	/* the sockets get-info lists, as the module's snapshots have them */
+	ret = attr_open_core(a, by, max, ts->sock_id, ts->nr_sock, core_read,
+			     c, why, size);
 	if (ret)
 		top_core_close(c);
 	return ret;

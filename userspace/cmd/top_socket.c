@@ -27,6 +27,9 @@ void top_socket_open(struct top_socket_src *t, struct verdict_src *vs)
 	}
 	t->connected = true;
 	t->tsc_khz = sum.tsc_khz;
+	for (t->nr_sock = 0; t->nr_sock < sum.nr_socket &&
+	     t->nr_sock < RC_MAX_SOCKETS; t->nr_sock++)
+		t->sock_id[t->nr_sock] = sum.socket[t->nr_sock];
 	info_summary_free(&sum);
 	/* the longest interval: never makes another session publish more */
 	session_start(&t->nl, &t->fam, INTERVAL_MS_MAX, 0, &t->session, NULL,
