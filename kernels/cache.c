@@ -89,7 +89,11 @@ uint64_t kern_llc_bytes_cpu0(void)
 	return kern_llc_bytes(getenv("MEMDIAG_TEST_SYSFS_CPU"), 0);
 }
 
-uint64_t kern_l2_bytes(const char *cpu_dir, unsigned int cpu)
+/*
+ * The size of @cpu's level-2 data (or unified) cache, 0 when sysfs does
+ * not say; CPU 0's with the same test hook.
+ */
+static uint64_t kern_l2_bytes(const char *cpu_dir, unsigned int cpu)
 {
 	char path[512], type[32];
 	uint64_t size = 0;

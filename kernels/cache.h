@@ -27,11 +27,6 @@ uint64_t kern_llc_bytes(const char *cpu_dir, unsigned int cpu);
  * MEMDIAG_TEST_SYSFS_CPU replaces /sys/devices/system/cpu.
  */
 uint64_t kern_llc_bytes_cpu0(void);
-/*
- * The size of @cpu's level-2 data (or unified) cache, 0 when sysfs does
- * not say; CPU 0's with the same test hook.
- */
-uint64_t kern_l2_bytes(const char *cpu_dir, unsigned int cpu);
 uint64_t kern_l2_bytes_cpu0(void);
 
 #endif /* MEMDIAG_KERNELS_CACHE_H */

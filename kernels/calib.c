@@ -41,8 +41,12 @@ struct calib_ctx {
 	struct calib_thread *t;
 };
 
-size_t calib_pool_part(size_t pool, unsigned int k, unsigned int i,
-		       size_t *off)
+/*
+ * Generator @i (1..@k) of a point with @k active: its part of a pool of
+ * @pool bytes, page-aligned, at *@off; returns the part's length.
+ */
+static size_t calib_pool_part(size_t pool, unsigned int k, unsigned int i,
+			      size_t *off)
 {
 	size_t len = k ? pool / k / 4096 * 4096 : 0;
 

@@ -158,12 +158,6 @@ struct calib_params {
 };
 
 /*
- * Generator @i (1..@k) of a point with @k active: its part of a pool of
- * @pool bytes, page-aligned, at *@off; returns the part's length.
- */
-size_t calib_pool_part(size_t pool, unsigned int k, unsigned int i,
-		       size_t *off);
-/*
  * The bytes the @k generators of a point read in one sweep of their
  * parts (what comes between two visits of a line): the records of each
  * part's four quarters, a little under @pool.

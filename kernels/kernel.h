@@ -212,16 +212,8 @@ int kern_place_begin(const struct kern_cfg *cfg);
 /* kern_mem_nodes() of the first range the worker placed. */
 int kern_place_first_node(void);
 
-/* The NUMA node of the CPU the caller runs on (getcpu), or -1. */
-int kern_node_now(void);
-/*
- * The node holding the resident pages of [p, p + bytes), asked with
- * move_pages(2) in query mode about up to 512 pages spread over it; -1
- * when unknown (no NUMA support, nothing resident), KERN_NODE_MIXED when
- * they are on more than one node.
- */
+/* A node number's value when the pages are on more than one (place.c). */
 #define KERN_NODE_MIXED (-2)
-int kern_mem_nodes(const void *p, size_t bytes);
 
 #define KERN_MAX_VALS 4	/* kern_ops.nvals at most */
 
@@ -400,16 +392,6 @@ struct kern_chase {
 	size_t bytes;
 	void *p;		/* where the chase is */
 };
-/*
- * Link bytes / 64 lines (at least 2) in an order drawn from @seed, then
- * follow @warm pointers (at most one lap) to warm caches and TLBs up.
- * Returns 0, or -1 when out of memory or too small.
- */
-int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
-		    uint64_t seed, uint64_t warm);
-/* Follow @loads pointers (a multiple of KERN_CHASE_UNROLL). */
-void kern_chase_run(struct kern_chase *c, uint64_t loads);
-void kern_chase_free(struct kern_chase *c);
 
 /*
  * One thread's part of the memory read benchmark (read_delay.c): 64-byte
@@ -433,12 +415,6 @@ int kern_rd_slice_init(struct kern_rd_slice *s, size_t bytes, bool hugepages);
  * records and the staggers.
  */
 int kern_rd_slice_view(struct kern_rd_slice *s, void *base, size_t bytes);
-/*
- * Read record i of each quarter, then @delay NOPs, for i from @from to
- * @to - 1 (at most per_quarter): 4 * (to - from) records.
- */
-void kern_rd_slice_read(const struct kern_rd_slice *s, size_t from,
-			size_t to, unsigned long delay);
 void kern_rd_slice_free(struct kern_rd_slice *s);
 
 /* ---- the kernels ---- */
@@ -462,8 +438,6 @@ extern const char *const stream_op_name[STREAM_NR_OPS];
 enum stream_isa { STREAM_ISA_C, STREAM_ISA_SSE2, STREAM_ISA_AVX,
 		  STREAM_ISA_AVX512, STREAM_NR_ISAS };
 extern const char *const stream_isa_name[STREAM_NR_ISAS];	/* c, sse2, avx, avx512 */
-/* Whether this CPU (and OS) runs @isa's code (kern_cpu_has()). */
-bool stream_isa_supported(enum stream_isa isa);
 /* The widest @isa this CPU runs. */
 enum stream_isa stream_isa_best(void);
 /* Bytes from one of stream's arrays of @n doubles to the next (stream.c). */
@@ -507,7 +481,6 @@ struct latency_result {
 uint64_t latency_loads(size_t bytes);
 int latency_run(const struct kern_cfg *cfg, size_t bytes,
 		struct latency_result *r, char *err, size_t errsz);
-
 
 /*
  * 3D 7-point stencil sweeps (stencil.c): Jacobi and lexicographic

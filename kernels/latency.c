@@ -33,8 +33,13 @@ static uint64_t rnd(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dULL;
 }
 
-int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
-		    uint64_t seed, uint64_t warm)
+/*
+ * Link bytes / 64 lines (at least 2) in an order drawn from @seed, then
+ * follow @warm pointers (at most one lap) to warm caches and TLBs up.
+ * Returns 0, or -1 when out of memory or too small.
+ */
+static int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
+			   uint64_t seed, uint64_t warm)
 {
 	size_t n = bytes / KERN_LINE, i, j, tmp;
 	struct kern_line *lines;
@@ -77,13 +82,14 @@ int kern_chase_init(struct kern_chase *c, size_t bytes, bool hugepages,
 	return 0;
 }
 
-void kern_chase_run(struct kern_chase *c, uint64_t loads)
+/* Follow @loads pointers (a multiple of KERN_CHASE_UNROLL). */
+static void kern_chase_run(struct kern_chase *c, uint64_t loads)
 {
 	c->p = kern_chase_lines(c->p, loads);
 	lat_sink = c->p;
 }
 
-void kern_chase_free(struct kern_chase *c)
+static void kern_chase_free(struct kern_chase *c)
 {
 	kern_free(c->lines, c->bytes);
 	c->lines = c->p = NULL;

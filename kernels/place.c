@@ -44,7 +44,8 @@ static __thread bool tls_bind;
 static __thread void *tls_first;
 static __thread size_t tls_first_bytes;
 
-int kern_node_now(void)
+/* The NUMA node of the CPU the caller runs on (getcpu), or -1. */
+static int kern_node_now(void)
 {
 #ifdef SYS_getcpu
 	unsigned int cpu, node;
@@ -67,12 +68,13 @@ int kern_place_begin(const struct kern_cfg *cfg)
 	return node;
 }
 
-int kern_place_first_node(void)
-{
-	return kern_mem_nodes(tls_first, tls_first_bytes);
-}
-
-int kern_mem_nodes(const void *p, size_t bytes)
+/*
+ * The node holding the resident pages of [p, p + bytes), asked with
+ * move_pages(2) in query mode about up to 512 pages spread over it; -1
+ * when unknown (no NUMA support, nothing resident), KERN_NODE_MIXED when
+ * they are on more than one node.
+ */
+static int kern_mem_nodes(const void *p, size_t bytes)
 {
 #if HAVE_MBIND
 	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -105,6 +107,11 @@ int kern_mem_nodes(const void *p, size_t bytes)
 	(void)bytes;
 	return -1;
 #endif
+}
+
+int kern_place_first_node(void)
+{
+	return kern_mem_nodes(tls_first, tls_first_bytes);
 }
 
 void kern_place(void *p, size_t bytes)

@@ -69,8 +69,12 @@ int kern_rd_slice_view(struct kern_rd_slice *s, void *base, size_t bytes)
 	return 0;
 }
 
-void kern_rd_slice_read(const struct kern_rd_slice *s, size_t from,
-			size_t to, unsigned long delay)
+/*
+ * Read record i of each quarter, then @delay NOPs, for i from @from to
+ * @to - 1 (at most per_quarter): 4 * (to - from) records.
+ */
+static void kern_rd_slice_read(const struct kern_rd_slice *s, size_t from,
+			       size_t to, unsigned long delay)
 {
 	volatile struct record *a0 = s->a;
 	volatile struct record *a1 = a0 + s->per_quarter + RD_STAGGER;

@@ -132,7 +132,8 @@ static st_run_fn *const st_run_isa[STREAM_NR_ISAS] = {
 #endif
 };
 
-bool stream_isa_supported(enum stream_isa isa)
+/* Whether this CPU (and OS) runs @isa's code (kern_cpu_has()). */
+static bool stream_isa_supported(enum stream_isa isa)
 {
 	switch (isa) {
 	case STREAM_ISA_C:

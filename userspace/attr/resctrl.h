@@ -111,7 +111,6 @@ enum rc_owner {
 	RC_OWNER_OTHER,
 };
 
-enum rc_owner rc_owner_of(const char *name, pid_t self);
 const char *rc_owner_name(enum rc_owner o);
 
 /* A control group (the root "" or a directory) or a monitoring group. */

@@ -107,7 +107,7 @@ static bool pid_alive(pid_t pid)
 	return !stat(path, &st);
 }
 
-enum rc_owner rc_owner_of(const char *name, pid_t self)
+static enum rc_owner rc_owner_of(const char *name, pid_t self)
 {
 	if (!strncmp(name, OUR_PREFIX, strlen(OUR_PREFIX))) {
 		char *end;

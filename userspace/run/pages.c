@@ -67,7 +67,8 @@ static void thp_mode(char *buf, size_t size)
 		snprintf(buf, size, "%.*s", (int)(e - b - 1), b + 1);
 }
 
-bool run_pages_short(const struct kern_pages *pg)
+/* Whether huge pages map half of @pg's resident bytes or less. */
+static bool run_pages_short(const struct kern_pages *pg)
 {
 	/* granted: huge pages map most of it (page_size_bytes says so too) */
 	return pg->resident_bytes && 2 * pg->huge_bytes <= pg->resident_bytes;

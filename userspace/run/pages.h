@@ -64,9 +64,6 @@ void run_warn_host_pages(const char *row);
 void run_print_page_walks(struct printer *p, bool asked,
 			  const struct kern_pages *pg);
 
-/* Whether huge pages map half of @pg's resident bytes or less. */
-bool run_pages_short(const struct kern_pages *pg);
-
 /*
  * The rows of one run that each have buffers of their own (stencil's and
  * transpose's variants): those short of huge pages, summed, so that one

@@ -59,7 +59,8 @@ static int read_list(const char *path, cpu_set_t *set)
 	return 0;
 }
 
-void run_set_format(char *buf, size_t size, const cpu_set_t *set)
+/* @set as a list ("0-1,3"), "none" when empty. */
+static void run_set_format(char *buf, size_t size, const cpu_set_t *set)
 {
 	uint32_t v[CPU_SETSIZE];
 	size_t i, n = 0;
@@ -264,12 +265,17 @@ static int common(const int *v, size_t n)
 	return c;
 }
 
-int run_cpu_node(const struct run_args *a)
+/*
+ * The node of all the threads' CPUs and the one holding all their
+ * memory, from the run's a->node and a->mem_node: -1 unknown,
+ * KERN_NODE_MIXED when they are on several.
+ */
+static int run_cpu_node(const struct run_args *a)
 {
 	return common(a->node, a->nr_cpu);
 }
 
-int run_memory_node(const struct run_args *a)
+static int run_memory_node(const struct run_args *a)
 {
 	return common(a->mem_node, a->nr_cpu);
 }

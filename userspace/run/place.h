@@ -46,8 +46,6 @@ int run_place_cpus(const char *cmd, const struct run_place *pl,
  * "has_memory") into @set, bit i for node i; 0, or -1 when unreadable.
  */
 int run_nodes(const char *which, cpu_set_t *set);
-/* @set as a list ("0-1,3"), "none" when empty. */
-void run_set_format(char *buf, size_t size, const cpu_set_t *set);
 
 /*
  * The CPUs of node @node or package @socket into @set; 0, or -1 with why
@@ -60,13 +58,6 @@ int run_socket_cpus(unsigned int socket, cpu_set_t *set, char *err,
 /* 0 when node @node has memory, else -1 with why in @err. */
 int run_membind_check(unsigned int node, char *err, size_t size);
 
-/*
- * The node of all the threads' CPUs and the one holding all their
- * memory, from the run's a->node and a->mem_node: -1 unknown,
- * KERN_NODE_MIXED when they are on several.
- */
-int run_cpu_node(const struct run_args *a);
-int run_memory_node(const struct run_args *a);
 /* cpu_node and memory_node (JSON, null unless one node). */
 void run_print_place(struct printer *p, const struct run_args *a);
 /* The head's text: ", memory bound to node 1, on node 1". */
