@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "barrier.h"
-#include "kernel.h"
+#include "timing.h"
 
 /* spins between looks at the clock: a look costs more than a spin */
 #define BAR_SPINS_PER_CHECK 256u

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * harness.c - pinned threads, first-touched buffers placed (place.c) on
- * the NUMA node of the thread's CPU or the one asked for, timing and
- * statistics.
+ * the NUMA node of the thread's CPU or the one asked for, each thread's
+ * repetitions run by repeat.c; the clocks and statistics are timing.c's.
  */
 
 #include <errno.h>
@@ -26,63 +26,6 @@
 
 #include "kernel.h"
 #include "repeat.h"
-
-double kern_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-double kern_thread_cpu_sec(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return -1;
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-void kern_stats(const double *v, size_t n, struct kern_stats *s)
-{
-	double *t = malloc(n * sizeof(*t));
-	double sum = 0, sq = 0, mean;
-	size_t i;
-
-	memset(s, 0, sizeof(*s));
-	if (!n)
-		return;
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	mean = sum / (double)n;
-	for (i = 0; i < n; i++)
-		sq += (v[i] - mean) * (v[i] - mean);
-	/* sample standard deviation; one value has none */
-	s->cov = n > 1 && mean != 0 ? sqrt(sq / (double)(n - 1)) / mean : 0;
-	if (!t) {	/* no sorting without memory: still min and max */
-		s->min = s->max = s->median = v[0];
-		for (i = 1; i < n; i++) {
-			s->min = fmin(s->min, v[i]);
-			s->max = fmax(s->max, v[i]);
-		}
-		s->median = mean;
-		return;
-	}
-	memcpy(t, v, n * sizeof(*t));
-	qsort(t, n, sizeof(*t), cmp_double);
-	s->min = t[0];
-	s->max = t[n - 1];
-	s->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-	free(t);
-}
 
 struct run {
 	const struct kern_cfg *cfg;
@@ -312,4 +255,25 @@ double kern_tsc_ghz(void)
 #else
 	return 0;
 #endif
+}
+
+int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
+	     void *ctx, double *sec, char *err, size_t errsz)
+{
+	struct kern_cfg fixed = *cfg;
+	struct kern_times t;
+	unsigned int rep, ph;
+	int rc;
+
+	if (ops->by_phase || ops->nvals) {
+		snprintf(err, errsz, "%s() keeps times only", __func__);
+		return -1;
+	}
+	fixed.min_time = 0;	/* exactly cfg->reps repetitions */
+	rc = kern_run_timed(&fixed, ops, ctx, &t, err, errsz);
+	for (ph = 0; !rc && ph < ops->nphases; ph++)
+		for (rep = 0; rep < cfg->reps; rep++)
+			sec[rep * ops->nphases + ph] = t.ph[ph].sec[rep];
+	kern_times_free(&t);
+	return rc;
 }

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timing.h"
+
 #define KERN_LINE 64		/* bytes per cache line / record */
 #define KERN_MAX_THREADS 1024
 
@@ -119,20 +121,6 @@ struct kern_cfg {
 	volatile sig_atomic_t *stop;
 };
 
-/* median, min, max and coefficient of variation (stddev / mean) */
-struct kern_stats {
-	double median, min, max, cov;
-};
-
-/* Summarize @n values (n >= 1); cov is 0 for a single value. */
-void kern_stats(const double *v, size_t n, struct kern_stats *s);
-
-/* CLOCK_MONOTONIC in seconds. */
-double kern_now(void);
-
-/* The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID),
- * negative where the clock cannot be read. */
-double kern_thread_cpu_sec(void);
 
 /*
  * A buffer of @bytes (alloc.c), placed (kern_place()) on the calling
@@ -334,13 +322,6 @@ int kern_run_timed(const struct kern_cfg *cfg, const struct kern_ops *ops,
  */
 int kern_run(const struct kern_cfg *cfg, const struct kern_ops *ops,
 	     void *ctx, double *sec, char *err, size_t errsz);
-
-/*
- * kern_stats() of @n values @v[i * @stride] mapped to @k / v (@inverse:
- * a rate from a time) or @k * v.
- */
-void kern_map_stats(const double *v, size_t n, size_t stride, double k,
-		    bool inverse, struct kern_stats *s);
 
 /*
  * The nominal TSC frequency in GHz, from rdtsc against CLOCK_MONOTONIC
