@@ -196,6 +196,14 @@ check "stat -- CMD: own bytes on socket 0 / 3000 MB/s lie between the time CMD s
 	awk -v b="${own:-0}" -v busy="$(cat /tmp/busy)" -v el="$el" \
 	'BEGIN { t = b / 3000e6; printf "%.4f s on CPU 1 by the bytes; spun %.4f s, elapsed %.4f s\n", t, busy / 1e9, el;
 		exit !(t >= 0.98 * busy / 1e9 && t <= 1.02 * el) }'
+# without the right to make a cgroup (CAP_PERFMON only: the module's
+# counters, not the cgroup tree), CMD still runs, own says why, and
+# nothing is made
+"${nobody[@]}" --inh-caps=+perfmon --ambient-caps=+perfmon "$ctl" -j stat -- true > /dev/null 2> /tmp/stat-np.json
+rc=$?
+check "stat -- CMD with CAP_PERFMON only: exit 0, no own bytes, why said, no cgroup made (exit $rc)" \
+	sh -c "[ $rc = 0 ] && jq -e '.own.reason | test(\"cannot make the command.s cgroup.*Permission denied.*as root\")' /tmp/stat-np.json > /dev/null &&
+		! ls -d $cg/memdiag-stat-* 2> /dev/null | grep -q . || { cat /tmp/stat-np.json; false; }"
 check "stat -- CMD: its cgroup and a killed stat's are removed" \
 	sh -c "! ls -d $cg/memdiag-stat-* 2> /dev/null | grep -q ."
 
