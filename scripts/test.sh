@@ -291,7 +291,7 @@ hstep selftests-build "selftest programs build" make -s -j"$(nproc)" -C selftest
 # packaging and the exporter's rules (selftests/fleet/, Documentation/fleet.rst)
 hstep completion "bash completion offers what the CLI's tables hold" \
 	selftests/fleet/completion.sh
-hstep layout "Documentation/layout.rst describes every source folder; its recipes name files that exist" \
+hstep layout "Documentation/layout.rst describes every source folder; its recipes name files that exist; includes between folders follow its Calls" \
 	scripts/layout-check.py
 fleet_k=$(printf '%s\n' "${built[@]}" | grep -v -- '-rt-' | grep -vxE 'debug|coverage|kcsan' | tail -n1)
 [ -n "$fleet_k" ] &&
