@@ -262,7 +262,7 @@ static int unavailable(const char *cmd, const struct top_args *ta,
 		       const char *attr_why, const struct top_socket_src *ts)
 {
 	cli_err(cmd, "no per-group numbers on this host",
-		"%s; %s%s. Where resctrl counts DRAM bytes (Intel RDT, AMD PQoS), top shows each %s's GB/s, its share of the socket's and what no group explains",
+		"%s; %s%s. Where resctrl counts DRAM bytes (Intel RDT, AMD PQoS), or the memdiag module counts DRAM fills per cgroup (its core estimate, Intel), top shows each %s's GB/s, its share of the socket's and what no group explains",
 		attr_why, ts->on ? "the socket count is there ('" PROG " watch')" :
 		"no socket count either: ", ts->on ? "" : ts->why,
 		cg_by_name(ta->by));

@@ -16,7 +16,7 @@
 #include "snapshot_collect.h"
 #include "snapshot_verdict.h"
 
-#define TOP_WHY 320
+#define TOP_WHY 640
 
 /* The sockets' own bytes, from the memdiag module's snapshots. */
 struct top_socket_src {
