@@ -4,7 +4,9 @@
 # and PREEMPT_RT kernels of 6.1 and 6.12 the VM tests boot; what "make
 # check-debug" needs to build a kernel; lcov for "make coverage";
 # mmdebstrap, qemu-utils, ovmf, mtools and dosfstools for "make
-# check-debian"'s guest image and its UEFI boots) and
+# check-debian"'s guest image and its UEFI boots; buildah, skopeo, podman
+# and runc for "make image" and its test, runc for hosts with cgroup v1
+# where crun refuses to run) and
 # benchmark (likwid, for "make bench") need, if any is missing. Needs root
 # (or sudo) only when something is missing.
 set -eu
@@ -19,7 +21,8 @@ flex bison bc libelf-dev libssl-dev
 linux-source-6.12 qemu-system-x86 busybox-static likwid gnuplot-nox
 libmicrohttpd-dev bash-completion curl openssl systemd prometheus
 prometheus-node-exporter dkms dh-dkms debhelper dpkg-dev fakeroot lintian lcov
-pyflakes3 mmdebstrap qemu-utils ovmf mtools dosfstools"
+pyflakes3 mmdebstrap qemu-utils ovmf mtools dosfstools
+buildah skopeo podman runc"
 
 missing=
 for p in $pkgs; do
