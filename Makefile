@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 KVERS = $(shell scripts/kernels.sh)
 
 .PHONY: all module userspace selftests modules-all regen check-regen \
-	check check-full stress check-debug check-kcsan coverage fuzz-guided check-debian run bench bench-ctxsw scale-check deps clean help install uninstall \
+	check check-full stress check-debug check-kcsan coverage fuzz-guided check-debian image check-image run bench bench-ctxsw scale-check deps clean help install uninstall \
 	install-module uninstall-module install-user uninstall-user \
 	install-marker uninstall-marker sign
 
@@ -47,6 +47,11 @@ help:
 	@echo "                  6.1 (also with module.sig_enforce=1) upgraded to 6.12,"
 	@echo "                  DKMS's key enrolled at MokManager under Secure Boot;"
 	@echo "                  the guest image is built once into ~/.cache/memdiag/debian"
+	@echo "make image        the exporter's OCI image from the memdiagctl package"
+	@echo "                  (mmdebstrap, buildah), tagged as dist/kubernetes/image.env"
+	@echo "                  says, and build/image/memdiag.oci.tar (root, the Debian mirror)"
+	@echo "make check-image  make image, then run it under podman with the vm and node"
+	@echo "                  overlays' settings (selftests/fleet/image.sh)"
 	@echo "make run          install what is missing, build, and run 'memdiagctl info'"
 	@echo "                  (natively if this host can load modules, else in a VM)"
 	@echo "make install      the module (for KVER=$(KVER)) into /lib/modules/KVER/updates,"
@@ -133,6 +138,13 @@ fuzz-guided:
 # the sysadmin's path in a Debian 12 system guest (selftests/debian/check.sh)
 check-debian:
 	selftests/debian/check.sh
+
+# the exporter's OCI image (Documentation/kubernetes.rst)
+image:
+	scripts/image.sh
+
+check-image: image
+	selftests/fleet/image.sh
 
 run:
 	MEMDIAG_SIM=$(MEMDIAG_SIM) scripts/run.sh $(ARGS)

@@ -41,7 +41,7 @@ suite=${MEMDIAG_SUITE:-check}
 # suite_rows SUITE: the names of that suite's rows of vmtests
 suite_rows() { awk -v s="$1" '!/^#/ && $2 == s { printf "%s ", $1 }' $vmtests; }
 guestsf=selftests/memdiag/guests
-host_steps="regen op-rows checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules kubernetes deb secureboot"
+host_steps="regen op-rows checkpatch pyflakes kernels build unit selftests-build bench-ratio dmesg-check vm-boot kcsan-instrumented uarch-oracle amd-oracle df-rotate df-map prefetch-oracle coverage-report completion layout install rules kubernetes image deb secureboot"
 # the host steps only make check-full runs: the Secure Boot guest builds a
 # Debian system first (mmdebstrap, long on a fresh machine)
 full_host_steps="secureboot"
@@ -302,6 +302,7 @@ hstep rules "alerting rules: promtool check rules and test rules" sh -c \
 	 promtool test rules selftests/fleet/rules-test.yml'
 hstep kubernetes "Kubernetes manifests: every overlay renders, validates against the schemas, holds its privilege rules" \
 	selftests/fleet/kubernetes.sh
+hstep image "OCI image under podman with the vm and node overlays' settings: probe served, exact capabilities, read-only root, no restart" selftests/fleet/image.sh
 hstep deb "Debian package: build, lintian, install with DKMS, purge" \
 	selftests/fleet/deb.sh
 hstep secureboot "Secure Boot in a Debian 12 guest (OVMF, shim, GRUB): make sign's module refused, its key enrolled at MokManager, then loaded" \
