@@ -23,6 +23,7 @@
 #include "snapshot_collect.h"
 #include "snapshot_show.h"
 #include "snapshot_verdict.h"
+#include "verdict_cmd.h"
 
 /*
  * The session a snapshot needs runs at the longest interval there is, so

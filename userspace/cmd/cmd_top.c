@@ -19,6 +19,7 @@
 #include "parse.h"
 #include "stop.h"
 #include "top.h"
+#include "verdict_cmd.h"
 
 #define TOP_INTERVAL_MS_MIN 1000	/* resctrl updates its counts each second */
 #define TOP_DEFAULT_K 10

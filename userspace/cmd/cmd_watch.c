@@ -28,6 +28,7 @@
 #include "parse.h"
 #include "prefetch.h"
 #include "snapshot.h"
+#include "verdict_cmd.h"
 #include "watch.h"
 
 void cmd_watch_usage(FILE *f)

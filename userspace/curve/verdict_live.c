@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "verdict_live.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -33,18 +32,6 @@ void verdict_src_open(struct verdict_src *vs, const char *path)
 	else
 		vs->usable = true;
 	curve_fp_free(&now);
-}
-
-int verdict_src_open_cmd(struct verdict_src *vs, const char *cmd,
-			 const char *path)
-{
-	verdict_src_open(vs, path);
-	if (!path || !vs->unreadable)
-		return MDC_EXIT_OK;
-	/* vs->reason names the file and what is wrong with it */
-	cli_err(cmd, "cannot read the curves", "%s", vs->reason);
-	verdict_src_close(vs);
-	return MDC_EXIT_LOCAL;
 }
 
 void verdict_src_close(struct verdict_src *vs)

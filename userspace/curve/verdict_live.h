@@ -26,15 +26,6 @@ struct verdict_src {
  */
 void verdict_src_open(struct verdict_src *vs, const char *path);
 
-/*
- * verdict_src_open() with the rule of every command that reads a curve
- * (Documentation/curves.rst): a @path given that cannot be read (missing,
- * truncated, not a curve file) is an error naming it, said on stderr for
- * @cmd; MDC_EXIT_LOCAL, with @vs closed. Otherwise MDC_EXIT_OK, and an
- * unusable curve only means no verdict.
- */
-int verdict_src_open_cmd(struct verdict_src *vs, const char *cmd,
-			 const char *path);
 void verdict_src_close(struct verdict_src *vs);
 
 /* Per-channel bytes of the interval (read + write), when known. */
