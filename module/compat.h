@@ -13,6 +13,7 @@
 
 #include <linux/version.h>
 #include <linux/capability.h>
+#include <linux/jump_label.h>
 #include <linux/netlink.h>
 #include <asm/msr.h>
 
@@ -101,6 +102,27 @@ static inline void memdiag_set_err_msg(struct netlink_ext_ack *extack,
 #define memdiag_llc_id(cpu)	((int)per_cpu_llc_id(cpu))
 #else
 #define memdiag_llc_id(cpu)	((int)get_llc_id(cpu))
+#endif
+
+/*
+ * lockdep_assert_cpus_held(), for a module. The kernel's own is not
+ * exported on 6.1 or 6.12 (a module that calls it fails modpost; later
+ * kernels export it, from a version not checked here). With jump labels,
+ * static_key_disable_cpuslocked() is exported and asserts the hotplug lock
+ * before anything else, and on a key that was never enabled it then does
+ * nothing. Without lockdep there is nothing to check, as with the kernel's;
+ * a lockdep kernel without jump labels is not checked (make check-debug's
+ * kernel has both).
+ */
+#if defined(CONFIG_LOCKDEP) && defined(CONFIG_JUMP_LABEL)
+static inline void memdiag_lockdep_assert_cpus_held(void)
+{
+	static struct static_key never_enabled = STATIC_KEY_INIT_FALSE;
+
+	static_key_disable_cpuslocked(&never_enabled);
+}
+#else
+static inline void memdiag_lockdep_assert_cpus_held(void) { }
 #endif
 
 #endif /* _MEMDIAG_COMPAT_H */

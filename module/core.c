@@ -401,14 +401,14 @@ static void core_choose_mode(struct memdiag_state *st)
  * memdiag_core_start() - start counting in the chosen core mode
  * @msg: why not, when the return value is negative
  * @len: size of @msg
- *
- * Called with cpus_read_lock() and memdiag_lock held.
  */
 int memdiag_core_start(char *msg, size_t len)
 {
 	struct memdiag_state *st = &memdiag;
 	int err;
 
+	memdiag_lockdep_assert_cpus_held();
+	lockdep_assert_held(&memdiag_lock);
 	if (st->core_mode == MEMDIAG_CORE_MODE_PERF)
 		return memdiag_core_perf_start(ccfg.events, ccfg.fix, msg, len);
 	err = msr_start(msg, len);
@@ -425,11 +425,13 @@ int memdiag_core_start(char *msg, size_t len)
 	return err;
 }
 
-/* Called with cpus_read_lock() (or from hotplug) and memdiag_lock held. */
+/* Stop counting and put back every CPU's controls, in either core mode. */
 void memdiag_core_stop(void)
 {
 	unsigned int cpu;
 
+	memdiag_lockdep_assert_cpus_held();
+	lockdep_assert_held(&memdiag_lock);
 	if (memdiag.core_mode == MEMDIAG_CORE_MODE_PERF) {
 		memdiag_core_perf_stop();
 		core_choose_mode(&memdiag);
@@ -496,7 +498,7 @@ static bool cpu_sample(unsigned int cpu, u64 max)
  * @n: number of entries in @snap
  * @dt_ns: time since the last sample, bounding a plausible step
  *
- * One cross-call per CPU. Called with cpus_read_lock() and memdiag_lock.
+ * One cross-call per CPU.
  */
 void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 {
@@ -505,6 +507,8 @@ void memdiag_core_sample(struct memdiag_snap *snap, unsigned int n, u64 dt_ns)
 	unsigned int cpu, s;
 	int e;
 
+	memdiag_lockdep_assert_cpus_held();
+	lockdep_assert_held(&memdiag_lock);
 	if (!ccfg.events)
 		return;
 	if (memdiag.core_mode == MEMDIAG_CORE_MODE_PERF) {
@@ -587,7 +591,7 @@ int memdiag_core_cpu_offline(unsigned int cpu)
  * @msg: why there is none
  * @len: size of @msg
  *
- * memdiag_lock held. Return: 0, or -EOPNOTSUPP with @msg.
+ * Return: 0, or -EOPNOTSUPP with @msg.
  */
 int memdiag_core_fill_ctr(u32 *msr, unsigned int *bits, char *msg,
 			  size_t len)
@@ -610,11 +614,12 @@ int memdiag_core_fill_ctr(u32 *msr, unsigned int *bits, char *msg,
 	return 0;
 }
 
-/* CPUs whose core PMU controls are not put back yet; memdiag_lock held. */
+/* CPUs whose core PMU controls are not put back yet. */
 unsigned int memdiag_core_restore_failed(void)
 {
 	unsigned int cpu, n = 0;
 
+	lockdep_assert_held(&memdiag_lock);
 	if (cpus)
 		for_each_possible_cpu(cpu)
 			n += cpus[cpu].restore_failed;

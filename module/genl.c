@@ -281,13 +281,16 @@ static int put_capability(struct sk_buff *msg, unsigned int id,
 	return 0;
 }
 
-/* Fill the get-info reply; the caller holds cpus_read_lock(), memdiag_lock. */
+/* Fill the get-info reply. */
 static int fill_info(struct sk_buff *msg)
 {
 	const struct memdiag_cpu_ident *id = &memdiag.ident;
 	const struct memdiag_uarch *u = memdiag.uarch;
 	unsigned int s, pkg, i;
 
+	/* the sockets' CPUs stay online; the core mode holds still */
+	memdiag_lockdep_assert_cpus_held();
+	lockdep_assert_held(&memdiag_lock);
 	if (nla_put_u32(msg, MEMDIAG_A_INFO_PROTO_VERSION,
 			MEMDIAG_FAMILY_VERSION) ||
 	    nla_put_string(msg, MEMDIAG_A_INFO_VENDOR, id->vendor) ||

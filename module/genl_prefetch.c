@@ -32,7 +32,7 @@ static bool pf_available(struct genl_info *info)
 /*
  * The CPUs a request names: socket, a list of cpu attributes, or (with
  * neither) all. *@socket is the socket, MEMDIAG_PF_ALL_SOCKETS or MEMDIAG_PF_CPU_LIST.
- * Called with cpus_read_lock() held so that "online" stays true.
+ * The caller's hotplug read lock keeps "online" true until it unlocks.
  */
 static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
 {
@@ -41,6 +41,7 @@ static int pf_scope(struct genl_info *info, struct cpumask *scope, int *socket)
 	int rem;
 	u32 cpu;
 
+	memdiag_lockdep_assert_cpus_held();
 	cpumask_clear(scope);
 	*socket = MEMDIAG_PF_ALL_SOCKETS;
 	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {

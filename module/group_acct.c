@@ -133,6 +133,7 @@ static void fold_here(void *unused)
 /* Every online CPU at once (cross-calls in parallel); cpus_read_lock(). */
 static void fold_all(void)
 {
+	memdiag_lockdep_assert_cpus_held();
 	on_each_cpu(fold_here, NULL, 1);
 }
 

@@ -495,11 +495,13 @@ static const struct imc_access *acc(void)
  */
 int memdiag_imc_start(char *msg, size_t len)
 {
+	lockdep_assert_held(&memdiag_lock);
 	return acc()->start(msg, len);
 }
 
 void memdiag_imc_stop(void)
 {
+	lockdep_assert_held(&memdiag_lock);
 	acc()->stop();
 }
 

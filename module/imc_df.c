@@ -405,9 +405,10 @@ int memdiag_imc_df_channels_check(u32 set, char *msg, size_t len)
 	return 0;
 }
 
-/* The channel set the counters use (0: in turns); memdiag_lock held. */
+/* The channel set the counters use (0: in turns). */
 u32 memdiag_imc_df_channels(void)
 {
+	lockdep_assert_held(&memdiag_lock);
 	return df_fixed;
 }
 

@@ -269,6 +269,7 @@ int memdiag_l3_start(char *msg, size_t len)
 	unsigned int i;
 	int err;
 
+	lockdep_assert_held(&memdiag_lock);
 	for (i = 0; i < n_doms; i++) {
 		err = dom_start(&doms[i], msg, len);
 		if (err) {
@@ -285,6 +286,7 @@ void memdiag_l3_stop(void)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&memdiag_lock);
 	/* a CCX another agent took over keeps that agent's values */
 	for (i = 0; i < n_doms; i++) {
 		struct l3_dom *d = &doms[i];

@@ -11,6 +11,7 @@
 #include <linux/uidgid.h>
 #include <uapi/linux/memdiag.h>
 
+#include "compat.h"
 #include "uarch.h"
 #include "prefetch.h"
 #include "platform.h"

@@ -484,7 +484,7 @@ static int pf_restore_core(unsigned int cpu, u64 *old, u64 *new)
  * @msg: if not NULL, why the first core failed
  * @len: size of @msg
  *
- * Caller holds cpus_read_lock() and pf_lock. Every core is tried.
+ * Every core is tried.
  *
  * Return: 0, or the first error.
  */
@@ -495,6 +495,7 @@ int pf_restore_locked(const struct cpumask *scope, u64 *old, u64 *new,
 	unsigned int cpu;
 	int err = 0, e;
 
+	memdiag_lockdep_assert_cpus_held();
 	lockdep_assert_held(&pf_lock);
 	for_each_online_cpu(cpu) {
 		core = pf_core(cpu);

@@ -27,13 +27,12 @@ static bool pf_hp_registered;
  * memdiag_prefetch_read() - what one CPU's register holds now
  * @cpu: an online CPU
  * @st: its value, and the original memdiag keeps for its core if any
- *
- * Caller holds cpus_read_lock().
  */
 int memdiag_prefetch_read(unsigned int cpu, struct memdiag_pf_state *st)
 {
 	int err, sv;
 
+	memdiag_lockdep_assert_cpus_held();	/* @cpu stays online */
 	mutex_lock(&pf_lock);
 	err = pf_read(cpu, &st->val);
 	sv = pf_core_saved(cpu);
@@ -49,11 +48,10 @@ int memdiag_prefetch_read(unsigned int cpu, struct memdiag_pf_state *st)
  * @snap: one per socket, socket numbers 0..@n-1
  * @n: number of entries
  *
- * Called with cpus_read_lock() held (and memdiag_lock, which is taken
- * before pf_lock). Sets prefetch_off to the prefetchers off on every
- * online CPU of the socket, prefetch_mixed to those on some CPUs and off
- * on others, and prefetch_changed when a CPU differs from what memdiag
- * found.
+ * pf_lock is taken after the caller's memdiag_lock. Sets prefetch_off to
+ * the prefetchers off on every online CPU of the socket, prefetch_mixed to
+ * those on some CPUs and off on others, and prefetch_changed when a CPU
+ * differs from what memdiag found.
  */
 void memdiag_prefetch_sample(struct memdiag_snap *snap, unsigned int n)
 {
@@ -63,6 +61,8 @@ void memdiag_prefetch_sample(struct memdiag_snap *snap, unsigned int n)
 	u64 val;
 	int sv;
 
+	memdiag_lockdep_assert_cpus_held();
+	lockdep_assert_held(&memdiag_lock);
 	if (!pf_desc || !memdiag.caps[MEMDIAG_CAPABILITY_PREFETCH_CONTROL].available)
 		return;
 	memset(all, 0xff, sizeof(all));

@@ -126,6 +126,8 @@ static void sample(void)
 	u64 now = ktime_get_ns(), dt = now - last_sample_ns;
 	unsigned int s, i;
 
+	memdiag_lockdep_assert_cpus_held();
+	lockdep_assert_held(&memdiag_lock);
 	memset(shared, 0, n_shared * sizeof(*shared));
 	for (s = 0; s < n_shared; s++) {
 		shared[s].socket = s;
@@ -247,6 +249,7 @@ static unsigned int count_sessions(u32 portid, kuid_t uid, bool by_uid)
 	struct memdiag_session *s;
 	unsigned int n = 0;
 
+	lockdep_assert_held(&memdiag_lock);
 	list_for_each_entry(s, &sessions, node)
 		n += by_uid ? uid_eq(s->uid, uid) : s->portid == portid;
 	return n;
@@ -258,6 +261,7 @@ static unsigned int count_sessions(u32 portid, kuid_t uid, bool by_uid)
 /* Refuse a session over a limit of Documentation/memdiag.rst; lock held. */
 static int check_limits(u32 portid, kuid_t uid, const char **why)
 {
+	lockdep_assert_held(&memdiag_lock);
 	if (closing) {
 		*why = "memdiag is being unloaded";
 		return -ESHUTDOWN;
@@ -291,6 +295,7 @@ static bool id_used(u32 id)
 /* An id no live session has, never 0 (0 names no session); lock held. */
 static u32 new_id(void)
 {
+	lockdep_assert_held(&memdiag_lock);
 	/* at most MEMDIAG_SESSIONS_MAX ids are live, so this ends */
 	while (!next_id || id_used(next_id))
 		next_id++;
@@ -364,6 +369,7 @@ static int drop_sessions(u32 portid, bool all, u32 id)
 	struct memdiag_session *s, *tmp;
 	int found = 0;
 
+	lockdep_assert_held(&memdiag_lock);
 	list_for_each_entry_safe(s, tmp, &sessions, node) {
 		if (s->portid != portid || (!all && s->id != id))
 			continue;

@@ -211,13 +211,14 @@ static int msr_write(struct mdsim_cpu *c, u32 msr, u64 val)
 	return 0;
 }
 
-/* One access of a batch; mdsim.lock held. */
+/* One access of a batch. */
 static void msr_op(unsigned int cpu, struct memdiag_msr_op *op)
 {
 	struct mdsim_cpu *c = &mdsim.cpus[cpu];
 	bool fail, drop = false;
 	unsigned long flags;
 
+	lockdep_assert_held(&mdsim.lock);
 	/* fault_lock may sleep on PREEMPT_RT: decide before ctr_lock */
 	if (op->write) {
 		fail = mdsim_fault(MDSIM_FAULT_MSR_WRITE, op->msr);
