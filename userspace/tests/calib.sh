@@ -92,15 +92,21 @@ ok "calibrate --quick exits 0 and stores the file" $? "$(cat "$tmp/cal.err")"
 # its estimate within 2x of the time it took (3 s of slack for the
 # seconds' rounding and the checks after the points); the estimate is
 # calibrate's model of its own plan, which neighbours taking the CPUs
-# would stretch: skipped then, with the reason
+# would stretch: skipped then, with the reason. Where calibrate found a
+# thread getting only part of a CPU at its start, it divides its estimate
+# by that share and says so: the neighbours may leave, so the time taken
+# may then be as short as the estimate at a whole CPU (on the 480 MiB L3
+# Intel VM beside a test VM's boot: 12 s estimated, 4 s taken)
 est=$(sed -n 's/.*calibrate: about \([0-9]*\) s in all.*/\1/p' "$tmp/cal.err")
-echo "# calibrate --quick estimated ${est:-?} s, took $took s"
+share=$(sed -n 's/.*a thread got \([0-9]*\) % of a CPU just now.*/\1/p' "$tmp/cal.err")
+share=${share:-100}
+echo "# calibrate --quick estimated ${est:-?} s at ${share} % of a CPU, took $took s"
 if [ -n "$cal_busy" ]; then
 	skip "calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" "$cal_busy"
 else
 	[ -n "$est" ] && [ "$took" -le $((2 * est + 3)) ] &&
-		[ $((2 * took + 3)) -ge "$est" ]
-	ok "calibrate --quick: its time estimate ($est s) within 2x of the time it took ($took s)" $? "$(cat "$tmp/cal.err")"
+		[ $((2 * took + 3)) -ge $((est * share / 100)) ]
+	ok "calibrate --quick: its time estimate ($est s, $((est * share / 100)) s at a whole CPU) within 2x of the time it took ($took s)" $? "$(cat "$tmp/cal.err")"
 fi
 jq -e '.bandwidth_source == "kernel" and (.sockets | length) >= 1' "$c" > /dev/null
 ok "without the module the file says bandwidth_source kernel" $? "$(cat "$c")"
