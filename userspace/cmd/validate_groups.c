@@ -145,6 +145,16 @@ static bool show_run(struct printer *p, const char *own_name,
 	return pass;
 }
 
+/* The result's object opened, with where the loop ran (no newline). */
+static void open_result(struct printer *p, const struct opts *o, int cpu,
+			int socket)
+{
+	print_init(p, stdout, o->json, o->pretty);
+	print_open_object(p, NULL);
+	print_uint(p, PRINT_ANY, "cpu", "read loop on CPU %u", (unsigned int)cpu);
+	print_uint(p, PRINT_ANY, "socket", ", socket %u", (unsigned int)socket);
+}
+
 static int show_mbm(const char *cmd, const struct opts *o, const double *mbm,
 		    const double *imc, int cpu, int socket)
 {
@@ -152,10 +162,8 @@ static int show_mbm(const char *cmd, const struct opts *o, const double *mbm,
 	bool pass;
 	int rc;
 
-	print_init(&p, stdout, o->json, o->pretty);
-	print_open_object(&p, NULL);
-	print_uint(&p, PRINT_ANY, "cpu", "read loop on CPU %u", (unsigned int)cpu);
-	print_uint(&p, PRINT_ANY, "socket", ", socket %u\n", (unsigned int)socket);
+	open_result(&p, o, cpu, socket);
+	print_textf(&p, "\n");
 	pass = show_run(&p, "mbm", mbm, imc, true);
 	print_close_object(&p);
 	rc = cli_output_end(cmd, &p);
@@ -215,10 +223,7 @@ static int show_core(const char *cmd, const struct opts *o,
 	size_t i;
 	int rc;
 
-	print_init(&p, stdout, o->json, o->pretty);
-	print_open_object(&p, NULL);
-	print_uint(&p, PRINT_ANY, "cpu", "read loop on CPU %u", (unsigned int)cpu);
-	print_uint(&p, PRINT_ANY, "socket", ", socket %u", (unsigned int)socket);
+	open_result(&p, o, cpu, socket);
 	print_string(&p, PRINT_ANY, "source", ", the module's %s (no resctrl MBM)\n",
 		     attr_source_name(ATTR_SOURCE_CORE_ESTIMATE));
 	print_open_array(&p, "runs");

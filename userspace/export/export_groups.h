@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "attr.h"
-#include "conn.h"
+#include "groups.h"
 #include "info.h"
 #include "export.h"
 
@@ -44,11 +44,8 @@ struct export_groups {
 	/* the core estimate, where resctrl has no MBM */
 	bool core;		/* tried at each connection to the module */
 	char mbm_why[ATTR_WHY];	/* why not MBM */
-	struct nl nl;
-	struct nl_family fam;
-	bool connected, session_on;
+	struct groups_conn gc;
 	bool rebase;		/* the next sample is a baseline only */
-	uint32_t session;
 	struct export_group_socket sock[RC_MAX_SOCKETS];
 	uint64_t samples;
 	uint64_t sampled_ms;	/* CLOCK_MONOTONIC of the last sample */

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * export_groups_core.c - the exporter's groups from the memdiag module's
- * core estimate, where resctrl has no MBM. The estimate needs a session
- * that asks for groups and group-get dumps; the exporter's own connection
- * is subscribed to the snapshots, whose notifications would interleave
- * with a dump's replies, so the groups get a connection of their own,
- * made when the exporter finds the module and closed when it loses it.
+ * core estimate, where resctrl has no MBM, over a groups connection of
+ * their own (groups_conn_open(): the exporter's is subscribed to the
+ * snapshots), made when the exporter finds the module and closed when it
+ * loses it.
  */
 
 #include <errno.h>
@@ -26,11 +25,11 @@ static int core_read(void *ctx, struct attr_core_entry **e, size_t *n,
 	struct cli_error err;
 	size_t i;
 
-	if (!g->connected) {
+	if (!g->gc.connected) {
 		snprintf(why, size, "the memdiag module is not connected");
 		return -ENOTCONN;
 	}
-	if (groups_read(&g->nl, &g->fam, &gb, n, &err) != MDC_EXIT_OK) {
+	if (groups_read(&g->gc.nl, &g->gc.fam, &gb, n, &err) != MDC_EXIT_OK) {
 		cli_error_phrase(&err, why, size);
 		return -EIO;
 	}
@@ -62,23 +61,13 @@ void export_groups_connect(struct export_groups *g,
 	char why[ATTR_WHY];
 	struct cli_error err;
 
-	if (!g->core || g->connected)
+	if (!g->core || g->gc.connected)
 		return;
-	if (md_connect(&g->nl, &g->fam, &err) != MDC_EXIT_OK) {
+	if (groups_conn_open(&g->gc, INTERVAL_MS_MAX, &err) != MDC_EXIT_OK) {
 		cli_error_phrase(&err, why, sizeof(why));
 		no_core(g, why);
 		return;
 	}
-	g->connected = true;
-	/* the longest interval: never makes another session publish more */
-	if (session_start_groups(&g->nl, &g->fam, INTERVAL_MS_MAX,
-				 &g->session, &err) != MDC_EXIT_OK) {
-		cli_error_phrase(&err, why, sizeof(why));
-		no_core(g, why);
-		export_groups_disconnect(g);
-		return;
-	}
-	g->session_on = true;
 	if (g->opened) {
 		attr_core_rebase(&g->a);
 		g->rebase = true;
@@ -94,15 +83,7 @@ void export_groups_connect(struct export_groups *g,
 
 void export_groups_disconnect(struct export_groups *g)
 {
-	struct cli_error err;
-
-	if (g->session_on)
-		session_stop(&g->nl, &g->fam, g->session, &err);
-	if (g->connected) {
-		nl_family_free(&g->fam);
-		nl_close(&g->nl);
-	}
-	g->session_on = g->connected = false;
+	groups_conn_close(&g->gc);
 	if (g->core)
 		g->on = false;
 }

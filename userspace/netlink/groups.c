@@ -66,3 +66,36 @@ int groups_read(struct nl *nl, const struct nl_family *fam,
 	*n = c.nr;
 	return MDC_EXIT_OK;
 }
+
+int groups_conn_open(struct groups_conn *gc, uint32_t interval_ms,
+		     struct cli_error *err)
+{
+	int rc;
+
+	*gc = (struct groups_conn){ 0 };
+	rc = md_connect(&gc->nl, &gc->fam, err);
+	if (rc != MDC_EXIT_OK)
+		return rc;
+	gc->connected = true;
+	rc = session_start_groups(&gc->nl, &gc->fam, interval_ms,
+				  &gc->session, err);
+	if (rc != MDC_EXIT_OK) {
+		groups_conn_close(gc);
+		return rc;
+	}
+	gc->session_on = true;
+	return MDC_EXIT_OK;
+}
+
+void groups_conn_close(struct groups_conn *gc)
+{
+	struct cli_error err;
+
+	if (gc->session_on)
+		session_stop(&gc->nl, &gc->fam, gc->session, &err);
+	if (gc->connected) {
+		nl_family_free(&gc->fam);
+		nl_close(&gc->nl);
+	}
+	gc->session_on = gc->connected = false;
+}

@@ -41,7 +41,7 @@ static int core_read(void *ctx, struct attr_core_entry **e, size_t *n,
 	struct cli_error err;
 	size_t i;
 
-	if (groups_read(&g->nl, &g->fam, &gb, n, &err) != MDC_EXIT_OK) {
+	if (groups_read(&g->gc.nl, &g->gc.fam, &gb, n, &err) != MDC_EXIT_OK) {
 		cli_error_phrase(&err, why, size);
 		return -EIO;
 	}
@@ -74,18 +74,10 @@ static int open_core(struct watch_group *g, const struct info_summary *sum,
 		snprintf(why, size, "the memdiag module is not connected");
 		return -ENODEV;
 	}
-	if (md_connect(&g->nl, &g->fam, &err) != MDC_EXIT_OK) {
+	if (groups_conn_open(&g->gc, INTERVAL_MS_MAX, &err) != MDC_EXIT_OK) {
 		cli_error_phrase(&err, why, size);
 		return -ENODEV;
 	}
-	g->connected = true;
-	/* the longest interval: never makes another session publish more */
-	if (session_start_groups(&g->nl, &g->fam, INTERVAL_MS_MAX,
-				 &g->session, &err) != MDC_EXIT_OK) {
-		cli_error_phrase(&err, why, size);
-		return -EOPNOTSUPP;
-	}
-	g->session_on = true;
 	return attr_open_core(&g->a, CG_BY_CGROUP, WATCH_GROUP_MAX,
 			      sum->socket, sum->nr_socket, core_read, g, why,
 			      size);
@@ -174,15 +166,8 @@ void watch_group_row(struct printer *p, struct watch_group *g,
 
 void watch_group_close(struct watch_group *g)
 {
-	struct cli_error err;
-
 	if (g->open)
 		attr_close(&g->a);
-	if (g->session_on)
-		session_stop(&g->nl, &g->fam, g->session, &err);
-	if (g->connected) {
-		nl_family_free(&g->fam);
-		nl_close(&g->nl);
-	}
-	g->open = g->session_on = g->connected = false;
+	groups_conn_close(&g->gc);
+	g->open = false;
 }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "attr.h"
-#include "conn.h"
+#include "groups.h"
 #include "info.h"
 #include "metrics.h"
 #include "print.h"
@@ -24,10 +24,7 @@ struct watch_group {
 	uint64_t sampled_ns;	/* CLOCK_MONOTONIC of the last sample */
 	double seconds;		/* between the last two samples */
 	/* the core estimate: a connection of its own (watch's is subscribed) */
-	struct nl nl;
-	struct nl_family fam;
-	bool connected, session_on;
-	uint32_t session;
+	struct groups_conn gc;
 	uint64_t read_ns;	/* the middle of the last read of it */
 };
 
